@@ -1,0 +1,1 @@
+"""Subcommands of the ``harness`` CLI; each module has ``register(subparsers)``."""
