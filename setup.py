@@ -7,8 +7,14 @@ setup(
     description="Emulate TCP over multihop 802.11 networks on mac80211_hwsim radios, natively or in a QEMU guest",
     python_requires=">=3.9",
     packages=find_packages(include=["harness", "harness.*", "topologies", "topologies.*",
-                                    "policies", "policies.*"]),
-    include_package_data=True,
+                                    "policies", "policies.*"])
+    + ["harness.resources.vm", "harness.resources.mediumd"],
+    # The guest recipe and the medium's C sources travel with an installed package, so
+    # `pip install .` (not only -e) can build the VM and mediumd.
+    package_dir={"harness.resources.vm": "vm", "harness.resources.mediumd": "mediumd"},
+    package_data={"harness.resources.vm": ["*.txt", "guest/*", "initrd/*"],
+                  "harness.resources.mediumd": ["Makefile", "*/*.c", "*/*.h", "*/*.mk",
+                                                "*/*/*.c", "*/*/*.h"]},
     install_requires=[
         "PyYAML>=5.4",
         "pyroute2>=0.7",

@@ -1,0 +1,95 @@
+"""What this host can do: root, hwsim, TCP modules, tools. Used by ``doctor`` and dispatch."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List
+
+TCP_MODULES = ["reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr"]
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+    needed_for_native: bool = True
+
+
+def in_vm() -> bool:
+    """True inside the harness's own guest."""
+    return os.environ.get("HARNESS_IN_VM") == "1"
+
+
+def _modprobe_dry(module: str) -> bool:
+    if Path(f"/sys/module/{module}").exists():
+        return True
+    if shutil.which("modprobe") is None:
+        return False
+    return subprocess.run(["modprobe", "-n", "-q", module], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+def hwsim_available() -> bool:
+    return _modprobe_dry("mac80211_hwsim")
+
+
+def native_capable() -> bool:
+    """Can emulation run right here (root + loadable mac80211_hwsim)?"""
+    if os.environ.get("HARNESS_FORCE_VM") == "1" and not in_vm():
+        return False
+    return os.geteuid() == 0 and hwsim_available()
+
+
+def tcp_module_available(name: str) -> bool:
+    avail = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
+    if avail.exists() and name in avail.read_text().split():
+        return True
+    return _modprobe_dry(f"tcp_{name}")
+
+
+def checks() -> List[Check]:
+    """Every capability the harness uses, natively and through the VM."""
+    out = [Check("root", os.geteuid() == 0, f"euid {os.geteuid()}",
+                 "run as root (namespaces, radios and the VM image build need it)")]
+    hw = hwsim_available()
+    out.append(Check("mac80211_hwsim", hw, "loadable" if hw else "not in this kernel",
+                     "install your distribution's extra modules (Ubuntu: linux-modules-extra-$(uname -r)),"
+                     " or let the harness use its VM (automatic)"))
+    out.append(Check("debugfs", Path("/sys/kernel/debug").exists(), "/sys/kernel/debug",
+                     "mount -t debugfs debugfs /sys/kernel/debug", needed_for_native=False))
+    missing_tcp = [m for m in TCP_MODULES if not tcp_module_available(m)]
+    out.append(Check("tcp congestion modules", not missing_tcp,
+                     "all of " + " ".join(TCP_MODULES) if not missing_tcp
+                     else "missing: " + " ".join(missing_tcp),
+                     "a kernel with tcp_* modules (Debian/Ubuntu stock kernels have them)"))
+    out.append(Check("netem", _modprobe_dry("sch_netem"), "sch_netem",
+                     "kernel module sch_netem", needed_for_native=False))
+    out.append(Check("openvswitch", _modprobe_dry("openvswitch"), "kernel datapath",
+                     "kernel module openvswitch (hybrid LAN topologies)", needed_for_native=False))
+    for tool, pkg, native in [("ip", "iproute2", True), ("iw", "iw", True),
+                              ("iperf3", "iperf3", True), ("ss", "iproute2", True),
+                              ("ovs-vsctl", "openvswitch-switch", False),
+                              ("gcc", "gcc", True), ("make", "make", True),
+                              ("pkg-config", "pkg-config", True)]:
+        path = shutil.which(tool)
+        out.append(Check(tool, path is not None, path or "not found", f"apt-get install {pkg}",
+                         needed_for_native=native))
+    libnl = subprocess.run(["pkg-config", "--exists", "libnl-genl-3.0"],
+                           capture_output=True).returncode == 0 if shutil.which("pkg-config") else False
+    out.append(Check("libnl-genl-3", libnl, "for building mediumd",
+                     "apt-get install libnl-genl-3-dev"))
+    # what the VM path needs
+    for tool, pkg in [("qemu-system-x86_64", "qemu-system-x86"), ("debootstrap", "debootstrap"),
+                      ("mkfs.ext4", "e2fsprogs")]:
+        path = shutil.which(tool)
+        out.append(Check(f"{tool} (VM)", path is not None, path or "not found",
+                         f"apt-get install {pkg}", needed_for_native=False))
+    kvm = os.access("/dev/kvm", os.R_OK | os.W_OK)
+    out.append(Check("/dev/kvm (VM)", kvm, "present (used only after a boot probe)" if kvm
+                     else "absent: the VM uses TCG (slower, works)", needed_for_native=False))
+    return out

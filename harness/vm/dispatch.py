@@ -1,0 +1,75 @@
+"""Run a harness command in the guest whenever this host cannot run hwsim natively."""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from harness.host import in_vm, native_capable
+from harness.vm.image import ensure_image
+from harness.vm.machine import VM, Share, VMConfig, choose_accel
+from harness.vm.paths import cache_dir, code_root
+
+GUEST_CODE = "/mnt/code"
+GUEST_CWD = "/mnt/cwd"
+GUEST_CACHE = "/mnt/cache"
+
+
+def guest_env() -> Dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k.startswith("HARNESS_")}
+    env.update({"PYTHONPATH": GUEST_CODE, "HARNESS_IN_VM": "1", "HARNESS_CACHE": GUEST_CACHE,
+                "PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root", "LANG": "C.UTF-8"})
+    env.pop("HARNESS_FORCE_VM", None)
+    return env
+
+
+def shares_for(cwd: Path) -> tuple:
+    """The guest sees the code at /mnt/code, the caller's directory at /mnt/cwd (or inside
+    /mnt/code when it lies in the checkout), and a build cache at /mnt/cache."""
+    root = code_root()
+    guest_cache = cache_dir() / "guest"
+    guest_cache.mkdir(parents=True, exist_ok=True)
+    shares = [Share("code", root, GUEST_CODE), Share("cache", guest_cache, GUEST_CACHE)]
+    try:
+        guest_cwd = str(Path(GUEST_CODE) / cwd.resolve().relative_to(root))
+    except ValueError:
+        shares.append(Share("cwd", cwd.resolve(), GUEST_CWD))
+        guest_cwd = GUEST_CWD
+    return shares, guest_cwd
+
+
+def boot(*, interactive: bool = False, out=sys.stderr) -> VM:
+    image = ensure_image(out=out)
+    shares, _ = shares_for(Path.cwd())
+    vm = VM(image, VMConfig(accel=choose_accel(image), shares=shares, interactive=interactive))
+    return vm
+
+
+def run_script_in_vm(script: str, *, out=sys.stderr, quiet: bool = False) -> int:
+    """Boot a guest, run a bash script from the caller's directory, stream output, stop."""
+    image = ensure_image(out=out)
+    shares, guest_cwd = shares_for(Path.cwd())
+    accel = choose_accel(image)
+    vm = VM(image, VMConfig(accel=accel, shares=shares))
+    if not quiet:
+        print(f"harness: this host has no mac80211_hwsim; running in the VM "
+              f"({accel.upper()}, {image.meta['kernel']})", file=out, flush=True)
+    with vm:
+        if not quiet:
+            print(f"harness: VM ready in {vm.boot_seconds:.1f} s", file=out, flush=True)
+        return vm.run(script, cwd=guest_cwd, env=guest_env(),
+                      on_out=lambda s: (sys.stdout.write(s), sys.stdout.flush()),
+                      on_err=lambda s: (sys.stderr.write(s), sys.stderr.flush()))
+
+
+def harness_argv_script(argv: List[str]) -> str:
+    return "exec python3 -m harness " + " ".join(shlex.quote(a) for a in argv)
+
+
+def maybe_in_vm(argv: List[str]) -> Optional[int]:
+    """Run ``harness ARGV`` in the guest if this host cannot run it; None means: run here."""
+    if in_vm() or native_capable():
+        return None
+    return run_script_in_vm(harness_argv_script(argv))

@@ -1,0 +1,293 @@
+"""Boot the guest under QEMU and run commands in it through the agent.
+
+One ``VM`` is one QEMU process. It boots the cached image with ``snapshot=on`` (every boot
+starts clean), shares directories over 9p, and talks JSON lines to ``vm/guest/agent.py``
+over a virtio-serial port. QEMU gets PR_SET_PDEATHSIG, so it dies with the harness even on
+SIGKILL: no stray qemu after any exit.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+from harness.errors import HarnessError
+from harness.vm.image import Image
+from harness.vm.paths import cache_dir
+
+AGENT_PORT = "org.harness.agent"
+BOOT_TIMEOUT_S = 120.0
+KVM_PROBE_TIMEOUT_S = 25.0
+
+
+@dataclass
+class Share:
+    """A host directory the guest mounts over 9p."""
+    tag: str
+    host_path: Path
+    guest_path: str
+
+
+@dataclass
+class VMConfig:
+    memory_mb: int = int(os.environ.get("HARNESS_VM_MEMORY", "2048"))
+    cpus: int = int(os.environ.get("HARNESS_VM_CPUS", "2"))
+    accel: str = "tcg"  # "tcg" or "kvm"
+    shares: List[Share] = field(default_factory=list)
+    interactive: bool = False  # serial console on stdio (harness vm shell)
+
+
+def _die_with_parent() -> None:
+    """preexec_fn: the child gets SIGKILL when the harness process dies."""
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+class VM:
+    def __init__(self, image: Image, config: VMConfig):
+        self.image = image
+        self.config = config
+        self.rundir = Path(tempfile.mkdtemp(prefix="hx-vm-"))
+        self.sock_path = self.rundir / "agent.sock"
+        self.console_log = self.rundir / "console.log"
+        self.proc: Optional[subprocess.Popen] = None
+        self.sock: Optional[socket.socket] = None
+        self._next_id = 0
+        self._lock = threading.Lock()
+        self._handlers: Dict[int, Callable[[dict], None]] = {}
+        self._reader: Optional[threading.Thread] = None
+        self.boot_seconds: Optional[float] = None
+
+    # -- lifecycle -------------------------------------------------------------------
+    def command_line(self) -> List[str]:
+        cfg = self.config
+        accel = "kvm" if cfg.accel == "kvm" else "tcg,thread=multi"
+        append = ["root=/dev/vda", "rw", "console=ttyS0", "quiet", "panic=-1"]
+        append += [f"harness.share={s.tag}:{s.guest_path}" for s in cfg.shares]
+        if cfg.interactive:
+            append.append("harness.shell=1")
+        argv = ["qemu-system-x86_64", "-accel", accel, "-cpu", "host" if cfg.accel == "kvm" else "max",
+                "-smp", str(cfg.cpus), "-m", str(cfg.memory_mb), "-nodefaults", "-no-user-config",
+                "-display", "none", "-vga", "none", "-no-reboot",
+                "-kernel", str(self.image.kernel), "-initrd", str(self.image.initrd),
+                "-append", " ".join(append),
+                "-drive", f"file={self.image.rootfs},format=raw,if=virtio,cache=unsafe,snapshot=on",
+                "-device", "virtio-serial-pci",
+                "-chardev", f"socket,id=agent,path={self.sock_path},server=on,wait=off",
+                "-device", f"virtserialport,chardev=agent,name={AGENT_PORT}",
+                "-device", "virtio-rng-pci"]
+        for s in cfg.shares:
+            argv += ["-virtfs", f"local,path={s.host_path},mount_tag={s.tag},"
+                                f"security_model=none,id={s.tag}"]
+        argv += ["-serial", "mon:stdio" if cfg.interactive else f"file:{self.console_log}"]
+        return argv
+
+    def start(self, timeout: float = BOOT_TIMEOUT_S) -> "VM":
+        t0 = time.monotonic()
+        interactive = self.config.interactive
+        self.proc = subprocess.Popen(
+            self.command_line(), preexec_fn=_die_with_parent,
+            stdin=None if interactive else subprocess.DEVNULL,
+            stdout=None if interactive else subprocess.DEVNULL,
+            stderr=None if interactive else open(self.rundir / "qemu.err", "w"))
+        if interactive:
+            return self
+        try:
+            self._connect(deadline=t0 + timeout)
+        except BaseException:
+            self.stop()
+            raise
+        self.boot_seconds = time.monotonic() - t0
+        return self
+
+    def _connect(self, deadline: float) -> None:
+        while True:
+            if self.proc.poll() is not None:
+                raise HarnessError(f"the VM exited during boot (qemu rc {self.proc.returncode}): "
+                                   f"{self._diagnostics()}")
+            if time.monotonic() > deadline:
+                raise HarnessError(f"the VM did not become ready in time: {self._diagnostics()}")
+            if self.sock is None and self.sock_path.exists():
+                try:
+                    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    s.connect(str(self.sock_path))
+                    self.sock = s
+                    self._reader = threading.Thread(target=self._read_loop, daemon=True)
+                    self._reader.start()
+                except OSError:
+                    self.sock = None
+            if self.sock is not None and self.ping(timeout=0.5):
+                return
+            time.sleep(0.2)
+
+    def _diagnostics(self) -> str:
+        parts = []
+        for p in (self.rundir / "qemu.err", self.console_log):
+            if p.exists():
+                tail = p.read_text(errors="replace").strip().splitlines()[-8:]
+                if tail:
+                    parts.append(f"{p.name}: " + " | ".join(tail))
+        return "; ".join(parts) or "no output"
+
+    def stop(self) -> None:
+        """Power the guest off (it holds nothing: the disk is a snapshot) and reap QEMU."""
+        if self.proc is not None and self.proc.poll() is None:
+            if self.sock is not None:
+                try:
+                    self._send({"id": 0, "op": "poweroff"})
+                    self.proc.wait(timeout=3)
+                except (OSError, subprocess.TimeoutExpired):
+                    pass
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        for p in sorted(self.rundir.glob("*")):
+            p.unlink(missing_ok=True)
+        try:
+            self.rundir.rmdir()
+        except OSError:
+            pass
+
+    def __enter__(self) -> "VM":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # -- agent protocol --------------------------------------------------------------
+    def _send(self, msg: dict) -> None:
+        data = (json.dumps(msg) + "\n").encode()
+        with self._lock:
+            self.sock.sendall(data)
+
+    def _read_loop(self) -> None:
+        buf = b""
+        sock = self.sock
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                for handler in list(self._handlers.values()):
+                    handler({"rc": 255, "err": "harness: lost the connection to the VM\n"})
+                return
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                handler = self._handlers.get(msg.get("id"))
+                if handler is not None:
+                    handler(msg)
+
+    def _new_id(self) -> int:
+        with self._lock:
+            self._next_id += 1
+            return self._next_id
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        req_id = self._new_id()
+        done = threading.Event()
+        self._handlers[req_id] = lambda msg: done.set()
+        try:
+            self._send({"id": req_id, "op": "ping"})
+        except OSError:
+            return False
+        ok = done.wait(timeout)
+        self._handlers.pop(req_id, None)
+        return ok
+
+    def run(self, script: str, *, cwd: str = "/", env: Optional[Dict[str, str]] = None,
+            on_out: Callable[[str], None] = lambda s: None,
+            on_err: Callable[[str], None] = lambda s: None,
+            timeout: Optional[float] = None) -> int:
+        """Run a bash script in the guest, streaming its output; return its exit code.
+
+        Ctrl-C (KeyboardInterrupt) is forwarded as SIGINT to the script's process group;
+        a second Ctrl-C or 15 s without exit kills it.
+        """
+        req_id = self._new_id()
+        finished = threading.Event()
+        result = {"rc": None}
+
+        def handle(msg: dict) -> None:
+            if "out" in msg:
+                on_out(msg["out"])
+            if "err" in msg:
+                on_err(msg["err"])
+            if "rc" in msg:
+                result["rc"] = msg["rc"]
+                finished.set()
+
+        self._handlers[req_id] = handle
+        self._send({"id": req_id, "op": "run", "cmd": script, "cwd": cwd, "env": env or {}})
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            while not finished.wait(0.2):
+                if deadline is not None and time.monotonic() > deadline:
+                    self._send({"id": 0, "op": "signal", "target": req_id, "sig": 9})
+                    finished.wait(5)
+                    raise HarnessError(f"command timed out in the VM after {timeout:.0f} s")
+        except KeyboardInterrupt:
+            self._send({"id": 0, "op": "signal", "target": req_id, "sig": signal.SIGINT})
+            try:
+                finished.wait(15)
+            except KeyboardInterrupt:
+                pass
+            if not finished.is_set():
+                self._send({"id": 0, "op": "signal", "target": req_id, "sig": 9})
+                finished.wait(3)
+            raise
+        finally:
+            self._handlers.pop(req_id, None)
+        return int(result["rc"])
+
+    def check_output(self, script: str, timeout: float = 60) -> str:
+        out: List[str] = []
+        err: List[str] = []
+        rc = self.run(script, on_out=out.append, on_err=err.append, timeout=timeout)
+        if rc != 0:
+            raise HarnessError(f"command failed in the VM (rc {rc}): {script}\n{''.join(err)}")
+        return "".join(out)
+
+
+# -- KVM ----------------------------------------------------------------------------------
+def choose_accel(image: Image) -> str:
+    """``HARNESS_VM_ACCEL`` (tcg|kvm|auto, default auto). Auto uses KVM only after a boot
+    probe with a short timeout proved it works on this host; the verdict is cached."""
+    wanted = os.environ.get("HARNESS_VM_ACCEL", "auto")
+    if wanted not in ("tcg", "kvm", "auto"):
+        raise HarnessError(f"HARNESS_VM_ACCEL={wanted!r}: allowed values are tcg, kvm, auto")
+    if wanted != "auto":
+        return wanted
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return "tcg"
+    probe_file = cache_dir() / f"kvm-probe-{os.uname().release}.json"
+    if probe_file.exists():
+        return json.loads(probe_file.read_text())["accel"]
+    accel = "tcg"
+    vm = VM(image, VMConfig(accel="kvm", memory_mb=512, cpus=1))
+    try:
+        vm.start(timeout=KVM_PROBE_TIMEOUT_S)
+        accel = "kvm"
+    except HarnessError:
+        pass
+    finally:
+        vm.stop()
+    probe_file.write_text(json.dumps({"accel": accel, "probed_at": time.time()}))
+    return accel

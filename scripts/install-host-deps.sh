@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Install what the harness needs on a Debian/Ubuntu host, as root:
+#  - system tools: QEMU + debootstrap (the VM path), iproute2/iw/iperf3 (the native path),
+#    gcc + libnl-genl-3 (mediumd), python3-venv;
+#  - the project itself, editable, into .venv (Debian's python refuses system-wide pip).
+# Safe to run again; it only adds what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(python3 python3-venv python3-pip qemu-system-x86 qemu-utils debootstrap e2fsprogs
+              iproute2 iw iperf3 kmod gcc make pkg-config libnl-genl-3-dev libnl-3-dev
+              ca-certificates)
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-host-deps: run as root (apt-get, namespaces and the VM build need it)" >&2
+  exit 2
+fi
+if ! command -v apt-get >/dev/null; then
+  echo "install-host-deps: no apt-get: install by hand: ${APT_PACKAGES[*]}" >&2
+  exit 2
+fi
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-host-deps: apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+PY=${HARNESS_PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "install-host-deps: creating .venv with $($PY --version)"
+  $PY -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+.venv/bin/python -m pip install -q -e .
+touch .venv/.harness-installed
+echo "install-host-deps: ready (.venv/bin/harness)"
