@@ -1,0 +1,65 @@
+"""Build the mediumd binary for the machine it will run on, cached by a hash of its sources.
+
+The sources are copied into ``<cache>/mediumd/<hash>/`` and built there with ``make``, so a
+checkout shared into the VM is never written by the guest's compiler, and a host build and
+a guest build (different glibc) never overwrite each other.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+from pathlib import Path
+
+from harness.errors import HarnessError
+from harness.vm.paths import cache_dir, project_file
+
+SOURCE_SUFFIXES = {".c", ".h", ".mk"}
+
+
+def _sources(src: Path):
+    for path in sorted(src.rglob("*")):
+        if "build" in path.relative_to(src).parts or not path.is_file():
+            continue
+        if path.suffix in SOURCE_SUFFIXES or path.name == "Makefile":
+            yield path
+
+
+def source_hash() -> str:
+    src = project_file("mediumd")
+    h = hashlib.sha256(platform.machine().encode() + platform.libc_ver()[1].encode())
+    for path in _sources(src):
+        h.update(str(path.relative_to(src)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def ensure_mediumd(target: str = "mediumd") -> Path:
+    """Return the path of a built ``mediumd`` (or ``mediumsim``), building it if needed."""
+    src = project_file("mediumd")
+    if not (src / "Makefile").exists():
+        raise HarnessError(f"mediumd sources not found at {src}")
+    work = cache_dir() / "mediumd" / source_hash()
+    binary = work / "build" / target
+    if binary.exists():
+        return binary
+    if shutil.which("make") is None or shutil.which("gcc") is None:
+        raise HarnessError("building mediumd needs gcc and make",
+                           hint="apt-get install gcc make pkg-config libnl-genl-3-dev")
+    tmp = work.with_name(work.name + f".tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    for path in _sources(src):
+        dest = tmp / path.relative_to(src)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, dest)
+    proc = subprocess.run(["make", "-C", str(tmp), target], capture_output=True, text=True)
+    if proc.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise HarnessError(f"building {target} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}",
+                           hint="is libnl-genl-3-dev installed? (harness doctor)")
+    if work.exists():
+        shutil.rmtree(tmp, ignore_errors=True)  # another process won the race
+    else:
+        os.replace(tmp, work)
+    return work / "build" / target
