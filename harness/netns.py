@@ -1,0 +1,175 @@
+"""Network namespaces: create, run commands inside, track and kill processes, delete.
+
+A ``Node`` is one namespace. Commands run through ``ip netns exec`` with ``subprocess``
+(timeouts, exit codes), never through a long-lived shell. Every process started here gets
+``HARNESS_RUN=<tag>`` in its environment so ``harness clean`` can recognise it later.
+Under TCG every process costs ~60 ms, so batch steps with ``Node.script``.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import time
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from harness.errors import HarnessError
+from harness.naming import RUN_ENV
+
+Args = Union[str, Sequence[str]]
+
+#: Default timeout of one command inside a namespace (s).
+CMD_TIMEOUT = 30.0
+
+
+def run(args: Sequence[str], *, check: bool = True, timeout: float = CMD_TIMEOUT,
+        input: Optional[str] = None, env: Optional[Mapping[str, str]] = None
+        ) -> subprocess.CompletedProcess:
+    """Run one command (root namespace), capture text output; raise HarnessError on failure."""
+    try:
+        proc = subprocess.run(list(args), capture_output=True, text=True, timeout=timeout,
+                              input=input, env=dict(env) if env is not None else None)
+    except FileNotFoundError as err:
+        raise HarnessError(f"command not found: {args[0]}",
+                           hint="run 'harness doctor' to see what is missing") from err
+    except subprocess.TimeoutExpired as err:
+        raise HarnessError(f"command timed out after {timeout:g} s: {shlex.join(args)}") from err
+    if check and proc.returncode != 0:
+        raise HarnessError(f"command failed (exit {proc.returncode}): {shlex.join(args)}\n"
+                           f"  {proc.stderr.strip() or proc.stdout.strip()}")
+    return proc
+
+
+def list_netns() -> List[str]:
+    """Names of all named namespaces (``ip netns list``), whatever created them."""
+    out = run(["ip", "netns", "list"], check=False).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+def netns_pids(ns: str) -> List[int]:
+    out = run(["ip", "netns", "pids", ns], check=False).stdout
+    return [int(p) for p in out.split() if p.isdigit()]
+
+
+def kill_netns_pids(ns: str, timeout: float = 3.0) -> List[int]:
+    """SIGTERM then SIGKILL every process in the namespace; returns the pids found."""
+    pids = netns_pids(ns)
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and netns_pids(ns):
+            time.sleep(0.05)
+        if not netns_pids(ns):
+            break
+    return pids
+
+
+def delete_netns(ns: str) -> None:
+    """Delete a namespace (its veths go with it; phys return to the root namespace)."""
+    run(["ip", "netns", "del", ns], check=False)
+
+
+class Node:
+    """One network namespace and the processes the harness started in it."""
+
+    def __init__(self, name: str, netns: str, run_tag: str):
+        self.name = name
+        self.netns = netns
+        self.run_tag = run_tag
+        self.procs: List[subprocess.Popen] = []
+        #: Interface names inside the namespace, in creation order (filled by Network).
+        self.intfs: List[str] = []
+        #: IPv4 addresses with prefix, e.g. ``10.0.0.1/24`` (filled by Network).
+        self.ips: List[str] = []
+
+    def __repr__(self) -> str:
+        return f"<Node {self.name} netns={self.netns}>"
+
+    @property
+    def ip(self) -> Optional[str]:
+        """First IPv4 address without prefix length (what tests and traffic use)."""
+        return self.ips[0].split("/")[0] if self.ips else None
+
+    # -- lifecycle -----------------------------------------------------------------
+    def create(self) -> None:
+        if self.netns in list_netns():
+            raise HarnessError(f"namespace {self.netns} already exists",
+                               hint="a run with the same tag is alive, or run 'harness clean'")
+        run(["ip", "netns", "add", self.netns])
+        self.cmd(["ip", "link", "set", "lo", "up"])
+
+    def destroy(self) -> None:
+        """Kill tracked processes, then everything else in the namespace, then delete it."""
+        self.stop_processes()
+        kill_netns_pids(self.netns)
+        delete_netns(self.netns)
+
+    # -- commands ------------------------------------------------------------------
+    def _argv(self, args: Args) -> List[str]:
+        inner = ["sh", "-c", args] if isinstance(args, str) else list(args)
+        return ["ip", "netns", "exec", self.netns, "env", f"{RUN_ENV}={self.run_tag}", *inner]
+
+    def cmd(self, args: Args, *, check: bool = True, timeout: float = CMD_TIMEOUT,
+            input: Optional[str] = None) -> subprocess.CompletedProcess:
+        """Run a command in the namespace and wait; a string runs through ``sh -c``."""
+        try:
+            return run(self._argv(args), check=check, timeout=timeout, input=input)
+        except HarnessError as err:
+            raise HarnessError(f"[{self.name}] {err}") from None
+
+    def script(self, lines: Iterable[str], *, check: bool = True,
+               timeout: float = CMD_TIMEOUT) -> subprocess.CompletedProcess:
+        """Run several shell lines in one process (``set -e``): one fork instead of many."""
+        body = "set -e\n" + "\n".join(lines) + "\n"
+        return self.cmd(["sh", "-c", body], check=check, timeout=timeout)
+
+    def popen(self, args: Args, *, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+              text: bool = True) -> subprocess.Popen:
+        """Start a background process in the namespace; it is killed at ``stop_processes``."""
+        proc = subprocess.Popen(self._argv(args), stdout=stdout, stderr=stderr, text=text,
+                                start_new_session=True)
+        self.procs.append(proc)
+        return proc
+
+    def stop_processes(self, timeout: float = 2.0) -> None:
+        """SIGTERM each tracked process group, SIGKILL what is left after ``timeout``."""
+        for proc in self.procs:
+            if proc.poll() is None:
+                _signal_group(proc, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        for proc in self.procs:
+            try:
+                proc.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                _signal_group(proc, signal.SIGKILL)
+                proc.wait(5)
+        self.procs.clear()
+
+    # -- sysctls -------------------------------------------------------------------
+    def set_sysctls(self, values: Mapping[str, Union[str, int]]) -> None:
+        """Write ``net.*`` sysctls of this namespace (via /proc/sys inside it), in one process."""
+        lines = []
+        for key, value in values.items():
+            if not key.startswith("net."):
+                raise HarnessError(f"sysctl {key!r} is not per-namespace: only net.* keys allowed")
+            path = "/proc/sys/" + key.replace(".", "/")
+            lines.append(f"printf '%s\\n' {shlex.quote(str(value))} > {shlex.quote(path)}")
+        if lines:
+            self.script(lines)
+
+    def get_sysctl(self, key: str) -> str:
+        path = "/proc/sys/" + key.replace(".", "/")
+        return self.cmd(["cat", path]).stdout.strip()
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+

@@ -1,0 +1,175 @@
+"""802.11 settings of one radio, applied with ``iw`` inside the node's namespace.
+
+Functions named ``*_lines`` only build shell lines (pure, unit-tested); ``Network`` runs
+them in one process per node (``Node.script``) because every process costs ~60 ms under TCG.
+Working command lines and their pitfalls: /work/shared/vm-notes.md §4 and design.md §3:
+- ``NOHT`` at join, then ``set bitrates legacy-2.4 R ht-mcs-2.4`` pins a legacy rate;
+- an OFDM rate (6..54) is refused unless the IBSS/mesh was joined with a matching basic rate;
+- RTS threshold, retry limits and tx power are phy settings (``iw phy X set ...``) and must
+  run in the namespace that owns the phy. hwsim does not act on them itself: the medium
+  reads RTS per frame and enforces the retry limit the harness records.
+"""
+from __future__ import annotations
+
+import shlex
+import time
+from typing import Iterable, List, Optional, Sequence, Union
+
+from harness.errors import HarnessError
+
+MODES = ("ibss", "mesh")
+PHY_MODES = ("b", "g")
+DSSS_RATES = (1.0, 2.0, 5.5, 11.0)
+OFDM_RATES = (6.0, 9.0, 12.0, 18.0, 24.0, 36.0, 48.0, 54.0)
+RATES = {"b": DSSS_RATES, "g": DSSS_RATES + OFDM_RATES}
+#: iw interface type per harness mode
+IFTYPE = {"ibss": "ibss", "mesh": "mp"}
+
+Rts = Union[None, bool, int]
+
+
+def channel_freq(channel: int) -> int:
+    """2.4 GHz channel number -> centre frequency (MHz)."""
+    if channel == 14:
+        return 2484
+    if isinstance(channel, int) and 1 <= channel <= 13:
+        return 2407 + 5 * channel
+    raise HarnessError(f"channel {channel!r} is invalid: allowed 1..14 (2.4 GHz)")
+
+
+def check_mode(mode: str) -> str:
+    if mode not in MODES:
+        raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(MODES)}")
+    return mode
+
+
+def check_phy_mode(phy: str) -> str:
+    if phy not in PHY_MODES:
+        raise HarnessError(f"phy {phy!r} is invalid: allowed {', '.join(PHY_MODES)}")
+    return phy
+
+
+def check_rate(rate: Optional[float], phy: str) -> Optional[float]:
+    """A fixed legacy rate (Mbit/s) allowed on this PHY, or None for automatic (minstrel)."""
+    if rate is None:
+        return None
+    allowed = RATES[check_phy_mode(phy)]
+    try:
+        value = float(rate)
+    except (TypeError, ValueError):
+        value = -1.0
+    if value not in allowed:
+        raise HarnessError(f"rate {rate!r} is invalid for 802.11{phy}: allowed None (auto) or "
+                           + ", ".join(_fmt(r) for r in allowed) + " Mbit/s")
+    return value
+
+
+def check_rts(rts: Rts) -> Rts:
+    if rts is None or isinstance(rts, bool):
+        return rts
+    if isinstance(rts, int) and 0 <= rts <= 2347:
+        return rts
+    raise HarnessError(f"rts {rts!r} is invalid: allowed None (leave), True (always), "
+                       "False (off) or a threshold 0..2347 bytes")
+
+
+def _fmt(rate: float) -> str:
+    return f"{rate:g}"
+
+
+def basic_rates(phy: str, rate: Optional[float]) -> List[float]:
+    """Basic rate set for the join: must intersect the fixed-rate mask (mac80211 rule)."""
+    if phy == "g" and rate is not None and rate in OFDM_RATES:
+        return sorted({6.0, rate})
+    return list(DSSS_RATES)
+
+
+def bitrate_mask(phy: str, rate: Optional[float]) -> List[float]:
+    """Legacy rates minstrel may use: the fixed one, or all rates of the PHY."""
+    return [rate] if rate is not None else list(RATES[phy])
+
+
+def rts_arg(rts: Rts) -> Optional[str]:
+    if rts is None:
+        return None
+    if rts is True:
+        return "0"
+    if rts is False:
+        return "off"
+    return str(int(rts))
+
+
+# -- shell lines -------------------------------------------------------------------------
+def prepare_lines(phy: str, intf: str, mode: str, *, rts: Rts = None,
+                  retry_limit: Optional[int] = None, txpower_dbm: Optional[float] = None
+                  ) -> List[str]:
+    """Create the interface on the phy and apply phy settings (before the medium starts)."""
+    q = shlex.quote
+    lines = [f"iw phy {q(phy)} interface add {q(intf)} type {IFTYPE[check_mode(mode)]}"]
+    arg = rts_arg(check_rts(rts))
+    if arg is not None:
+        lines.append(f"iw phy {q(phy)} set rts {arg}")
+    if retry_limit is not None:
+        if not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
+            raise HarnessError(f"retry_limit {retry_limit!r} is invalid: allowed 1..255")
+        lines.append(f"iw phy {q(phy)} set retry short {retry_limit} long {retry_limit}")
+    if txpower_dbm is not None:
+        lines.append(f"iw phy {q(phy)} set txpower fixed {int(round(float(txpower_dbm) * 100))}")
+    return lines
+
+
+def join_lines(intf: str, mode: str, *, network_id: str, freq: int, phy: str,
+               rate: Optional[float], bssid: str, auto_open_plinks: bool) -> List[str]:
+    """Bring the interface up, join the IBSS cell or mesh, then pin the bitrate mask."""
+    q = shlex.quote
+    basics = basic_rates(phy, rate)
+    basic = ",".join(_fmt(r) for r in basics)
+    mcast = _fmt(min(basics))
+    lines = [f"ip link set {q(intf)} up"]
+    if check_mode(mode) == "ibss":
+        lines.append(f"iw dev {q(intf)} ibss join {q(network_id)} {freq} NOHT fixed-freq "
+                     f"{bssid} basic-rates {basic} mcast-rate {mcast}")
+    else:
+        lines.append(f"iw dev {q(intf)} mesh join {q(network_id)} freq {freq} NOHT "
+                     f"basic-rates {basic} mcast-rate {mcast} "
+                     f"mesh_auto_open_plinks={1 if auto_open_plinks else 0}")
+    mask = " ".join(_fmt(r) for r in bitrate_mask(phy, rate))
+    lines.append(f"iw dev {q(intf)} set bitrates legacy-2.4 {mask} ht-mcs-2.4")
+    return lines
+
+
+def plink_lines(intf: str, open_peers: Iterable[str], block_peers: Iterable[str]) -> List[str]:
+    """802.11s: open peer links to declared neighbours only, block everyone else."""
+    q = shlex.quote
+    lines = [f"iw dev {q(intf)} station set {mac} plink_action open" for mac in open_peers]
+    lines += [f"iw dev {q(intf)} station set {mac} plink_action block" for mac in block_peers]
+    return lines
+
+
+def neighbour_filter_lines(intf: str, table: str, neighbour_macs: Sequence[str]) -> List[str]:
+    """IBSS without a medium: drop frames from anyone but the declared neighbours.
+
+    With no medium every hwsim radio hears every other; this nft ingress filter (vm-notes §3)
+    makes the declared wireless links the only ones that carry traffic.
+    """
+    macs = ", ".join(neighbour_macs) if neighbour_macs else "ff:ff:ff:ff:ff:fe"
+    rules = (f"table netdev {table} {{ chain rx {{ type filter hook ingress device {intf} "
+             f"priority 0; policy drop; ether saddr {{ {macs} }} accept; }} }}")
+    return [f"nft -f - <<'EOF'\n{rules}\nEOF"]
+
+
+def wait_for_peers(node, intf: str, macs: Sequence[str], timeout: float = 15.0) -> None:
+    """Wait until every MAC appears in ``station dump`` (beacons heard) before plink actions."""
+    want = {m.lower() for m in macs}
+    deadline = time.monotonic() + timeout
+    seen: set = set()
+    while True:
+        out = node.cmd(["iw", "dev", intf, "station", "dump"], check=False).stdout
+        seen = {line.split()[1].lower() for line in out.splitlines()
+                if line.startswith("Station ")}
+        if want <= seen:
+            return
+        if time.monotonic() > deadline:
+            missing = ", ".join(sorted(want - seen))
+            raise HarnessError(f"[{node.name}] mesh peers not heard within {timeout:g} s: {missing}")
+        time.sleep(0.3)
