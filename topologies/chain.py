@@ -1,0 +1,50 @@
+"""A chain: ``hops + 1`` stations on a line, equally spaced, each hearing only its neighbours.
+
+The classic multihop TCP geometry (e.g. 200 m spacing with a 250 m transmission range).
+Stations ``sta1 .. sta{hops+1}`` at x = 0, spacing, 2*spacing, ...; consecutive stations are
+declared wireless neighbours. IBSS: static /32 routes hop by hop (every station can reach every
+other). 802.11s mesh: peer links only between neighbours, HWMP finds the path, no IP routes.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from harness.errors import HarnessError
+from harness.topo import Topology
+
+MODES = ("ibss", "mesh")
+
+
+def station_name(i: int) -> str:
+    """Name of the i-th station (0-based): sta1, sta2, ..."""
+    return f"sta{i + 1}"
+
+
+def build(hops: int = 3, spacing: float = 200.0, mode: str = "ibss",
+          rate: Optional[float] = None, rts: bool = False, channel: int = 1,
+          phy: str = "g", txpower_dbm: Optional[float] = None,
+          retry_limit: Optional[int] = None) -> Topology:
+    """Chain of ``hops`` hops. ``rate`` in Mbit/s or None (auto); ``rts`` True = RTS/CTS always."""
+    if not isinstance(hops, int) or hops < 1:
+        raise HarnessError(f"hops {hops!r} is invalid: allowed an integer >= 1")
+    if not (isinstance(spacing, (int, float)) and spacing > 0):
+        raise HarnessError(f"spacing {spacing!r} is invalid: allowed a distance > 0 (metres)")
+    if mode not in MODES:
+        raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(MODES)}")
+    if not isinstance(rts, bool):
+        raise HarnessError(f"rts {rts!r} is invalid: allowed true or false")
+    topo = Topology(f"chain{hops}-{mode}")
+    n = hops + 1
+    for i in range(n):
+        topo.add_station(station_name(i), (i * float(spacing), 0.0, 0.0), mode=mode,
+                         channel=channel, rate=rate, rts=rts, phy=phy,
+                         txpower_dbm=txpower_dbm, retry_limit=retry_limit)
+    for i in range(hops):
+        topo.add_link(station_name(i), station_name(i + 1))
+    if mode == "ibss":
+        for i in range(n):
+            for j in range(n):
+                if abs(i - j) >= 2:
+                    nxt = i + 1 if j > i else i - 1
+                    topo.add_route(station_name(i), station_name(j), station_name(nxt))
+    return topo
