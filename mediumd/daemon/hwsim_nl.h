@@ -25,6 +25,7 @@
 #define HWSIM_TX_RC_USE_RTS_CTS        0x0001
 #define HWSIM_TX_RC_USE_SHORT_PREAMBLE 0x0004
 #define HWSIM_TX_RC_MCS                0x0008
+#define HWSIM_TX_RC_VHT_MCS            0x0100
 
 /* One entry of the kernel's rate table: try rate `idx` up to `count` times.
  * idx < 0 ends the table. In a tx status, count = attempts actually used. */

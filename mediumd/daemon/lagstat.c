@@ -52,7 +52,8 @@ uint64_t lagstat_quantile(const struct lagstat *s, double q)
 	for (i = 0; i < LAGSTAT_BUCKETS; i++) {
 		seen += s->bucket[i];
 		if (seen >= rank) {
-			uint64_t top = bucket_top(i);
+			/* the last bucket is open-ended: only the maximum bounds it */
+			uint64_t top = i == LAGSTAT_BUCKETS - 1 ? s->max_ns : bucket_top(i);
 			return top < s->max_ns ? top : s->max_ns;
 		}
 	}

@@ -1,0 +1,91 @@
+"""The daemon's pcap writer (mediumd/daemon/pcap.c), read back byte by byte.
+
+``mediumd/daemon/tests/test_pcap.c`` writes three known attempts; this test decodes
+the file with ``struct`` exactly as Wireshark would (pcap nanosecond header,
+LINKTYPE_IEEE802_11_RADIOTAP, radiotap fields in bit order with alignment).
+"""
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+MEDIUMD = Path(__file__).resolve().parents[2] / "mediumd"
+
+# radiotap present bits written by pcap.c, and the header length they imply
+PRESENT = (1 << 1) | (1 << 2) | (1 << 3) | (1 << 5) | (1 << 15) | (1 << 17)
+RT_LEN = 19
+
+
+@pytest.fixture(scope="module")
+def pcap_file(tmp_path_factory) -> bytes:
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        pytest.skip("needs make and a C compiler")
+    build = subprocess.run(["make", "-C", str(MEDIUMD), "build/daemon/tests/test_pcap"],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout + build.stderr
+    out = tmp_path_factory.mktemp("pcap")
+    run = subprocess.run([str(MEDIUMD / "build/daemon/tests/test_pcap"), str(out)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return (out / "attempts.pcap").read_bytes()
+
+
+def records(data: bytes):
+    off = 24
+    while off < len(data):
+        sec, nsec, caplen, origlen = struct.unpack_from("<IIII", data, off)
+        off += 16
+        yield sec, nsec, caplen, origlen, data[off:off + caplen]
+        off += caplen
+    assert off == len(data), "trailing bytes after the last record"
+
+
+def radiotap(pkt: bytes) -> dict:
+    version, _pad, length, present = struct.unpack_from("<BBHI", pkt, 0)
+    assert version == 0 and length == RT_LEN and present == PRESENT
+    flags, rate, freq, chflags, signal = struct.unpack_from("<BBHHb", pkt, 8)
+    # offset 15 is padding: TX_FLAGS is 2-byte aligned
+    tx_flags, retries = struct.unpack_from("<HB", pkt, 16)
+    return dict(flags=flags, rate=rate, freq=freq, chflags=chflags, signal=signal,
+                tx_flags=tx_flags, retries=retries, frame=pkt[length:])
+
+
+def test_global_header(pcap_file):
+    magic, major, minor, zone, sigfigs, snaplen, linktype = struct.unpack_from(
+        "<IHHiIII", pcap_file, 0)
+    assert magic == 0xA1B23C4D  # nanosecond timestamps
+    assert (major, minor, zone, sigfigs) == (2, 4, 0, 0)
+    assert snaplen == 65535
+    assert linktype == 127  # LINKTYPE_IEEE802_11_RADIOTAP
+
+
+def test_records_carry_rate_channel_signal_and_fate(pcap_file):
+    recs = list(records(pcap_file))
+    assert len(recs) == 3
+    times = [sec * 10**9 + nsec for sec, nsec, *_ in recs]
+    # monotonic -> wall clock keeps the spacing of the attempts exactly
+    assert times[1] - times[0] == 1_500_000
+    assert times[2] - times[0] == 2_000_000
+    for _sec, nsec, caplen, origlen, _pkt in recs:
+        assert nsec < 10**9 and caplen == origlen
+
+    ok, retry, group = (radiotap(r[4]) for r in recs)
+
+    assert ok == dict(ok, flags=0, rate=22, freq=2412, chflags=0x0080 | 0x0020,
+                      signal=-61, tx_flags=0, retries=0)
+    assert len(ok["frame"]) == 24 and ok["frame"][:2] == b"\x08\x00"
+
+    # second attempt: failed (bad-FCS flag + TX_FAIL), short preamble, RTS/CTS
+    assert retry["flags"] == 0x40 | 0x02
+    assert retry["tx_flags"] == 0x0001 | 0x0004
+    assert retry["retries"] == 1
+
+    # group frame at 54 Mbit/s on 5180 MHz: OFDM, 5 GHz, no ACK, no signal
+    assert group["rate"] == 108 and group["freq"] == 5180
+    assert group["chflags"] == 0x0100 | 0x0040
+    assert group["tx_flags"] == 0x0008 and group["signal"] == -128
+    assert len(group["frame"]) == 10
