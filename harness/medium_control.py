@@ -1,0 +1,133 @@
+"""Client of mediumd's control socket (``mediumd --control PATH``).
+
+The protocol is JSON lines over a UNIX stream socket: one flat object per request,
+one object per reply, ``{"ok": true, ...}`` or ``{"ok": false, "error": "..."}``.
+The commands are documented in ``mediumd/daemon/commands.h``::
+
+    with MediumControl("/run/hx-medium.sock") as medium:
+        medium.set_position("02:00:00:00:01:00", 120.0, 0.0)
+        medium.set_link("02:00:00:00:01:00", "02:00:00:00:02:00", loss_db=95)
+        print(medium.stats()["lag_us"]["p99"])
+"""
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any, Dict, Optional
+
+from harness.errors import HarnessError
+
+
+class MediumControlError(HarnessError):
+    """The daemon refused a request, or could not be reached."""
+
+
+class MediumControl:
+    """One connection to a running mediumd; requests are answered in order."""
+
+    def __init__(self, path: str, timeout: float = 5.0):
+        self.path = str(path)
+        self.timeout = timeout
+        self._sock: Optional[socket.socket] = None
+        self._buf = b""
+
+    # -- connection -------------------------------------------------------------
+
+    def __enter__(self) -> "MediumControl":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+            self._buf = b""
+
+    def _connect(self) -> socket.socket:
+        if self._sock is None:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            try:
+                sock.connect(self.path)
+            except OSError as err:
+                sock.close()
+                raise MediumControlError(
+                    f"cannot connect to mediumd control socket {self.path}: {err.strerror or err}",
+                    hint="is mediumd running with --control, and are we root?") from None
+            self._sock = sock
+        return self._sock
+
+    # -- protocol ---------------------------------------------------------------
+
+    @staticmethod
+    def encode(cmd: str, **fields: Any) -> bytes:
+        """The request line for ``cmd``: compact JSON, ``cmd`` first, newline-terminated."""
+        return (json.dumps({"cmd": cmd, **fields}, separators=(",", ":")) + "\n").encode()
+
+    def request(self, cmd: str, **fields: Any) -> Dict[str, Any]:
+        """Send one request; return the reply without ``ok``, or raise MediumControlError."""
+        sock = self._connect()
+        try:
+            sock.sendall(self.encode(cmd, **fields))
+            while b"\n" not in self._buf:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise MediumControlError(f"mediumd closed the control connection during {cmd!r}")
+                self._buf += chunk
+        except OSError as err:
+            self.close()
+            raise MediumControlError(f"mediumd control socket {self.path}: {cmd!r}: {err}") from None
+        line, self._buf = self._buf.split(b"\n", 1)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            self.close()
+            raise MediumControlError(f"mediumd sent a malformed reply to {cmd!r}: {line[:200]!r}") from None
+        if not isinstance(reply, dict) or "ok" not in reply:
+            raise MediumControlError(f"mediumd reply to {cmd!r} has no 'ok': {line[:200]!r}")
+        if not reply.pop("ok"):
+            raise MediumControlError(f"mediumd refused {cmd!r}: {reply.get('error', 'no reason given')}")
+        return reply
+
+    # -- commands ---------------------------------------------------------------
+
+    def ping(self) -> None:
+        self.request("ping")
+
+    def stats(self) -> Dict[str, Any]:
+        """All counters: frames, lag_us, status_lag_us, radios, links (see commands.c)."""
+        return self.request("stats")
+
+    def set_position(self, mac: str, x: float, y: float, z: float = 0.0) -> None:
+        self.request("set_position", radio=mac, x=float(x), y=float(y), z=float(z))
+
+    def set_txpower(self, mac: str, dbm: float) -> None:
+        self.request("set_txpower", radio=mac, dbm=float(dbm))
+
+    def set_link(self, a: str, b: str, *, loss_db: Optional[float] = None,
+                 snr_db: Optional[float] = None, none: bool = False, model: bool = False,
+                 per: Optional[float] = None, directed: bool = False) -> None:
+        """Override the link a<->b (a->b only if ``directed``) with exactly one of:
+        a fixed path loss, a fixed SNR, no link at all, or ``model=True`` to go back
+        to the propagation model. ``per`` adds an independent frame loss probability."""
+        kinds = {"loss_db": loss_db, "snr_db": snr_db,
+                 "none": True if none else None, "model": True if model else None}
+        given = {k: v for k, v in kinds.items() if v is not None}
+        if len(given) != 1:
+            raise MediumControlError(
+                f"set_link {a} {b}: give exactly one of loss_db, snr_db, none, model (got {sorted(given) or 'none'})")
+        fields: Dict[str, Any] = {"a": a, "b": b}
+        fields.update({k: (float(v) if not isinstance(v, bool) else v) for k, v in given.items()})
+        if per is not None:
+            if not 0.0 <= per <= 1.0:
+                raise MediumControlError(f"set_link {a} {b}: per must be within 0..1, got {per}")
+            fields["per"] = float(per)
+        if directed:
+            fields["directed"] = True
+        self.request("set_link", **fields)
+
+    def get_link(self, a: str, b: str) -> Dict[str, Any]:
+        """Mean received power of a at b (``rx_power_dbm``, None: no link) and b's thresholds."""
+        return self.request("get_link", a=a, b=b)
