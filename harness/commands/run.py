@@ -1,0 +1,129 @@
+"""``harness run FILE``: validate an experiment, list or execute its runs, resume where it stopped."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from typing import Any, Callable, List, Optional
+
+from harness.errors import HarnessError
+from harness.experiment import schema
+from harness.experiment.store import Store
+from harness.experiment.sweep import Run, expand
+from harness.plot import short_name, value_label
+
+EXECUTOR_MODULE = "harness.experiment.execute"
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run", help="run an experiment file (sweep, store, resume)",
+        description="Validate FILE, then execute every run of its sweep that has no record in "
+                    "the output directory yet (so rerunning resumes). Records: OUTPUT/runs/*.json.")
+    p.add_argument("file", help="experiment YAML (see docs/experiments.md)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="validate and list the runs (with done/pending status); run nothing")
+    p.add_argument("--output", metavar="DIR", help="results directory (default: the file's output)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--resume", dest="fresh", action="store_false",
+                      help="skip runs already stored (default)")
+    mode.add_argument("--fresh", dest="fresh", action="store_true",
+                      help="move existing results to OUTPUT/archive/<time>/ and start again")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke test: 1 repetition, first and last value of each sweep list, "
+                        "flows cut to 5 s; results go to OUTPUT-quick")
+    p.add_argument("--fail-fast", action="store_true", help="stop at the first failed run")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="run again the runs whose stored record says failed")
+    p.set_defaults(func=cmd_run, fresh=False)
+
+
+def output_dir(exp: schema.Experiment, args: argparse.Namespace) -> Path:
+    if args.output:
+        return Path(args.output)
+    return Path(exp.output + ("-quick" if args.quick else ""))
+
+
+def to_argv(args: argparse.Namespace) -> List[str]:
+    """The command line again, for running the same command inside the VM."""
+    argv = ["run", str(args.file)]
+    if args.output:
+        argv += ["--output", str(args.output)]
+    for flag in ("fresh", "quick", "fail_fast", "retry_failed"):
+        if getattr(args, flag):
+            argv.append("--" + flag.replace("_", "-"))
+    return argv
+
+
+def maybe_in_vm(argv: List[str]) -> Optional[int]:
+    """Where runs execute: ``None`` = here; an exit code = the VM ran the command for us."""
+    try:
+        dispatch = importlib.import_module("harness.vm.dispatch")
+    except ImportError:
+        return None
+    return dispatch.maybe_in_vm(argv)
+
+
+def load_executor() -> Any:
+    """The module with ``execute_run`` (imported late: it pulls in the kernel plumbing)."""
+    try:
+        module = importlib.import_module(EXECUTOR_MODULE)
+    except ModuleNotFoundError as err:
+        if err.name == EXECUTOR_MODULE:
+            raise HarnessError("emulation executor not available yet") from None
+        raise
+    if not hasattr(module, "execute_run"):
+        raise HarnessError("emulation executor not available yet "
+                           f"({EXECUTOR_MODULE} has no execute_run)")
+    return module
+
+
+def describe(runs: List[Run], store: Store) -> List[str]:
+    """Dry-run listing: one line per run with its status in the store."""
+    done = store.existing_ids()
+    lines = []
+    for run in runs:
+        status = "pending"
+        if run.run_id in done:
+            status = store.load(run.run_id).get("status", "done")
+        point = " ".join(f"{short_name(k)}={value_label(k, v, run.params)}"
+                         for k, v in run.point.items())
+        lines.append(f"{run.index:4d}  {run.run_id}  rep={run.repetition}  seed={run.seed:<10d} "
+                     f"{status:8s} {point}")
+    orphans = done - {r.run_id for r in runs}
+    if orphans:
+        lines.append(f"note: {len(orphans)} stored record(s) match no run of this file "
+                     "(its parameters changed); a real run stops unless --fresh")
+    return lines
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    exp = schema.load(args.file)
+    runs = expand(exp, quick=args.quick)
+    out = output_dir(exp, args)
+    store = Store(out)
+    if args.dry_run:
+        points = len({tuple(sorted(map(str, r.point.items()))) for r in runs})
+        reps = 1 if args.quick else exp.repetitions
+        print(f"{exp.name}: {len(runs)} runs ({points} sweep points x {reps} repetitions) "
+              f"-> {out}")
+        for line in describe(runs, store):
+            print(line)
+        return 0
+    code = maybe_in_vm(to_argv(args))
+    if code is not None:
+        return code
+    module = load_executor()
+    environment: Optional[Callable[[], dict]] = getattr(module, "environment", None)
+    from harness.experiment.runner import run_sweep
+    result = run_sweep(exp, store, module.execute_run, runs=runs, fresh=args.fresh,
+                       retry_failed=args.retry_failed, fail_fast=args.fail_fast,
+                       environment=environment)
+    print(f"{exp.name}: {result.ok} ok, {len(result.failed)} failed, {result.skipped} already "
+          f"stored, {result.remaining} not run -> {out}", file=sys.stderr)
+    if result.interrupted:
+        return 130
+    if result.ok + result.skipped:
+        print(f"next: harness report {out}", file=sys.stderr)
+    return 1 if result.failed else 0

@@ -1,0 +1,162 @@
+"""Reading a results directory back: records, the swept keys, and named metrics per run.
+
+Plots, reports and trend tests all ask the same questions ("throughput of this run", "which
+parameters were swept"); answering them in one place keeps the numbers consistent.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+from harness.errors import HarnessError
+from harness.experiment.store import EXPERIMENT_COPY, RUNS
+
+MetricFn = Callable[[Dict[str, Any]], Optional[float]]
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    label: str
+    fn: MetricFn
+
+
+def _flows(rec: Dict[str, Any]) -> List[Dict[str, Any]]:
+    return rec.get("flows") or [] if rec.get("status") == "ok" else []
+
+
+def throughput_mbps(rec: Dict[str, Any]) -> Optional[float]:
+    """Aggregate goodput of all flows of the run, Mbit/s."""
+    flows = _flows(rec)
+    if not flows:
+        return None
+    return sum(float(f["throughput_bps"]) for f in flows) / 1e6
+
+
+def _samples(flow: Dict[str, Any], key: str, source: str = "ss") -> List[float]:
+    return [float(s[key]) for s in flow.get(source) or []
+            if isinstance(s, dict) and isinstance(s.get(key), (int, float))
+            and not isinstance(s.get(key), bool)]
+
+
+def _mean_or_none(xs: List[Optional[float]]) -> Optional[float]:
+    vals = [x for x in xs if x is not None and not math.isnan(x)]
+    return sum(vals) / len(vals) if vals else None
+
+
+def flow_rtt_ms(flow: Dict[str, Any]) -> Optional[float]:
+    """A flow's mean RTT: ``rtt_mean_ms``, else ``ss`` samples, else iperf3 intervals' rtt_us."""
+    value = flow.get("rtt_mean_ms")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    from_ss = _mean_or_none(_samples(flow, "rtt_ms"))
+    if from_ss is not None:
+        return from_ss
+    us = _mean_or_none(_samples(flow, "rtt_us", "intervals"))
+    return us / 1000.0 if us is not None else None
+
+
+def flow_cwnd_segments(flow: Dict[str, Any]) -> Optional[float]:
+    """A flow's mean cwnd in segments: ``ss`` samples, else iperf3 snd_cwnd bytes / ``mss``."""
+    from_ss = _mean_or_none(_samples(flow, "cwnd"))
+    if from_ss is not None:
+        return from_ss
+    mss = flow.get("mss")
+    cwnd_bytes = _mean_or_none(_samples(flow, "snd_cwnd", "intervals"))
+    if cwnd_bytes is not None and isinstance(mss, (int, float)) and mss > 0:
+        return cwnd_bytes / mss
+    return None
+
+
+def rtt_ms(rec: Dict[str, Any]) -> Optional[float]:
+    """Mean RTT over the run's flows, ms."""
+    return _mean_or_none([flow_rtt_ms(f) for f in _flows(rec)])
+
+
+def cwnd_segments(rec: Dict[str, Any]) -> Optional[float]:
+    """Mean congestion window over the run's flows, segments."""
+    return _mean_or_none([flow_cwnd_segments(f) for f in _flows(rec)])
+
+
+def retransmits(rec: Dict[str, Any]) -> Optional[float]:
+    flows = _flows(rec)
+    values = [f.get("retransmits") for f in flows if isinstance(f.get("retransmits"), (int, float))]
+    return float(sum(values)) if values else None
+
+
+def fairness(rec: Dict[str, Any]) -> Optional[float]:
+    """Jain's index over the run's flows."""
+    from harness.trends import jain_fairness
+    flows = _flows(rec)
+    if not flows:
+        return None
+    return jain_fairness([float(f["throughput_bps"]) for f in flows])
+
+
+METRICS: Dict[str, Metric] = {m.name: m for m in (
+    Metric("throughput", "throughput (Mbit/s)", throughput_mbps),
+    Metric("rtt", "RTT (ms)", rtt_ms),
+    Metric("cwnd", "cwnd (segments)", cwnd_segments),
+    Metric("retransmits", "retransmissions", retransmits),
+    Metric("fairness", "Jain fairness index", fairness),
+)}
+
+
+def metric(name: str) -> Metric:
+    if name not in METRICS:
+        raise HarnessError(f"unknown metric {name!r}; allowed: {', '.join(METRICS)}")
+    return METRICS[name]
+
+
+@dataclass
+class ResultSet:
+    """Records of one results directory and the keys its experiment swept."""
+
+    root: Path
+    name: str
+    records: List[Dict[str, Any]]
+    sweep_keys: List[str]
+
+    @property
+    def ok(self) -> List[Dict[str, Any]]:
+        return [r for r in self.records if r.get("status") == "ok"]
+
+    @property
+    def failed(self) -> List[Dict[str, Any]]:
+        return [r for r in self.records if r.get("status") != "ok"]
+
+
+def load_results(root: Path) -> ResultSet:
+    """Read ``root/runs/*.json``; a clear error if the directory holds no results."""
+    root = Path(root)
+    runs_dir = root / RUNS
+    if not runs_dir.is_dir():
+        raise HarnessError(f"{root} is not a results directory (no {RUNS}/ inside)",
+                           hint="pass the experiment's output directory, e.g. results/<name>")
+    records = []
+    for path in sorted(runs_dir.glob("*.json")):
+        if path.name.startswith("."):
+            continue
+        try:
+            records.append(json.loads(path.read_text()))
+        except ValueError as err:
+            raise HarnessError(f"{path}: not a run record ({err})") from None
+    if not records:
+        raise HarnessError(f"{runs_dir} holds no run records yet")
+    records.sort(key=lambda r: (r.get("repetition", 0), r.get("index", 0), r.get("run_id", "")))
+    keys: List[str] = []
+    for rec in records:
+        for k in rec.get("point") or {}:
+            if k not in keys:
+                keys.append(k)
+    name = records[0].get("experiment") or root.name
+    if (root / EXPERIMENT_COPY).exists():
+        try:
+            import yaml
+            name = (yaml.safe_load((root / EXPERIMENT_COPY).read_text()) or {}).get("name", name)
+        except Exception:  # the copy is informative only
+            pass
+    return ResultSet(root=root, name=name, records=records, sweep_keys=keys)

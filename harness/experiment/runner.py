@@ -1,0 +1,224 @@
+"""The sweep runner: execute every pending run once, store its record, survive interruptions.
+
+The runner knows nothing about radios: it takes an executor callable
+``execute(params, seed, *, run_id) -> dict`` (the real one is
+``harness.experiment.execute.execute_run``), so the orchestration is testable on any host.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import math
+import platform
+import signal
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Iterator, List, Optional
+
+import harness
+from harness.errors import HarnessError
+from harness.experiment.schema import Experiment
+from harness.experiment.store import RECORD_SCHEMA, Store
+from harness.experiment.sweep import Run, expand
+from harness.progress import Progress
+
+Executor = Callable[..., Dict[str, Any]]
+#: Seconds a run costs beyond its traffic (build, settle, teardown): a first ETA guess.
+SETUP_ESTIMATE = 5.0
+#: Keys the runner writes; an executor result may not override them.
+RESERVED = ("schema", "run_id", "experiment", "index", "repetition", "seed", "point", "params",
+            "status", "error", "traceback", "timing")
+
+
+@dataclass
+class SweepResult:
+    """How a sweep went: counts, the failed runs, and whether it was interrupted."""
+
+    planned: int
+    skipped: int = 0
+    ok: int = 0
+    failed: List[str] = field(default_factory=list)
+    interrupted: bool = False
+    stopped_early: bool = False
+
+    @property
+    def remaining(self) -> int:
+        return self.planned - self.skipped - self.ok - len(self.failed)
+
+
+def base_environment() -> Dict[str, Any]:
+    """What the runner itself knows; the executor adds kernel, iperf3, native/VM, TCG/KVM."""
+    return {"harness_version": harness.__version__, "python": platform.python_version(),
+            "host": platform.platform()}
+
+
+def check_result(result: Any) -> Dict[str, Any]:
+    """Enforce the executor contract so a bad executor fails loudly, not in the plots later."""
+    if not isinstance(result, dict):
+        raise HarnessError(f"executor returned {type(result).__name__}, expected a dict")
+    flows = result.get("flows")
+    if not isinstance(flows, list) or not flows:
+        raise HarnessError("executor result has no 'flows' list")
+    for i, flow in enumerate(flows):
+        if not isinstance(flow, dict):
+            raise HarnessError(f"executor result flows[{i}] is not a dict")
+        tput = flow.get("throughput_bps")
+        if isinstance(tput, bool) or not isinstance(tput, (int, float)):
+            raise HarnessError(f"executor result flows[{i}].throughput_bps is missing or "
+                               "not a number")
+    clash = [k for k in result if k in RESERVED]
+    if clash:
+        raise HarnessError(f"executor result uses reserved keys {clash}")
+    return result
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """``kill PID`` stops a sweep as cleanly as Ctrl-C does (the run is torn down, not stored)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C while a finished run's record is written, so a finished run is not lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
+              runs: Optional[List[Run]] = None, quick: bool = False, fresh: bool = False,
+              retry_failed: bool = False, fail_fast: bool = False,
+              progress: Optional[Progress] = None,
+              environment: Optional[Callable[[], Dict[str, Any]]] = None,
+              on_record: Optional[Callable[[Dict[str, Any]], None]] = None) -> SweepResult:
+    """Run every pending run of ``exp`` into ``store``; see ``docs/experiments.md``.
+
+    A run that raises is recorded as failed and the sweep goes on (unless ``fail_fast``).
+    Ctrl-C or SIGTERM inside a run: the executor tears down (its own ``finally``), nothing
+    is stored for that run, and the result says ``interrupted``; rerunning resumes.
+    """
+    runs = expand(exp, quick=quick) if runs is None else runs
+    outcome = SweepResult(planned=len(runs))
+    store.lock()
+    try:
+        state = store.prepare(exp.text, runs, fresh=fresh, retry_failed=retry_failed)
+        if progress is None:
+            est = (sum(r.expected_seconds() for r in runs) / len(runs) + SETUP_ESTIMATE
+                   if runs else None)
+            progress = Progress(len(runs), estimate=est)
+        if state.archived:
+            progress.message(f"previous results moved to {state.archived}")
+        elif state.changes and state.done:
+            progress.message("experiment file changed since the stored runs (runs were added): "
+                             + "; ".join(state.changes[:5]))
+        env = base_environment()
+        if environment is not None:
+            env.update(environment())
+        with _sigterm_as_interrupt():
+            for run in runs:
+                if run.run_id in state.done:
+                    outcome.skipped += 1
+                    progress.skip()
+                    continue
+                try:
+                    record = _execute_one(exp, run, execute, env, progress)
+                except KeyboardInterrupt:
+                    outcome.interrupted = True
+                    progress.message(
+                        f"interrupted during run {run.run_id} ({run.label()}): nothing stored "
+                        f"for it; {outcome.skipped + outcome.ok + len(outcome.failed)} of "
+                        f"{outcome.planned} runs are stored; run the same command to resume")
+                    break
+                with _signals_deferred():
+                    store.write(record)
+                if record["status"] == "ok":
+                    outcome.ok += 1
+                else:
+                    outcome.failed.append(run.run_id)
+                    progress.message(f"run {run.run_id} ({run.label()}) failed: "
+                                     f"{record['error']}")
+                if on_record is not None:
+                    on_record(record)
+                if fail_fast and record["status"] != "ok":
+                    outcome.stopped_early = True
+                    break
+    finally:
+        if progress is not None:
+            progress.close()
+        store.unlock()
+    return outcome
+
+
+def _execute_one(exp: Experiment, run: Run, execute: Executor, env: Dict[str, Any],
+                 progress: Progress) -> Dict[str, Any]:
+    record: Dict[str, Any] = {
+        "schema": RECORD_SCHEMA, "run_id": run.run_id, "experiment": exp.name,
+        "index": run.index, "repetition": run.repetition, "seed": run.seed,
+        "point": run.point, "params": run.params, "status": "ok", "error": None,
+        "traceback": None, "environment": dict(env), "flows": [], "medium": {},
+    }
+    started = _now()
+    progress.start(f"{run.run_id} {run.label()}")
+    t0 = time.monotonic()
+    status = "ok"
+    try:
+        result = check_result(execute(run.params, run.seed, run_id=run.run_id))
+        record["environment"].update(result.pop("environment", None) or {})
+        record.update(result)
+    except KeyboardInterrupt:
+        raise
+    except HarnessError as err:
+        status = "failed"
+        record.update(status=status, error=str(err))
+    except Exception as err:  # a bug in one run must not end a night-long sweep
+        status = "failed"
+        record.update(status=status, error=f"{type(err).__name__}: {err}",
+                      traceback=traceback.format_exc())
+    finally:
+        elapsed = time.monotonic() - t0
+    record["timing"] = {"started": started, "finished": _now(), "seconds": round(elapsed, 3)}
+    try:
+        record = plain(record)
+    except (TypeError, ValueError) as err:
+        status = "failed"
+        record = {k: v for k, v in record.items() if k in RESERVED or k == "environment"}
+        record.update(status=status, error=f"executor result cannot be stored: {err}",
+                      flows=[], medium={})
+    progress.finish(status)
+    return record
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready copy: tuples to lists, NaN/inf to null (JSON has no NaN), objects rejected."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"{type(value).__name__} value {value!r} is not JSON data")

@@ -1,0 +1,123 @@
+"""Sweep expansion: the list of runs an experiment asks for, in a fixed order with stable ids.
+
+A run id is a hash of what the run *is* (resolved parameters, repetition, experiment seed), not
+of where it sits in the list, so extending a sweep keeps the ids of the runs already done and
+resume can trust a stored record to mean the same run.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Any, Dict, List, Tuple
+
+from harness.errors import HarnessError
+from harness.experiment import paths
+from harness.experiment.schema import Experiment, resolve
+
+#: ``--quick``: one repetition, flows cut to this many seconds, first and last sweep values.
+QUICK_DURATION = 5.0
+RUN_ID_LENGTH = 12
+
+
+@dataclass(frozen=True)
+class Run:
+    """One execution: resolved parameters, the sweep point that produced them, and its seed."""
+
+    index: int
+    run_id: str
+    repetition: int
+    seed: int
+    point: Dict[str, Any]
+    params: Dict[str, Any]
+
+    def label(self) -> str:
+        """Short text for progress lines: ``hops=3 cwnd_clamp=2 rep=1``."""
+        parts = [f"{k.split('.')[-1]}={_short(v)}" for k, v in self.point.items()]
+        parts.append(f"rep={self.repetition}")
+        return " ".join(parts)
+
+    def expected_seconds(self) -> float:
+        """Traffic time of the run, a lower bound for ETA before any run has finished."""
+        return max((f["start"] + f["duration"] for f in self.params["flows"]), default=0.0)
+
+
+def _short(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def canonical_json(data: Any) -> str:
+    """The one serialisation hashes are taken of (sorted keys, no spaces)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def run_id_for(params: Dict[str, Any], repetition: int, experiment_seed: int) -> str:
+    """Stable id: the same parameters, repetition and seed give the same id on any machine."""
+    key = canonical_json({"params": params, "repetition": repetition, "seed": experiment_seed})
+    return hashlib.sha256(key.encode()).hexdigest()[:RUN_ID_LENGTH]
+
+
+def seed_for(params: Dict[str, Any], repetition: int, experiment_seed: int) -> int:
+    """Per-run seed (32 bit) derived from the experiment seed and what the run is."""
+    key = canonical_json({"params": params, "repetition": repetition})
+    digest = hashlib.sha256(f"{experiment_seed}:{key}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def points(sweep: Dict[str, List[Any]]) -> List[Dict[str, Any]]:
+    """Cartesian product of the sweep lists; the first key varies slowest."""
+    keys = list(sweep)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(sweep[k] for k in keys))]
+
+
+def expand(exp: Experiment, quick: bool = False) -> List[Run]:
+    """Every run of ``exp``: repetition-major (one full pass of the sweep, then the next)."""
+    sweep = exp.sweep
+    repetitions = exp.repetitions
+    if quick:
+        sweep = {k: _first_last(v) for k, v in sweep.items()}
+        repetitions = 1
+    resolved: List[Tuple[Dict[str, Any], Dict[str, Any]]] = []
+    for point in points(sweep):
+        raw = copy.deepcopy(exp.raw)
+        for key, value in point.items():
+            paths.set_value(raw, key, copy.deepcopy(value))
+        try:
+            params = resolve(raw, exp.registry)
+        except HarnessError as err:
+            where = ", ".join(f"{k}={_short(v)}" for k, v in point.items())
+            raise HarnessError(f"{exp.name}: sweep point {where}: {err}") from None
+        if quick:
+            _cap_durations(params)
+        resolved.append((point, params))
+    runs: List[Run] = []
+    seen: Dict[str, Dict[str, Any]] = {}
+    for rep in range(repetitions):
+        for point, params in resolved:
+            run_id = run_id_for(params, rep, exp.seed)
+            if run_id in seen:
+                if quick:
+                    continue
+                raise HarnessError(f"{exp.name}: sweep points {seen[run_id]} and {point} give "
+                                   "identical runs; remove one of the values")
+            seen[run_id] = point
+            runs.append(Run(index=len(runs), run_id=run_id, repetition=rep,
+                            seed=seed_for(params, rep, exp.seed), point=dict(point),
+                            params=params))
+    return runs
+
+
+def _first_last(values: List[Any]) -> List[Any]:
+    return values if len(values) <= 2 else [values[0], values[-1]]
+
+
+def _cap_durations(params: Dict[str, Any]) -> None:
+    params["duration"] = min(params["duration"], QUICK_DURATION)
+    for flow in params["flows"]:
+        flow["duration"] = min(flow["duration"], QUICK_DURATION)

@@ -1,0 +1,120 @@
+"""Markdown report of a results directory: mean ± 95% CI tables per group, figures, failures.
+
+One page a student can hand in or a researcher can paste into notes: what ran, where, and the
+numbers behind every figure.
+"""
+from __future__ import annotations
+
+import math
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from harness import stats
+from harness.errors import HarnessError
+from harness.experiment.results import METRICS, ResultSet, load_results
+from harness.plot import plot, short_name, value_label
+
+REPORT_METRICS = ("throughput", "rtt")
+ENV_KEYS = ("where", "accel", "kernel", "iperf3", "harness_version", "python")
+
+
+def _fmt(v: float) -> str:
+    return "-" if v is None or math.isnan(v) else f"{v:.3g}"
+
+
+def metric_table(rs: ResultSet, metric: str, keys: Sequence[str]) -> List[str]:
+    """Markdown rows: one per combination of swept values, in plan order."""
+    fn = METRICS[metric].fn
+    summaries = stats.summarize_by(rs.ok, list(keys), fn)
+    if not summaries:
+        return []
+    sample = {tuple(stats._hashable(stats.param(r, k)) for k in keys): r for r in rs.ok}
+    head = [short_name(k) for k in keys] + ["n", f"mean ± 95% CI", "median", "min – max"]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for key, s in summaries.items():
+        params = sample[key]["params"]
+        cells = [value_label(k, v, params) for k, v in zip(keys, key)]
+        ci = "" if math.isnan(s.ci) else f" ± {_fmt(s.ci)}"
+        cells += [str(s.n), f"{_fmt(s.mean)}{ci}", _fmt(s.median), f"{_fmt(s.min)} – {_fmt(s.max)}"]
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def _environment_lines(rs: ResultSet) -> List[str]:
+    seen: "OrderedDict[str, List[str]]" = OrderedDict()
+    for rec in rs.records:
+        env = rec.get("environment") or {}
+        for key in list(ENV_KEYS) + sorted(k for k in env if k not in ENV_KEYS):
+            if key in env:
+                text = str(env[key])
+                values = seen.setdefault(key, [])
+                if text not in values:
+                    values.append(text)
+    lines = [f"- {k}: {', '.join(v)}" + ("  (**mixed**)" if len(v) > 1 else "")
+             for k, v in seen.items()]
+    return lines or ["- (no environment recorded)"]
+
+
+def _planned(rs: ResultSet) -> Optional[int]:
+    import json
+    try:
+        return len(json.loads((rs.root / "plan.json").read_text())["runs"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path) -> str:
+    """The Markdown text (figures given as files, linked relative to the report)."""
+    keys = rs.sweep_keys
+    planned = _planned(rs)
+    out = [f"# {rs.name}", "",
+           f"Results: `{rs.root}`; {len(rs.records)} run records ({len(rs.ok)} ok, "
+           f"{len(rs.failed)} failed)" + (f" of {planned} planned" if planned is not None else "")
+           + ".", ""]
+    if keys:
+        out += ["Swept: " + ", ".join(f"`{k}`" for k in keys) + ".", ""]
+    out += ["## Environment", ""] + _environment_lines(rs) + [""]
+    for metric in REPORT_METRICS:
+        rows = metric_table(rs, metric, keys)
+        out += [f"## {METRICS[metric].label}", ""]
+        if not rows:
+            out += ["No successful run reported this metric.", ""]
+            continue
+        if metric in figures:
+            rel = os.path.relpath(figures[metric], report_path.parent)
+            out += [f"![{METRICS[metric].label}]({rel})", ""]
+        out += rows + [""]
+    if rs.failed:
+        out += ["## Failed runs", "", "| run | parameters | error |", "|---|---|---|"]
+        for rec in rs.failed:
+            point = ", ".join(f"{short_name(k)}={value_label(k, v, rec.get('params'))}"
+                              for k, v in (rec.get("point") or {}).items())
+            error = str(rec.get("error") or "").replace("|", "\\|").replace("\n", " ")
+            out.append(f"| {rec.get('run_id')} | {point} rep={rec.get('repetition')} | {error} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") -> Path:
+    """Write ``report.md`` (default inside ``root``) and its figures next to it."""
+    rs = load_results(Path(root))
+    output = Path(output) if output else rs.root / "report.md"
+    fig_dir = output.parent / f"{output.stem}-figures"
+    figures: Dict[str, Path] = {}
+    if keys_ok(rs):
+        for metric in REPORT_METRICS:
+            try:
+                figures[metric] = plot(rs, metric=metric, fmt=fmt,
+                                       output=fig_dir / f"{metric}.{fmt}")
+            except HarnessError:
+                pass  # no data for this metric: the section says so
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(render(rs, figures, output))
+    return output
+
+
+def keys_ok(rs: ResultSet) -> bool:
+    """Figures need a swept parameter for the x axis."""
+    return bool(rs.sweep_keys) and bool(rs.ok)
