@@ -148,8 +148,14 @@ class Topology:
             k = sum(1 for l in self.links if l.kind == "veth")
             if VETH_BASE + k > 254:
                 raise HarnessError("too many veth links for automatic addressing")
-            ip_a = ip_a or self._first_link_ip(a) or f"10.{VETH_BASE + k}.0.1/24"
-            ip_b = ip_b or self._first_link_ip(b) or f"10.{VETH_BASE + k}.0.2/24"
+            ip_a = ip_a or self._first_link_ip(a)
+            ip_b = ip_b or self._first_link_ip(b)
+            if ip_a and not ip_b:
+                ip_b = self._free_address_beside(ip_a)
+            elif ip_b and not ip_a:
+                ip_a = self._free_address_beside(ip_b)
+            elif not ip_a and not ip_b:
+                ip_a, ip_b = f"10.{VETH_BASE + k}.0.1/24", f"10.{VETH_BASE + k}.0.2/24"
             ip_a = _check_ip(ip_a, f"ip_a of link {a}-{b}")
             ip_b = _check_ip(ip_b, f"ip_b of link {a}-{b}")
             for ip in (ip_a, ip_b):
@@ -243,6 +249,15 @@ class Topology:
         if name in self.hosts and not any(name in (l.a, l.b) for l in self.veth_links()):
             return self.hosts[name].ip
         return None
+
+    def _free_address_beside(self, ip: str) -> str:
+        """The lowest unused address in the subnet of ``ip`` (the other end of a veth)."""
+        iface = ipaddress.ip_interface(_check_ip(ip, "ip"))
+        used = {a.split("/")[0] for a in self._all_ips()} | {str(iface.ip)}
+        for host in iface.network.hosts():
+            if str(host) not in used:
+                return f"{host}/{iface.network.prefixlen}"
+        raise HarnessError(f"subnet {iface.network} has no free address for the other link end")
 
     def _all_ips(self) -> List[str]:
         ips = [s.ip for s in self.stations.values()]
