@@ -15,6 +15,7 @@ the step, the command and the log):
 """
 from __future__ import annotations
 
+import fcntl
 import gzip
 import hashlib
 import json
@@ -121,9 +122,13 @@ class Builder:
         with open(self.log_path, "a") as log:
             log.write(f"\n$ {argv if shell else ' '.join(argv)}\n")
             log.flush()
-            proc = subprocess.Popen(argv, shell=shell, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, text=True, errors="replace",
-                                    env=env)
+            try:
+                proc = subprocess.Popen(argv, shell=shell, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, errors="replace",
+                                        env=env)
+            except FileNotFoundError as err:
+                raise StepFailed(f"VM image build failed at step '{step}': "
+                                 f"{err.filename} is not installed on this host") from None
             captured = []
             for line in proc.stdout:
                 log.write(line)
@@ -181,7 +186,7 @@ class Builder:
                           f"tar -x --keep-directory-symlink -C '{self.root}'", shell=True)
         deb.unlink()
         kver = sorted(p.name for p in (self.root / "lib/modules").iterdir())[-1]
-        self.sh("kernel", ["depmod", "-b", str(self.root), kver])
+        self.sh("kernel", ["chroot", str(self.root), "depmod", kver])
         shutil.copy(self.root / "boot" / f"vmlinuz-{kver}", self.work / "vmlinuz")
         self.kver = kver
         # keep the image small and its apt state clean
@@ -209,7 +214,7 @@ class Builder:
             (self.root / d).mkdir(parents=True, exist_ok=True)
 
     def initrd(self) -> None:
-        out = self.sh("initrd", ["modprobe", "-d", str(self.root), "-S", self.kver,
+        out = self.sh("initrd", ["chroot", str(self.root), "modprobe", "-S", self.kver,
                                  "--show-depends"] + INITRD_MODULES)
         entries = [cpio.dir_entry(d) for d in ("bin", "mod", "proc", "sys", "dev", "newroot")]
         order = []
@@ -217,8 +222,7 @@ class Builder:
             parts = line.split()
             if len(parts) < 2 or parts[0] != "insmod":
                 continue
-            src = Path(parts[1])
-            src = self.root / src.relative_to("/") if not str(src).startswith(str(self.root)) else src
+            src = self.root / Path(parts[1]).relative_to("/")  # paths inside the chroot
             data = src.read_bytes()
             name = src.name
             if name.endswith(".xz"):
@@ -282,6 +286,22 @@ def ensure_image(*, rebuild: bool = False, out=sys.stderr) -> Image:
     if image is not None and not rebuild:
         return image
     check_build_host()
+    lock_path = cache_dir() / "vm" / "build.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("harness: another harness process is building the VM image; waiting for it",
+                  file=out, flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            image = cached_image()
+            if image is not None:
+                return image
+        return _build_locked(out)
+
+
+def _build_locked(out) -> Image:
     mirror = os.environ.get("HARNESS_DEBIAN_MIRROR", DEFAULT_MIRROR)
     target = image_dir()
     print(f"harness: building the VM image (recipe {recipe_hash()}, {SUITE} from {mirror}); "
