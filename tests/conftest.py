@@ -29,9 +29,11 @@ def emulation_unavailable() -> Optional[str]:
     try:
         probe = subprocess.run(["modprobe", "-n", "mac80211_hwsim"], capture_output=True,
                                text=True, timeout=10)
+    except FileNotFoundError:
+        probe = None  # no modprobe: no loadable modules here
     except (OSError, subprocess.TimeoutExpired) as err:
         return f"cannot probe mac80211_hwsim: {err}"
-    if probe.returncode != 0:
+    if probe is None or probe.returncode != 0:
         return ("mac80211_hwsim is not available on this kernel "
                 "(run them in the guest: python3 -m harness vm run -- "
                 "'cd /mnt/host && python3 -m pytest tests/emulation -q')")
