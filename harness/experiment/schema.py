@@ -142,8 +142,8 @@ def resolve(raw: Dict[str, Any], registry: Registry) -> Dict[str, Any]:
     medium = _resolve_params(raw.get("medium"), tuple(registry.medium.values()), "medium")
     default_cc = policy.get("congestion", "cubic")
     flows = _resolve_flows(raw.get("flows"), duration, default_cc)
-    return {"topology": topology, "policy": policy, "medium": medium, "flows": flows,
-            "duration": duration}
+    # The top-level duration is only the flows' default, so it is not a parameter of its own.
+    return {"topology": topology, "policy": policy, "medium": medium, "flows": flows}
 
 
 def _resolve_params(data: Any, specs: Tuple[ParamSpec, ...], at: str) -> Dict[str, Any]:

@@ -118,6 +118,5 @@ def _first_last(values: List[Any]) -> List[Any]:
 
 
 def _cap_durations(params: Dict[str, Any]) -> None:
-    params["duration"] = min(params["duration"], QUICK_DURATION)
     for flow in params["flows"]:
         flow["duration"] = min(flow["duration"], QUICK_DURATION)

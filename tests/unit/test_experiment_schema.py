@@ -1,0 +1,237 @@
+"""Experiment files: what validates, and that every mistake names file, line, key and choices."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.experiment import schema
+from harness.experiment.catalog import CONGESTION_MODULES, build_registry
+from harness.experiment.registry import Builder, ParamSpec, Policy, load_callable
+
+REPO = Path(__file__).resolve().parents[2]
+
+MINIMAL = """\
+name: demo
+topology: {builder: chain, hops: 2}
+flows:
+  - {src: first, dst: last}
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "exp.yaml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def error_of(tmp_path: Path, text: str) -> str:
+    path = write(tmp_path, text)
+    with pytest.raises(HarnessError) as info:
+        schema.load(path)
+    message = str(info.value)
+    assert message.startswith(str(path)), message
+    return message
+
+
+def test_minimal_file_gets_every_default(tmp_path):
+    exp = schema.load(write(tmp_path, MINIMAL))
+    assert exp.name == "demo" and exp.repetitions == 1 and exp.seed == 1
+    assert exp.output == "results/demo" and exp.sweep == {}
+    topo = exp.base["topology"]
+    assert topo == {"builder": "chain", "hops": 2, "spacing": None, "geometry": "ns2",
+                    "mode": "ibss", "rate": "auto", "rts": False, "phy": "g", "channel": 1,
+                    "txpower_dbm": None, "retry_limit": None}
+    flow = exp.base["flows"][0]
+    assert flow == {"src": "first", "dst": "last", "congestion": "cubic", "duration": 20.0,
+                    "direction": "forward", "protocol": "tcp", "bitrate": None, "start": 0.0,
+                    "count": 1}
+    assert exp.base["policy"] == {}
+    assert exp.base["medium"]["enabled"] is True
+
+
+def test_policies_compose_and_flow_defaults_follow_them(tmp_path):
+    exp = schema.load(write(tmp_path, MINIMAL.replace("flows:", """\
+policy:
+  cwnd_clamp: 4
+  rwnd_clamp: 4
+  delayed_ack: false
+  sack: true
+  congestion: westwood
+  mac: {rate: 2, rts: true, retry_limit: 7}
+duration: 30
+flows:""")))
+    assert exp.base["policy"] == {"cwnd_clamp": 4, "rwnd_clamp": 4, "delayed_ack": False,
+                                  "sack": True, "congestion": "westwood",
+                                  "mac": {"rate": 2, "rts": True, "retry_limit": 7}}
+    assert exp.base["flows"][0]["congestion"] == "westwood"
+    assert exp.base["flows"][0]["duration"] == 30.0
+
+
+def test_bad_congestion_names_key_line_and_modules(tmp_path):
+    msg = error_of(tmp_path, """\
+        name: demo
+        topology: {builder: chain}
+        flows:
+          - {src: first, dst: last, congestion: cubc}
+        """)
+    assert ":4: flows[0].congestion:" in msg
+    assert "'cubc'" in msg or "cubc" in msg
+    assert ", ".join(CONGESTION_MODULES) in msg
+
+
+def test_unknown_top_level_key(tmp_path):
+    msg = error_of(tmp_path, MINIMAL + "repetition: 3\n")
+    assert ":5: repetition: unknown key" in msg
+    assert "repetitions" in msg
+
+
+def test_unknown_builder_lists_the_registered_ones(tmp_path):
+    msg = error_of(tmp_path, MINIMAL.replace("builder: chain", "builder: star"))
+    assert "topology.builder: unknown builder 'star'; allowed: chain" in msg
+
+
+def test_unknown_builder_parameter_lists_its_parameters(tmp_path):
+    msg = error_of(tmp_path, MINIMAL.replace("hops: 2", "hopz: 2"))
+    assert "topology.hopz: unknown parameter of builder 'chain'" in msg
+    assert "hops, spacing, geometry, mode, rate, rts" in msg
+
+
+def test_unknown_policy(tmp_path):
+    msg = error_of(tmp_path, MINIMAL + "policy: {cwnd_clmp: 4}\n")
+    assert "policy.cwnd_clmp: unknown policy; allowed: cwnd_clamp, rwnd_clamp" in msg
+
+
+@pytest.mark.parametrize("snippet, path, allowed", [
+    ("policy: {mac: {retry_limit: 40}}", "policy.mac.retry_limit", "[1, 31]"),
+    ("policy: {mac: {rate: 3}}", "policy.mac.rate", "one of 1, 2, 5.5, 11"),
+    ("policy: {mac: {rts: 1}}", "policy.mac.rts", "true or false"),
+    ("policy: {cwnd_clamp: 0}", "policy.cwnd_clamp", "null (unclamped)"),
+    ("policy: {cwnd_clamp: true}", "policy.cwnd_clamp", "an integer"),
+    ("policy: {delayed_ack: null}", "policy.delayed_ack", "true or false"),
+    ("medium: {propagation: fog}", "medium.propagation", "two_ray"),
+    ("repetitions: 0", "repetitions", "an integer in [1, 10000]"),
+])
+def test_bad_values_name_path_and_allowed(tmp_path, snippet, path, allowed):
+    msg = error_of(tmp_path, MINIMAL + snippet + "\n")
+    assert f"{path}:" in msg and allowed in msg
+
+
+def test_missing_required_keys(tmp_path):
+    assert "topology: missing (required)" in error_of(tmp_path, "name: x\nflows: []\n")
+    msg = error_of(tmp_path, "name: x\ntopology: {hops: 2}\nflows: [{src: a, dst: b}]\n")
+    assert "topology.builder: missing (required); one of chain" in msg
+    msg = error_of(tmp_path, "name: x\ntopology: {builder: chain}\nflows: [{src: a}]\n")
+    assert "flows[0].dst: missing (required)" in msg
+
+
+def test_udp_flow_needs_bitrate_and_bitrates_parse(tmp_path):
+    msg = error_of(tmp_path, MINIMAL.replace("dst: last}", "dst: last, protocol: udp}"))
+    assert "flows[0].bitrate: missing; required when protocol is udp" in msg
+    exp = schema.load(write(tmp_path, MINIMAL.replace(
+        "dst: last}", "dst: last, protocol: udp, bitrate: 2.5M}")))
+    assert exp.base["flows"][0]["bitrate"] == 2.5e6
+    msg = error_of(tmp_path, MINIMAL.replace("dst: last}", "dst: last, bitrate: fast}"))
+    assert "flows[0].bitrate: 'fast' is not a bitrate" in msg
+
+
+def test_same_src_and_dst_is_an_error(tmp_path):
+    msg = error_of(tmp_path, MINIMAL.replace("dst: last", "dst: first"))
+    assert "flows[0].dst: same node as src" in msg
+
+
+def test_numbers_are_canonical_so_ids_do_not_depend_on_spelling(tmp_path):
+    a = schema.load(write(tmp_path, MINIMAL + "policy: {mac: {rate: 2.0}}\n"))
+    b = schema.loads(MINIMAL + "policy: {mac: {rate: 2}}\n")
+    assert a.base == b.base
+    assert isinstance(schema.loads(MINIMAL.replace("hops: 2", "hops: 2.0")).base["topology"]["hops"], int)
+    msg = error_of(tmp_path, MINIMAL.replace("hops: 2", "hops: 2.5"))
+    assert "topology.hops: 2.5" in msg
+
+
+def test_yaml_syntax_error_points_at_the_line(tmp_path):
+    msg = error_of(tmp_path, "name: x\ntopology: {builder: chain\nflows: []\n")
+    assert "not valid YAML" in msg
+    assert msg.startswith(f"{tmp_path / 'exp.yaml'}:")
+
+
+def test_sweep_values_are_checked_with_the_parameter_spec(tmp_path):
+    exp = schema.load(write(tmp_path, MINIMAL + """\
+sweep:
+  topology.hops: [1, 2, 3]
+  policy.cwnd_clamp: [1, 2, null]
+  policy.mac.rts: [false, true]
+  flows[0].congestion: [reno, vegas]
+"""))
+    assert exp.sweep == {"topology.hops": [1, 2, 3], "policy.cwnd_clamp": [1, 2, None],
+                         "policy.mac.rts": [False, True], "flows[0].congestion": ["reno", "vegas"]}
+    msg = error_of(tmp_path, MINIMAL + "sweep:\n  policy.cwnd_clamp: [1, -2]\n")
+    assert ":6: sweep.policy.cwnd_clamp[1]:" in msg and "out of range" in msg
+
+
+@pytest.mark.parametrize("sweep, expect", [
+    ("topology.hopz: [1]", "unknown parameter of builder 'chain'"),
+    ("seed: [1, 2]", "cannot sweep 'seed'"),
+    ("topology.hops: 3", "expected a non-empty list"),
+    ("topology.hops: []", "expected a non-empty list"),
+    ("topology.hops: [1, 1]", "duplicate value 1"),
+    ("flows[3].congestion: [reno]", "flows has 1 element(s), no index 3"),
+    ("flows[0].congestion: [tahoe]", "one of reno, cubic"),
+    ("'topology..hops': [1]", "bad parameter path"),
+])
+def test_bad_sweeps(tmp_path, sweep, expect):
+    msg = error_of(tmp_path, MINIMAL + "sweep:\n  " + sweep + "\n")
+    assert "sweep." in msg and expect in msg, msg
+
+
+def test_custom_registry_declares_new_builders_and_policies():
+    registry = build_registry()
+    registry.add_builder(Builder("grid", "topologies.grid:build", (
+        ParamSpec("rows", "int", default=3, min=1), ParamSpec("cols", "int", default=3, min=1))))
+    registry.add_policy(Policy("ecn", "policies.tcp:ecn",
+                               (ParamSpec("ecn", "bool", default=False),), scalar=True))
+    exp = schema.loads("name: g\ntopology: {builder: grid, rows: 4}\npolicy: {ecn: true}\n"
+                       "flows: [{src: a, dst: b}]\n", registry=registry)
+    assert exp.base["topology"] == {"builder": "grid", "rows": 4, "cols": 3}
+    assert exp.base["policy"] == {"ecn": True}
+    with pytest.raises(HarnessError, match="allowed: chain, grid"):
+        schema.loads("name: g\ntopology: {builder: ring}\nflows: [{src: a, dst: b}]\n",
+                     registry=registry)
+
+
+def test_realisations_are_imported_only_when_asked():
+    with pytest.raises(HarnessError, match="declared but its implementation "
+                                           "no_such_pkg.mod:build is not available yet"):
+        load_callable("no_such_pkg.mod:build", "builder 'x'")
+    assert load_callable("harness.stats:mean", "stat")([1, 3]) == 2
+
+
+def test_endpoint_aliases():
+    nodes = ["sta1", "sta2", "sta3"]
+    assert schema.resolve_endpoint("first", nodes) == "sta1"
+    assert schema.resolve_endpoint("last", nodes) == "sta3"
+    assert schema.resolve_endpoint("sta2", nodes) == "sta2"
+    with pytest.raises(HarnessError, match="no node 'sta9'; nodes: sta1, sta2, sta3"):
+        schema.resolve_endpoint("sta9", nodes)
+
+
+@pytest.mark.parametrize("name", ["chain_window.yaml", "quick_chain.yaml"])
+def test_example_experiments_validate(name):
+    exp = schema.load(REPO / "experiments" / name)
+    assert exp.base["topology"]["builder"] == "chain"
+
+
+def test_chain_window_example_is_the_promised_sweep():
+    exp = schema.load(REPO / "experiments" / "chain_window.yaml")
+    assert exp.sweep["topology.hops"] == [1, 2, 3, 4, 5, 6]
+    assert exp.sweep["policy.cwnd_clamp"] == [1, 2, 3, 4, 6, None]
+    assert exp.sweep["topology.rts"] == [False, True]
+    assert exp.base["topology"]["rate"] == 2
+
+
+def test_quick_chain_example_is_tiny():
+    exp = schema.load(REPO / "experiments" / "quick_chain.yaml")
+    assert exp.sweep == {"topology.hops": [1, 2, 3]} and exp.repetitions == 1
+    assert exp.base["flows"][0]["duration"] == 10.0
