@@ -9,6 +9,7 @@ checked during the run (design.md §3: clamps are verified, not assumed).
 """
 from __future__ import annotations
 
+import os
 import re
 import select
 import subprocess
@@ -171,20 +172,22 @@ def _wait_listening(proc: subprocess.Popen, timeout: float = 10.0) -> None:
     """Block until the iperf3 server prints that it listens (no polling processes)."""
     deadline = time.monotonic() + timeout
     assert proc.stdout is not None
-    buf = ""
+    fd = proc.stdout.fileno()  # raw reads: the text wrapper would buffer past select()
+    buf = b""
     while time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+        ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
-            line = proc.stdout.readline()
-            if not line:
+            chunk = os.read(fd, 4096)
+            if not chunk:
                 break
-            buf += line
-            if "listening" in line.lower():
+            buf += chunk
+            if b"listening" in buf.lower():
                 return
         elif proc.poll() is not None:
             break
     err = proc.stderr.read() if proc.stderr and proc.poll() is not None else ""
-    raise HarnessError(f"iperf3 server did not start listening: {(buf + err).strip()[-300:]}")
+    raise HarnessError("iperf3 server did not start listening: "
+                       f"{(buf.decode(errors='replace') + err).strip()[-300:]}")
 
 
 def client_args(flow: Flow, dst_ip: str) -> List[str]:
