@@ -1,0 +1,276 @@
+/* phy.c - PPDUs on the air.
+ *
+ * When a PPDU starts, its power at every radio on the channel is fixed (mean
+ * link power + optional per-frame fading).  Each radio then:
+ *   - counts it for carrier sense if the power is >= its CS threshold;
+ *   - locks onto it if idle, not transmitting, not already locked and the
+ *     power is >= its rx sensitivity; or, if locked, switches to it when it is
+ *     stronger than the locked frame by the capture threshold (the old one
+ *     is lost);
+ *   - otherwise sees it as interference.
+ * A locked reception accumulates its success probability chunk by chunk:
+ * between two changes of the set of PPDUs on air, SINR is constant and the
+ * chunk's header and payload bits survive with (1 - BER(SINR))^bits.  At the
+ * PPDU's end one uniform draw decides the fate. */
+#include <math.h>
+#include <stdlib.h>
+#include "error_model.h"
+#include "medium_internal.h"
+
+struct tx *tx_new(struct medium *m, int src, int dst, enum medium_air_kind kind,
+		  int rate_idx, bool short_pre, uint32_t len, uint64_t start)
+{
+	struct radio *r = &m->r[src];
+	const struct rate_info *ri = rate_get(r->cfg.phy, rate_idx);
+	struct tx *t = calloc(1, sizeof(*t));
+	uint64_t sync, hdr;
+	if (!t || !ri) {
+		free(t);
+		return NULL;
+	}
+	t->src = src;
+	t->dst = dst;
+	t->kind = kind;
+	t->rate_idx = rate_idx;
+	t->kbps100 = ri->kbps100;
+	t->ofdm = ri->cls == MOD_OFDM;
+	t->short_pre = short_pre;
+	t->len = len;
+	t->start = start;
+	t->end = start + medium_airtime_ns(r->cfg.phy, rate_idx, short_pre, len);
+	plcp_parts(r->cfg.phy, rate_idx, short_pre, &sync, &hdr, &t->hdr_kbps100);
+	t->hdr_start = start + sync;
+	t->hdr_end = t->hdr_start + hdr;
+	t->data_end = t->end - (t->ofdm && r->cfg.phy == MEDIUM_PHY_G ? 6 * US : 0);
+	return t;
+}
+
+void tx_free(struct tx *t)
+{
+	if (!t)
+		return;
+	free(t->p_dbm);
+	free(t->p_mw);
+	free(t->cs);
+	free(t);
+}
+
+static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+	uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+	return hi > lo ? hi - lo : 0;
+}
+
+/* Close radio j's current SINR chunk at time now. */
+static void rx_close_chunk(struct medium *m, int j, uint64_t now)
+{
+	struct radio *r = &m->r[j];
+	struct tx *t = r->lock;
+	if (!t || now <= r->lock_last) {
+		r->lock_last = now > r->lock_last ? now : r->lock_last;
+		return;
+	}
+	double interf = 0;
+	for (int i = 0; i < m->n_active; i++)
+		if (m->active[i] != t)
+			interf += m->active[i]->p_mw[j];
+	double sinr = t->p_mw[j] / (r->noise_mw + interf);
+	uint64_t t0 = r->lock_last, t1 = now;
+	/* bits = ns * (kbps100 * 100 kbit/s) = ns * kbps100 / 10^4 */
+	double hb = overlap(t0, t1, t->hdr_start, t->hdr_end) * (double)t->hdr_kbps100 / 1e4;
+	double pb = overlap(t0, t1, t->hdr_end, t->data_end) * (double)t->kbps100 / 1e4;
+	if (hb > 0)
+		r->lock_logok += hb * log1p(-ber_for_rate(t->hdr_kbps100, sinr));
+	if (pb > 0)
+		r->lock_logok += pb * log1p(-ber_for_rate(t->kbps100, sinr));
+	if (hb > 0 || pb > 0 || t0 < t->hdr_start)
+		if (sinr < r->lock_min_sinr)
+			r->lock_min_sinr = sinr;
+	r->lock_last = now;
+}
+
+static void close_all_chunks(struct medium *m, uint64_t now)
+{
+	for (int j = 0; j < m->n; j++)
+		if (m->r[j].lock)
+			rx_close_chunk(m, j, now);
+}
+
+static void lock_on(struct radio *r, struct tx *t, uint64_t now)
+{
+	r->lock = t;
+	r->lock_last = now;
+	r->lock_logok = 0;
+	r->lock_min_sinr = INFINITY;
+}
+
+static bool can_decode(const struct radio *r, const struct tx *t)
+{
+	return !(t->ofdm && r->cfg.phy == MEDIUM_PHY_B);
+}
+
+static double fading_db(struct medium *m)
+{
+	switch (m->cfg.prop.fading) {
+	case MEDIUM_FADING_RAYLEIGH: {
+		double u = 1.0 - rng_uniform(&m->rng);	/* (0, 1] */
+		return 10.0 * log10(-log(u) + 1e-12);
+	}
+	case MEDIUM_FADING_LOGNORMAL:
+		return m->cfg.prop.fading_sigma_db * rng_normal(&m->rng);
+	default:
+		return 0;
+	}
+}
+
+void phy_update_busy(struct medium *m, int j)
+{
+	struct radio *r = &m->r[j];
+	bool b = r->tx_cur || r->cs_count > 0 || r->lock || r->nav_until > m->now;
+	if (b == r->busy)
+		return;
+	r->busy = b;
+	if (b) {
+		r->busy_since = m->now;
+		dcf_on_busy(m, r);
+	} else {
+		r->s.busy_ns += m->now - r->busy_since;
+		r->idle_since = m->now;
+		dcf_on_idle(m, r);
+	}
+}
+
+void phy_tx_start(struct medium *m, struct tx *t)
+{
+	struct radio *src = &m->r[t->src];
+	uint64_t now = m->now;
+
+	/* Per-radio arrays are sized at start: radios may be added while idle. */
+	t->p_dbm = malloc(sizeof(double) * m->n);
+	t->p_mw = malloc(sizeof(double) * m->n);
+	t->cs = calloc(m->n, 1);
+	if (!t->p_dbm || !t->p_mw || !t->cs)
+		abort();	/* out of memory mid-simulation: nothing sane to do */
+	for (int j = 0; j < m->n; j++) {
+		double p = -INFINITY;
+		if (j != t->src && m->r[j].cfg.freq_mhz == src->cfg.freq_mhz)
+			p = m->mean_dbm[IDX(m, t->src, j)];
+		if (isfinite(p))
+			p += fading_db(m);
+		t->p_dbm[j] = p;
+		t->p_mw[j] = isfinite(p) ? dbm_to_mw(p) : 0;
+	}
+	close_all_chunks(m, now);
+
+	/* Collision bookkeeping: did this PPDU and the ones on air overlap at
+	 * each other's addressee (energy above the noise floor there)? */
+	for (int i = 0; i < m->n_active; i++) {
+		struct tx *a = m->active[i];
+		if (a->dst >= 0 && (t->src == a->dst ||
+				    t->p_mw[a->dst] >= m->r[a->dst].noise_mw))
+			a->overlap = true;
+		if (t->dst >= 0 && (a->src == t->dst ||
+				    a->p_mw[t->dst] >= m->r[t->dst].noise_mw))
+			t->overlap = true;
+	}
+	if (t->dst >= 0 && m->r[t->dst].tx_cur)
+		t->overlap = true;
+
+	if (m->n_active == m->cap_active) {
+		int nc = m->cap_active ? 2 * m->cap_active : 16;
+		m->active = realloc(m->active, nc * sizeof(*m->active));
+		m->cap_active = nc;
+	}
+	m->active[m->n_active++] = t;
+
+	/* The transmitter cannot receive: an ongoing lock is lost. */
+	src->tx_cur = t;
+	src->lock = NULL;
+
+	for (int j = 0; j < m->n; j++) {
+		struct radio *r = &m->r[j];
+		if (j == t->src || t->p_mw[j] <= 0)
+			continue;
+		if (t->p_dbm[j] >= r->cs_thr_dbm) {
+			t->cs[j] = 1;
+			r->cs_count++;
+		}
+		if (r->tx_cur || t->p_dbm[j] < r->rx_sens_dbm || !can_decode(r, t))
+			continue;
+		if (!r->lock)
+			lock_on(r, t, now);
+		else if (t->p_dbm[j] >= r->lock->p_dbm[j] + r->capture_db)
+			lock_on(r, t, now);	/* capture: the old frame is lost */
+	}
+
+	uint64_t dur = t->end - t->start;
+	src->s.tx_airtime_ns += dur;
+	if (t->dst >= 0)
+		m->ls[IDX(m, t->src, t->dst)].airtime_ns += dur;
+	if (m->cb.on_air) {
+		struct medium_air_info ai = {
+			.tx_radio = t->src, .rx_radio = t->dst, .kind = t->kind,
+			.rate_idx = t->rate_idx, .start_ns = t->start, .end_ns = t->end,
+			.len = t->len,
+			.cookie = t->frame ? t->frame->fi.cookie : 0,
+		};
+		m->cb.on_air(m->cb.ctx, &ai);
+	}
+	evq_push(&m->q, t->end, EV_TX_END, t->src, 0, t);
+	for (int j = 0; j < m->n; j++)
+		phy_update_busy(m, j);
+}
+
+/* Outcome of radio j's reception of t (j was locked on t until now). */
+static void rx_finish(struct medium *m, int j, struct tx *t)
+{
+	struct radio *r = &m->r[j];
+	double p_ok = exp(r->lock_logok);
+	bool ok = rng_uniform(&m->rng) < p_ok;
+	double per = m->ov[IDX(m, t->src, j)].per;
+	if (ok && per > 0)
+		ok = rng_uniform(&m->rng) >= per;
+	r->lock = NULL;
+	r->eifs = !ok;
+	if (!ok) {
+		if (t->dst == j && (t->kind == MEDIUM_AIR_CTS || t->kind == MEDIUM_AIR_ACK))
+			dcf_response_lost(m, j, t);
+		return;
+	}
+	if (t->dst == j) {
+		if (t->kind == MEDIUM_AIR_DATA)
+			dcf_deliver(m, j, t);
+		dcf_rx_addressed(m, j, t);
+	} else if (t->dst < 0 && t->kind == MEDIUM_AIR_DATA) {
+		dcf_deliver(m, j, t);
+	} else if (t->nav_ns) {
+		/* Virtual carrier sense from an overheard Duration field. */
+		uint64_t until = t->end + t->nav_ns;
+		if (until > r->nav_until) {
+			r->nav_until = until;
+			evq_push(&m->q, until, EV_NAV_END, j, 0, NULL);
+		}
+	}
+}
+
+void phy_tx_end(struct medium *m, struct tx *t)
+{
+	uint64_t now = m->now;
+	close_all_chunks(m, now);
+	for (int i = 0; i < m->n_active; i++)
+		if (m->active[i] == t) {
+			m->active[i] = m->active[--m->n_active];
+			break;
+		}
+	m->r[t->src].tx_cur = NULL;
+	for (int j = 0; j < m->n; j++)
+		if (t->cs[j])
+			m->r[j].cs_count--;
+	for (int j = 0; j < m->n; j++)
+		if (m->r[j].lock == t)
+			rx_finish(m, j, t);
+	dcf_own_tx_end(m, t->src, t);
+	for (int j = 0; j < m->n; j++)
+		phy_update_busy(m, j);
+	tx_free(t);
+}
