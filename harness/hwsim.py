@@ -54,6 +54,7 @@ ATTR_RADIO_NAME = 17
 ATTR_NO_VIF = 18
 ATTR_PERM_ADDR = 22
 
+NETLINK_GENERIC = 16  # not exported by the socket module
 NLMSG_ERROR = 2
 NLMSG_DONE = 3
 _NLMSGHDR = struct.Struct("=IHHII")
@@ -161,7 +162,7 @@ def _setns(fd: int) -> None:
 def _netlink_socket(netns: Optional[str]) -> socket.socket:
     """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only)."""
     if netns is None:
-        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_GENERIC)
+        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
     else:
         path = f"/run/netns/{netns}"
         if not os.path.exists(path):
@@ -171,7 +172,7 @@ def _netlink_socket(netns: Optional[str]) -> socket.socket:
         try:
             _setns(target)
             try:
-                sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_GENERIC)
+                sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
             finally:
                 _setns(own)
         finally:
