@@ -142,7 +142,9 @@ def plink_lines(intf: str, open_peers: Iterable[str], block_peers: Iterable[str]
     """802.11s: open peer links to declared neighbours only, block everyone else."""
     q = shlex.quote
     lines = [f"iw dev {q(intf)} station set {mac} plink_action open" for mac in open_peers]
-    lines += [f"iw dev {q(intf)} station set {mac} plink_action block" for mac in block_peers]
+    # a non-neighbour not heard yet has no station entry to block: not an error
+    lines += [f"iw dev {q(intf)} station set {mac} plink_action block 2>/dev/null || true"
+              for mac in block_peers]
     return lines
 
 
