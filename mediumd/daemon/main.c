@@ -108,10 +108,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* Print "mediumd: error: WHAT: strerror (-errno)" and pass err through. */
+/* Print "mediumd: error: WHAT (-errno: strerror)" and pass err through. */
 static int report(int err, const char *what)
 {
-	fprintf(stderr, "mediumd: error: %s: %s (%d)\n", what, strerror(-err), err);
+	fprintf(stderr, "mediumd: error: %s (%d: %s)\n", what, err, strerror(-err));
 	return err;
 }
 

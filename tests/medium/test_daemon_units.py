@@ -1,0 +1,20 @@
+"""The daemon's C unit tests (mediumd/daemon/tests/: JSON reader/writer, lag
+percentiles, pcap writer), run through ``make daemon-test``."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+MEDIUMD_DIR = Path(__file__).resolve().parents[2] / "mediumd"
+
+
+def test_daemon_c_unit_tests_pass():
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        pytest.skip("needs make and a C compiler")
+    proc = subprocess.run(["make", "-C", str(MEDIUMD_DIR), "daemon-test"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert proc.stdout.count("\nok\n") + proc.stdout.startswith("ok\n") >= 2, proc.stdout
