@@ -136,6 +136,8 @@ def plot(rs: ResultSet, *, x: Optional[str] = None, group: Union[None, str, Sequ
         ys = [p[1].mean for p in line.points]
         err = [0.0 if math.isnan(p[1].ci) else p[1].ci for p in line.points]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=line.label)
+    if numeric and all(isinstance(v, int) for v in xs_all) and len(set(xs_all)) <= 20:
+        ax.set_xticks(sorted(set(xs_all)))
     if not numeric:
         ax.set_xticks(range(len(categories)))
         ax.set_xticklabels([value_label(x, c, sample_params) for c in categories])

@@ -1,0 +1,130 @@
+"""Plots and reports from the stored result set ``data/chain_small`` (see make_chain_small.py)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness import cli, stats, trends
+from harness.errors import HarnessError
+from harness.experiment.results import load_results, metric, rtt_ms, throughput_mbps, cwnd_segments
+from harness.plot import lines, plot, resolve_axes, value_label
+from harness.report import write_report
+
+DATA = Path(__file__).resolve().parent / "data" / "chain_small"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def results(tmp_path) -> Path:
+    """A private copy, so outputs written into the directory never touch the stored data."""
+    dest = tmp_path / "chain_small"
+    shutil.copytree(DATA, dest)
+    return dest
+
+
+def test_result_set_reads_back():
+    rs = load_results(DATA)
+    assert rs.name == "chain_small" and len(rs.records) == 18
+    assert len(rs.ok) == 17 and len(rs.failed) == 1
+    assert rs.sweep_keys == ["topology.hops", "policy.cwnd_clamp"]
+
+
+def test_metrics_of_a_record():
+    rec = next(r for r in load_results(DATA).ok if r["point"] == {"topology.hops": 2,
+                                                               "policy.cwnd_clamp": 2}
+               and r["repetition"] == 0)
+    assert throughput_mbps(rec) == pytest.approx(0.78)
+    assert rtt_ms(rec) == pytest.approx(12.0)
+    assert cwnd_segments(rec) == pytest.approx(2.0)
+    assert metric("retransmits").fn(rec) == 4.0
+    assert metric("fairness").fn(rec) == 1.0
+    with pytest.raises(HarnessError, match="allowed: throughput, rtt"):
+        metric("goodput")
+    # Without ss samples the iperf3 intervals give RTT (us) and cwnd (bytes / mss).
+    flow = dict(rec["flows"][0], ss=[], mss=1448)
+    alt = dict(rec, flows=[flow])
+    assert rtt_ms(alt) == pytest.approx(12.0) and cwnd_segments(alt) == pytest.approx(2.0)
+
+
+def test_lines_group_by_the_other_swept_key_and_the_trend_holds():
+    rs = load_results(DATA)
+    x, groups = resolve_axes(rs, None, None)
+    assert (x, groups) == ("topology.hops", ["policy.cwnd_clamp"])
+    data = lines(rs, x, groups, "throughput")
+    assert [l.label for l in data] == ["cwnd_clamp=2", "cwnd_clamp=unclamped"]
+    clamp2 = {xv: s for xv, s in data[0].points}
+    assert list(clamp2) == [1, 2, 3]
+    assert clamp2[1].n == 3 and clamp2[3].n == 2  # one run failed
+    assert clamp2[1].mean == pytest.approx(1.60)
+    assert clamp2[1].ci == pytest.approx(stats.ci_half_width([1.58, 1.60, 1.62]))
+    trends.assert_decreasing({xv: s.mean for xv, s in data[0].points}, strict=True)
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+@pytest.mark.parametrize("metric_name", ["throughput", "rtt"])
+def test_plot_writes_non_empty_figures(results, fmt, metric_name):
+    path = plot(load_results(results), metric=metric_name, fmt=fmt)
+    assert path == results / f"{metric_name}.{fmt}"
+    data = path.read_bytes()
+    assert len(data) > 5000
+    if fmt == "png":
+        assert data.startswith(PNG_MAGIC)
+    else:
+        assert b"<svg" in data[:2000]
+
+
+def test_categorical_x_axis_with_null_values(results, tmp_path):
+    out = plot(load_results(results), x="policy.cwnd_clamp", group="topology.hops",
+               output=tmp_path / "by_clamp.svg", fmt="svg")
+    assert out.stat().st_size > 5000
+    assert value_label("policy.cwnd_clamp", None) == "unclamped"
+    assert value_label("policy.mac.rts", True) == "on"
+    assert value_label("topology.rate", 5.5) == "5.5"
+
+
+def test_bad_axis_names_are_clear(results):
+    rs = load_results(results)
+    with pytest.raises(HarnessError, match="--x topology.hopz: no run has this parameter; "
+                                           "swept here: topology.hops, policy.cwnd_clamp"):
+        plot(rs, x="topology.hopz")
+    with pytest.raises(HarnessError, match="--format 'pdf': allowed: png, svg"):
+        plot(rs, fmt="pdf")
+    with pytest.raises(HarnessError, match="not a results directory"):
+        load_results(results / "runs")
+
+
+def test_report_has_tables_figures_environment_and_failures(results):
+    path = write_report(results)
+    assert path == results / "report.md"
+    text = path.read_text()
+    assert text.startswith("# chain_small")
+    assert "18 run records (17 ok, 1 failed) of 18 planned" in text
+    assert "| hops | cwnd_clamp | n | mean ± 95% CI | median | min – max |" in text
+    half = stats.ci_half_width([1.58, 1.60, 1.62])
+    assert f"| 1 | 2 | 3 | 1.6 ± {half:.3g} | 1.6 | 1.58 – 1.62 |" in text
+    assert "| 3 | 2 | 2 | " in text                      # the failed run is not averaged in
+    assert "| 3 | unclamped | 3 | 0.45 ± " in text
+    assert "## RTT (ms)" in text and "| 1 | unclamped | 3 | 11 ± " in text
+    assert "![throughput (Mbit/s)](report-figures/throughput.png)" in text
+    for metric_name in ("throughput", "rtt"):
+        fig = results / "report-figures" / f"{metric_name}.png"
+        assert fig.read_bytes().startswith(PNG_MAGIC)
+    assert "- kernel: 6.1.0-28-amd64" in text and "- accel: tcg" in text
+    assert "iperf3 failed: unable to connect to server" in text
+
+
+def test_plot_and_report_commands(results, tmp_path, capsys):
+    out = tmp_path / "fig.svg"
+    assert cli.main(["plot", str(results), "--metric", "rtt", "--format", "svg",
+                     "-o", str(out)]) == 0
+    assert out.stat().st_size > 5000
+    assert cli.main(["plot", str(results), "--x", "policy.cwnd_clamp", "--group", "none"]) == 0
+    assert (results / "throughput.png").exists()
+    md = tmp_path / "r" / "report.md"
+    assert cli.main(["report", str(results), "-o", str(md)]) == 0
+    assert "| hops | cwnd_clamp |" in md.read_text()
+    assert (tmp_path / "r" / "report-figures" / "throughput.png").exists()
+    assert cli.main(["plot", str(tmp_path / "nowhere")]) == 2
+    assert "is not a results directory" in capsys.readouterr().err
