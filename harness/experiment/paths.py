@@ -11,11 +11,7 @@ from typing import Any, List, Optional, Tuple, Union
 
 from harness.errors import HarnessError
 
-#: One path element: a mapping key, or a list index (``None`` index = every element).
-Step = Tuple[str, Union[int, None, str]]
-
 _SEGMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)(?:\[(\d+)\])?$")
-ALL = "*"  # marker: the whole list
 
 
 def parse(path: str) -> List[Tuple[str, Optional[int]]]:

@@ -257,3 +257,21 @@ def test_sigkill_then_resume_loses_nothing_and_repeats_nothing(tmp_path, mode):
     assert store.existing_ids() == {r.run_id for r in runs}
     for run in runs:
         assert json.loads(store.record_path(run.run_id).read_text())["status"] == "ok"
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_kill_inside_a_run_stops_cleanly(tmp_path, signum):
+    import signal
+    (tmp_path / "exp.yaml").write_text(TEXT)
+    runs = expand(schema.loads(TEXT))
+    target = runs[4].run_id
+    child = _spawn(tmp_path, "inside", target)
+    _wait_for(tmp_path / "log", f"inside {target}", child)
+    child.send_signal(getattr(signal, signum))
+    assert child.wait(10) == 0
+    err = child.stderr.read().decode()
+    assert f"interrupted during run {target}" in err and "4 of 12 runs are stored" in err
+    assert (tmp_path / "log").read_text().splitlines()[-1] == "finished"
+    store = Store(tmp_path / "out")
+    assert store.existing_ids() == {r.run_id for r in runs[:4]}
+    assert list(store.runs_dir.glob(".*")) == []

@@ -235,3 +235,13 @@ def test_quick_chain_example_is_tiny():
     exp = schema.load(REPO / "experiments" / "quick_chain.yaml")
     assert exp.sweep == {"topology.hops": [1, 2, 3]} and exp.repetitions == 1
     assert exp.base["flows"][0]["duration"] == 10.0
+
+
+def test_docs_describe_every_declared_key():
+    text = (REPO / "docs" / "experiments.md").read_text()
+    registry = build_registry()
+    names = [s.name for b in registry.builders.values() for s in b.params]
+    names += list(registry.policies) + [s.name for p in registry.policies.values() for s in p.params]
+    names += list(registry.medium) + [s.name for s in schema.FLOW_SPECS] + list(schema.TOP_KEYS)
+    missing = sorted({n for n in names if f"`{n}`" not in text})
+    assert not missing, f"docs/experiments.md does not mention {missing}"
