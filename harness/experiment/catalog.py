@@ -5,13 +5,17 @@ dotted path of the function that realises it (imported only when a run executes)
 """
 from __future__ import annotations
 
-from harness.experiment.registry import Builder, ParamSpec, Policy, Registry
+from typing import Any, Dict
+
+from harness.experiment.registry import Builder, ParamSpec, Policy, Registry, SchemaError
 
 #: Congestion-control modules in mainline Linux (``net.ipv4.tcp_congestion_control``).
 CONGESTION_MODULES = ("reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr")
 
 #: Legacy 802.11b (1-11) and OFDM 802.11a/g (6-54) rates in Mbit/s, or rate control.
 RATES = (1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36, 48, 54, "auto")
+
+DSSS_RATES = (1, 2, 5.5, 11)
 
 #: Chain geometry presets (the medium engineer maps each to ranges and propagation):
 #:   ns2          spacing 200 m, tx range 250 m, interference 550 m (paper 004, E8)
@@ -104,9 +108,23 @@ MEDIUM = (
 )
 
 
+def check_rate_fits_phy(params: Dict[str, Any]) -> None:
+    """802.11b radios have only the DSSS/CCK rates; catch ``phy: b`` + ``rate: 54`` up front."""
+    topology = params["topology"]
+    if topology.get("phy") != "b":
+        return
+    allowed = "1, 2, 5.5, 11, auto"
+    mac = params["policy"].get("mac") or {}
+    for path, rate in (("topology.rate", topology.get("rate")), ("policy.mac.rate", mac.get("rate"))):
+        if rate not in (None, "auto") and rate not in DSSS_RATES:
+            raise SchemaError(path, f"{rate} Mbit/s is not an 802.11b rate (topology.phy is b); "
+                                    f"allowed: {allowed}")
+
+
 def build_registry() -> Registry:
     """A fresh registry with everything declared in this module."""
     registry = Registry()
+    registry.add_check(check_rate_fits_phy)
     registry.add_builder(CHAIN)
     for policy in POLICIES:
         registry.add_policy(policy)

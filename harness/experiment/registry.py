@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
 
@@ -154,6 +154,11 @@ class Registry:
     builders: Dict[str, Builder] = field(default_factory=dict)
     policies: Dict[str, Policy] = field(default_factory=dict)
     medium: Dict[str, ParamSpec] = field(default_factory=dict)
+    #: Checks across sections on resolved parameters (raise ``SchemaError``), e.g. rate vs PHY.
+    checks: List[Callable[[Dict[str, Any]], None]] = field(default_factory=list)
+
+    def add_check(self, check: Callable[[Dict[str, Any]], None]) -> None:
+        self.checks.append(check)
 
     def add_builder(self, builder: Builder) -> Builder:
         _no_duplicate_params(builder.name, builder.params)

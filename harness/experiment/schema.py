@@ -143,7 +143,10 @@ def resolve(raw: Dict[str, Any], registry: Registry) -> Dict[str, Any]:
     default_cc = policy.get("congestion", "cubic")
     flows = _resolve_flows(raw.get("flows"), duration, default_cc)
     # The top-level duration is only the flows' default, so it is not a parameter of its own.
-    return {"topology": topology, "policy": policy, "medium": medium, "flows": flows}
+    params = {"topology": topology, "policy": policy, "medium": medium, "flows": flows}
+    for check in registry.checks:
+        check(params)
+    return params
 
 
 def _resolve_params(data: Any, specs: Tuple[ParamSpec, ...], at: str) -> Dict[str, Any]:

@@ -245,3 +245,19 @@ def test_docs_describe_every_declared_key():
     names += list(registry.medium) + [s.name for s in schema.FLOW_SPECS] + list(schema.TOP_KEYS)
     missing = sorted({n for n in names if f"`{n}`" not in text})
     assert not missing, f"docs/experiments.md does not mention {missing}"
+
+
+def test_rates_must_fit_the_phy(tmp_path):
+    msg = error_of(tmp_path, MINIMAL.replace("hops: 2", "hops: 2, phy: b, rate: 54"))
+    assert "topology.rate: 54 Mbit/s is not an 802.11b rate" in msg and "1, 2, 5.5, 11" in msg
+    msg = error_of(tmp_path, MINIMAL.replace("hops: 2", "hops: 2, phy: b")
+                   + "policy: {mac: {rate: 6}}\n")
+    assert "policy.mac.rate: 6 Mbit/s is not an 802.11b rate" in msg
+    msg = error_of(tmp_path, MINIMAL.replace("hops: 2", "hops: 2, phy: b")
+                   + "sweep:\n  topology.rate: [2, 11, 24]\n")
+    assert "sweep.topology.rate[2]: value 24 gives topology.rate: 24 Mbit/s" in msg
+    # A combination only the product reveals is caught before any run.
+    from harness.experiment.sweep import expand
+    exp = schema.loads(MINIMAL + "sweep:\n  topology.phy: [g, b]\n  topology.rate: [2, 54]\n")
+    with pytest.raises(HarnessError, match="sweep point topology.phy=b, topology.rate=54"):
+        expand(exp)
