@@ -12,7 +12,7 @@
 struct record {
 	struct record *next;
 	struct pcap_attempt a;
-	int is_data, settled, radio;
+	int is_data, settled, radio, dst;
 	uint64_t cookie;
 	size_t len;
 	uint8_t *bytes;          /* data frames: a copy; control: ctl[] */
@@ -22,8 +22,7 @@ struct record {
 struct radio_track {          /* per transmitter */
 	uint64_t data_cookie;     /* last data frame seen on air */
 	uint8_t attempts;         /* its attempts so far */
-	uint64_t rts_cookie;      /* frame an RTS was just sent for */
-	int rts_pending;
+	int rts_pending;          /* an RTS was sent: the next data attempt used RTS/CTS */
 };
 
 struct capture {
@@ -87,6 +86,18 @@ static struct record *find_unsettled(struct capture *c, int radio, uint64_t cook
 	return NULL;
 }
 
+/* The data attempt an ACK from `from` to `to` answers: the newest unsettled
+ * one (a radio has one frame at a time in its DCF exchange). */
+static struct record *find_acked(struct capture *c, int to, int from)
+{
+	struct record *r, *found = NULL;
+
+	for (r = c->head; r; r = r->next)
+		if (r->is_data && !r->settled && r->radio == to && r->dst == from)
+			found = r;
+	return found;
+}
+
 static int8_t signal_at(struct capture *c, int tx, int rx)
 {
 	double p;
@@ -133,6 +144,7 @@ void capture_on_air(struct capture *c, const struct medium_air_info *air,
 	r->a.signal_dbm = signal_at(c, air->tx_radio, air->rx_radio);
 	r->a.attempt = 1;
 	r->radio = air->tx_radio;
+	r->dst = air->rx_radio;
 	r->cookie = air->cookie;
 	r->settled = 1;
 
@@ -157,7 +169,7 @@ void capture_on_air(struct capture *c, const struct medium_air_info *air,
 			t->attempts = 1;
 		t->data_cookie = air->cookie;
 		r->a.attempt = t->attempts;
-		r->a.rts_cts = t->rts_pending && t->rts_cookie == air->cookie;
+		r->a.rts_cts = t->rts_pending;
 		t->rts_pending = 0;
 		r->a.no_ack = air->rx_radio < 0;
 		r->settled = air->rx_radio < 0; /* group frames: one try, no ACK */
@@ -165,7 +177,7 @@ void capture_on_air(struct capture *c, const struct medium_air_info *air,
 	case MEDIUM_AIR_ACK:
 		/* ACK from the addressee to the data sender: the data was decoded. */
 		if (air->rx_radio >= 0) {
-			prev = find_unsettled(c, air->rx_radio, air->cookie);
+			prev = find_acked(c, air->rx_radio, air->tx_radio);
 			if (prev)
 				prev->settled = 1;
 		}
@@ -173,7 +185,6 @@ void capture_on_air(struct capture *c, const struct medium_air_info *air,
 		r->len = control_frame(c, air, r->ctl);
 		break;
 	case MEDIUM_AIR_RTS:
-		t->rts_cookie = air->cookie;
 		t->rts_pending = 1;
 		/* fall through */
 	case MEDIUM_AIR_CTS:

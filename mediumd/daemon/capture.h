@@ -20,6 +20,7 @@
 struct capture;
 
 int capture_open(struct capture **out, const char *path, struct medium *m);
+/* One PPDU on the air; frame/len: the data frame (DATA only, else NULL). */
 void capture_on_air(struct capture *c, const struct medium_air_info *air,
 		    const uint8_t *frame, size_t len, uint32_t freq);
 /* The core's final status of frame (radio, cookie). */

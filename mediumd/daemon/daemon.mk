@@ -31,5 +31,10 @@ $(BUILD)/daemon/tests/%: daemon/tests/%.c daemon/tests/*.h $(DAEMON_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Icore -Idaemon -o $@ $< $(DAEMON_LIB_OBJ) -lm
 
+# test_capture drives the real core through capture.c
+$(BUILD)/daemon/tests/test_capture: daemon/tests/test_capture.c daemon/tests/*.h $(DAEMON_LIB_OBJ) $(BUILD)/daemon/capture.o $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Icore -Idaemon -o $@ $< $(BUILD)/daemon/capture.o $(DAEMON_LIB_OBJ) $(CORE_LIB) -lm
+
 daemon-test: $(DAEMON_TESTS)
 	@for t in $(DAEMON_TESTS); do echo "== $$t"; $$t $(BUILD)/daemon/tests || exit 1; done

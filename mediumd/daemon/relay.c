@@ -126,13 +126,23 @@ static void on_tx_status(void *ctx, const struct medium_tx_report *rep)
 	d->finished = f;
 }
 
+/* Only data PPDUs carry the frame's cookie; RTS, CTS and ACK are placed on
+ * the channel of the radio whose exchange they belong to. */
 static void on_air(void *ctx, const struct medium_air_info *air)
 {
 	struct daemon *d = ctx;
-	const struct frame *f = inflight_find(d, air->tx_radio, air->cookie);
+	const struct frame *f;
+	int owner;
 
-	if (f)
-		capture_on_air(d->cap, air, f->data, f->len, f->freq);
+	if (air->kind == MEDIUM_AIR_DATA) {
+		f = inflight_find(d, air->tx_radio, air->cookie);
+		if (f)
+			capture_on_air(d->cap, air, f->data, f->len, f->freq);
+		return;
+	}
+	owner = air->kind == MEDIUM_AIR_RTS || air->rx_radio < 0 ? air->tx_radio
+								 : air->rx_radio;
+	capture_on_air(d->cap, air, NULL, 0, d->last_freq[owner]);
 }
 
 /* ---- kernel frames ---- */
@@ -212,6 +222,7 @@ void relay_frame_in(void *ctx, const struct hwsim_tx_frame *hf)
 	f->radio = radio;
 	f->cookie = hf->cookie;
 	f->freq = hf->freq;
+	d->last_freq[radio] = hf->freq;
 	f->len = hf->len;
 	memcpy(f->data, hf->data, hf->len);
 	memcpy(f->table, hf->rates, sizeof(f->table));
@@ -265,9 +276,10 @@ int relay_init(struct daemon *d, struct medium *m)
 	d->m = m;
 	d->n_radios = medium_radio_count(m);
 	d->hwaddr = calloc((size_t)(d->n_radios ? d->n_radios : 1), sizeof(*d->hwaddr));
+	d->last_freq = calloc((size_t)(d->n_radios ? d->n_radios : 1), sizeof(*d->last_freq));
 	d->inflight_mask = 4095;
 	d->inflight = calloc(d->inflight_mask + 1, sizeof(*d->inflight));
-	if (!d->hwaddr || !d->inflight)
+	if (!d->hwaddr || !d->inflight || !d->last_freq)
 		return -ENOMEM;
 	for (i = 0; i < d->n_radios; i++)
 		memcpy(d->hwaddr[i], medium_radio_mac(m, i), 6);
@@ -291,6 +303,8 @@ void relay_free(struct daemon *d)
 		}
 	free(d->inflight);
 	free(d->hwaddr);
+	free(d->last_freq);
+	d->last_freq = NULL;
 	d->inflight = NULL;
 	d->hwaddr = NULL;
 }

@@ -35,6 +35,7 @@ struct daemon {
 	struct capture *cap;            /* NULL without --pcap */
 	int n_radios;
 	uint8_t (*hwaddr)[6];           /* per radio: address hwsim knows it by */
+	uint32_t *last_freq;            /* per radio: channel of its last frame */
 	uint64_t start_ns;
 	struct lagstat rx_lag;          /* delivery: actual - logical */
 	struct lagstat status_lag;      /* tx status: actual - logical */

@@ -89,3 +89,60 @@ def test_records_carry_rate_channel_signal_and_fate(pcap_file):
     assert group["chflags"] == 0x0100 | 0x0040
     assert group["tx_flags"] == 0x0008 and group["signal"] == -128
     assert len(group["frame"]) == 10
+
+
+# ---- capture.c: fates of attempts, against the real core in virtual time ----------------
+
+@pytest.fixture(scope="module")
+def capture_run(tmp_path_factory):
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        pytest.skip("needs make and a C compiler")
+    build = subprocess.run(["make", "-C", str(MEDIUMD), "build/daemon/tests/test_capture"],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    out = tmp_path_factory.mktemp("capture")
+    run = subprocess.run([str(MEDIUMD / "build/daemon/tests/test_capture"), str(out)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    import json
+    report = json.loads(run.stdout.splitlines()[0])
+    recs = [(sec * 10**9 + nsec, radiotap(pkt)) for sec, nsec, _c, _o, pkt in
+            records((out / "capture.pcap").read_bytes())]
+    return report, recs
+
+
+def test_capture_records_every_attempt_with_its_fate(capture_run):
+    report, recs = capture_run
+    times = [t for t, _ in recs]
+    assert times == sorted(times), "records out of time order"
+
+    data = [r for _, r in recs if r["frame"][0] == 0x08]
+    acks = [r for _, r in recs if r["frame"][0] == 0xD4]
+    unicast = [r for r in data if not r["tx_flags"] & 0x0008]
+    group = [r for r in data if r["tx_flags"] & 0x0008]
+    acked_unicast = report["acked"] - report["broadcast"]  # broadcasts count as "sent"
+
+    # one record per attempt the core reported
+    assert len(unicast) + len(group) == report["attempts"]
+    assert len(group) == report["broadcast"]
+    assert all(r["flags"] & 0x40 == 0 and r["signal"] == -128 for r in group)
+    # a's frames to b lose half their attempts; b's ACKs are never lost, so an
+    # attempt succeeded exactly when an ACK followed it
+    ok = [r for r in unicast if not r["flags"] & 0x40]
+    failed = [r for r in unicast if r["flags"] & 0x40]
+    assert len(ok) == acked_unicast == len(acks)
+    assert all(r["tx_flags"] & 0x0001 for r in failed)
+    assert 0.3 < len(failed) / len(unicast) < 0.7, (len(failed), len(unicast))
+    assert all(ack["frame"][4:10] == bytes.fromhex("020000000001") for ack in acks)
+
+    # per frame (sequence number): attempts numbered 0..k-1, rate table followed
+    # (4 tries at 11 Mbit/s, then 1 Mbit/s), only the last attempt can succeed
+    by_seq = {}
+    for r in unicast:
+        seq = int.from_bytes(r["frame"][22:24], "little") >> 4
+        by_seq.setdefault(seq, []).append(r)
+    assert len(by_seq) == report["unicast"]
+    for seq, tries in by_seq.items():
+        assert [t["retries"] for t in tries] == list(range(len(tries))), seq
+        assert [t["rate"] for t in tries] == [22 if i < 4 else 2 for i in range(len(tries))]
+        assert all(t["flags"] & 0x40 for t in tries[:-1]), seq
