@@ -78,7 +78,8 @@ def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path) -> str:
     out += ["## Environment", ""] + _environment_lines(rs) + [""]
     for metric in REPORT_METRICS:
         rows = metric_table(rs, metric, keys)
-        out += [f"## {METRICS[metric].label}", ""]
+        label = METRICS[metric].label
+        out += [f"## {label[0].upper()}{label[1:]}", ""]
         if not rows:
             out += ["No successful run reported this metric.", ""]
             continue

@@ -160,3 +160,44 @@ def load_results(root: Path) -> ResultSet:
         except Exception:  # the copy is informative only
             pass
     return ResultSet(root=root, name=name, records=records, sweep_keys=keys)
+
+
+def select(records: List[Dict[str, Any]], where: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
+    """Successful records whose parameters match ``where`` (``{"topology.rts": True}``)."""
+    from harness.experiment import paths
+    out = []
+    for rec in records:
+        if rec.get("status") != "ok":
+            continue
+        params = rec.get("params") or {}
+        if all(_equal(paths.get(params, k, _ABSENT), v) for k, v in (where or {}).items()):
+            out.append(rec)
+    return out
+
+
+_ABSENT = object()
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return a == b
+
+
+def series(records: List[Dict[str, Any]], x: str, metric_name: str = "throughput",
+           where: Optional[Dict[str, Any]] = None) -> Dict[Any, List[float]]:
+    """``{x value: [metric per repetition]}`` for trend assertions, x in run order.
+
+    Example: ``series(rs.records, "policy.cwnd_clamp", where={"topology.hops": 3})``.
+    """
+    from harness.experiment import paths
+    fn = metric(metric_name).fn
+    out: Dict[Any, List[float]] = {}
+    for rec in select(records, where):
+        value = fn(rec)
+        if value is not None:
+            out.setdefault(paths.get(rec["params"], x, None), []).append(value)
+    keys = list(out)
+    if keys and all(isinstance(k, (int, float)) and not isinstance(k, bool) for k in keys):
+        return {k: out[k] for k in sorted(keys)}
+    return out

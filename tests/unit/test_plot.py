@@ -106,7 +106,7 @@ def test_report_has_tables_figures_environment_and_failures(results):
     assert f"| 1 | 2 | 3 | 1.6 ± {half:.3g} | 1.6 | 1.58 – 1.62 |" in text
     assert "| 3 | 2 | 2 | " in text                      # the failed run is not averaged in
     assert "| 3 | unclamped | 3 | 0.45 ± " in text
-    assert "## RTT (ms)" in text and "| 1 | unclamped | 3 | 11 ± " in text
+    assert "## RTT (ms)" in text and "## Throughput (Mbit/s)" in text and "| 1 | unclamped | 3 | 11 ± " in text
     assert "![throughput (Mbit/s)](report-figures/throughput.png)" in text
     for metric_name in ("throughput", "rtt"):
         fig = results / "report-figures" / f"{metric_name}.png"
@@ -128,3 +128,16 @@ def test_plot_and_report_commands(results, tmp_path, capsys):
     assert (tmp_path / "r" / "report-figures" / "throughput.png").exists()
     assert cli.main(["plot", str(tmp_path / "nowhere")]) == 2
     assert "is not a results directory" in capsys.readouterr().err
+
+
+def test_series_for_trend_assertions():
+    from harness.experiment.results import select, series
+    rs = load_results(DATA)
+    by_hops = series(rs.records, "topology.hops", where={"policy.cwnd_clamp": None})
+    assert list(by_hops) == [1, 2, 3] and by_hops[3] == pytest.approx([0.43, 0.45, 0.47])
+    trends.assert_decreasing(by_hops, strict=True, regime="chain_small test data")
+    by_clamp = series(rs.records, "policy.cwnd_clamp", "rtt", where={"topology.hops": 3})
+    assert list(by_clamp) == [2, None] and len(by_clamp[2]) == 2  # failed run left out
+    assert select(rs.records, {"topology.hops": 4}) == []
+    assert len(select(rs.records, {"topology.rts": False})) == 17
+    assert select(rs.records, {"topology.rts": 0}) == []  # bools are not numbers here
