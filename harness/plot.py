@@ -119,7 +119,7 @@ def plot(rs: ResultSet, *, x: Optional[str] = None, group: Union[None, str, Sequ
     output = Path(output) if output else rs.root / f"{metric}.{fmt}"
     if output.suffix.lstrip(".") not in FORMATS:
         output = output.with_suffix(f".{fmt}")
-    from matplotlib.figure import Figure  # imported here: the CLI stays fast without plots
+    Figure = _figure_class()
 
     fig = Figure(figsize=(6.4, 4.2), dpi=120)
     ax = fig.add_subplot(1, 1, 1)
@@ -153,6 +153,22 @@ def plot(rs: ResultSet, *, x: Optional[str] = None, group: Union[None, str, Sequ
     output.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(output, format=output.suffix.lstrip("."))
     return output
+
+
+def have_matplotlib() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def _figure_class() -> Any:
+    """matplotlib, imported only when drawing: the CLI stays fast and the VM guest needs none."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise HarnessError("plots need matplotlib, which is not installed here",
+                           hint="pip install matplotlib (plots are made on the host; "
+                                "copy or share the results directory)") from None
+    return Figure
 
 
 def _same(a: Any, b: Any) -> bool:

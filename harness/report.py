@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from harness import stats
 from harness.errors import HarnessError
 from harness.experiment.results import METRICS, ResultSet, load_results
-from harness.plot import plot, short_name, value_label
+from harness.plot import have_matplotlib, plot, short_name, value_label
 
 REPORT_METRICS = ("throughput", "rtt")
 ENV_KEYS = ("where", "accel", "kernel", "iperf3", "harness_version", "python")
@@ -65,7 +65,8 @@ def _planned(rs: ResultSet) -> Optional[int]:
         return None
 
 
-def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path) -> str:
+def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path,
+           note: str = "") -> str:
     """The Markdown text (figures given as files, linked relative to the report)."""
     keys = rs.sweep_keys
     planned = _planned(rs)
@@ -75,6 +76,8 @@ def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path) -> str:
            + ".", ""]
     if keys:
         out += ["Swept: " + ", ".join(f"`{k}`" for k in keys) + ".", ""]
+    if note:
+        out += [note, ""]
     out += ["## Environment", ""] + _environment_lines(rs) + [""]
     for metric in REPORT_METRICS:
         rows = metric_table(rs, metric, keys)
@@ -104,7 +107,10 @@ def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") ->
     output = Path(output) if output else rs.root / "report.md"
     fig_dir = output.parent / f"{output.stem}-figures"
     figures: Dict[str, Path] = {}
-    if keys_ok(rs):
+    note = ""
+    if not have_matplotlib():
+        note = "Figures omitted: matplotlib is not installed here (`pip install matplotlib`)."
+    elif keys_ok(rs):
         for metric in REPORT_METRICS:
             try:
                 figures[metric] = plot(rs, metric=metric, fmt=fmt,
@@ -112,7 +118,7 @@ def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") ->
             except HarnessError:
                 pass  # no data for this metric: the section says so
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(render(rs, figures, output))
+    output.write_text(render(rs, figures, output, note))
     return output
 
 

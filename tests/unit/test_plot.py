@@ -1,6 +1,7 @@
 """Plots and reports from the stored result set ``data/chain_small`` (see make_chain_small.py)."""
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from harness.experiment.results import load_results, metric, rtt_ms, throughput_
 from harness.plot import lines, plot, resolve_axes, value_label
 from harness.report import write_report
 
+needs_mpl = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
+                               reason="matplotlib is not installed (e.g. in the VM guest)")
 DATA = Path(__file__).resolve().parent / "data" / "chain_small"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -62,6 +65,7 @@ def test_lines_group_by_the_other_swept_key_and_the_trend_holds():
     trends.assert_decreasing({xv: s.mean for xv, s in data[0].points}, strict=True)
 
 
+@needs_mpl
 @pytest.mark.parametrize("fmt", ["png", "svg"])
 @pytest.mark.parametrize("metric_name", ["throughput", "rtt"])
 def test_plot_writes_non_empty_figures(results, fmt, metric_name):
@@ -75,6 +79,7 @@ def test_plot_writes_non_empty_figures(results, fmt, metric_name):
         assert b"<svg" in data[:2000]
 
 
+@needs_mpl
 def test_categorical_x_axis_with_null_values(results, tmp_path):
     out = plot(load_results(results), x="policy.cwnd_clamp", group="topology.hops",
                output=tmp_path / "by_clamp.svg", fmt="svg")
@@ -95,6 +100,7 @@ def test_bad_axis_names_are_clear(results):
         load_results(results / "runs")
 
 
+@needs_mpl
 def test_report_has_tables_figures_environment_and_failures(results):
     path = write_report(results)
     assert path == results / "report.md"
@@ -115,6 +121,7 @@ def test_report_has_tables_figures_environment_and_failures(results):
     assert "iperf3 failed: unable to connect to server" in text
 
 
+@needs_mpl
 def test_plot_and_report_commands(results, tmp_path, capsys):
     out = tmp_path / "fig.svg"
     assert cli.main(["plot", str(results), "--metric", "rtt", "--format", "svg",
@@ -141,3 +148,17 @@ def test_series_for_trend_assertions():
     assert select(rs.records, {"topology.hops": 4}) == []
     assert len(select(rs.records, {"topology.rts": False})) == 17
     assert select(rs.records, {"topology.rts": 0}) == []  # bools are not numbers here
+
+
+def test_without_matplotlib_plots_fail_clearly_and_reports_still_work(results, monkeypatch):
+    import harness.plot as plot_mod
+    import harness.report as report_mod
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(HarnessError, match="plots need matplotlib"):
+        plot(load_results(results))
+    monkeypatch.setattr(report_mod, "have_matplotlib", lambda: False)
+    text = write_report(results).read_text()
+    assert "Figures omitted: matplotlib is not installed" in text
+    assert "| 1 | 2 | 3 | 1.6 ± " in text and "![" not in text
