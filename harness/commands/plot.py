@@ -11,7 +11,7 @@ from harness.plot import FORMATS, plot_dir
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "plot", help="plot throughput or RTT of a results directory",
-        description="Plot METRIC (mean, 95%% CI error bars) against a swept parameter, one line "
+        description="Plot METRIC (mean, 95% CI error bars) against a swept parameter, one line "
                     "per group. Defaults: x = first swept key, groups = the other swept keys.")
     p.add_argument("results", metavar="RESULTS_DIR", help="an experiment's output directory")
     p.add_argument("--x", metavar="PARAM", help="parameter path for the x axis (e.g. topology.hops)")

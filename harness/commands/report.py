@@ -11,7 +11,7 @@ from harness.report import write_report
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "report", help="write a Markdown report of a results directory",
-        description="Tables of mean ± 95%% CI per sweep point for throughput and RTT, the "
+        description="Tables of mean ± 95% CI per sweep point for throughput and RTT, the "
                     "figures, the environment and failed runs.")
     p.add_argument("results", metavar="RESULTS_DIR", help="an experiment's output directory")
     p.add_argument("-o", "--output", metavar="FILE", help="default RESULTS_DIR/report.md")
