@@ -86,6 +86,7 @@ POLICIES = (
     ),
 )
 
+#: Medium settings; names follow mediumd's config keys (docs/medium.md) so they pass through.
 MEDIUM = (
     ParamSpec("enabled", "bool", "run mediumd (false: plain hwsim, every radio hears every frame)",
               default=True),
@@ -93,17 +94,22 @@ MEDIUM = (
               null_label="the geometry's", choices=("free_space", "log_distance", "two_ray", "indoor")),
     ParamSpec("exponent", "float", "path-loss exponent (log_distance)", default=None, min=1.0,
               max=8.0, nullable=True, null_label="model default"),
+    ParamSpec("height", "float", "antenna height in metres (two_ray)", default=None, min=0.1,
+              nullable=True, null_label="model default"),
     ParamSpec("tx_range", "float", "transmission range in metres", default=None, min=1.0,
               nullable=True, null_label="from the model"),
     ParamSpec("cs_range", "float", "carrier-sense/interference range in metres", default=None,
               min=1.0, nullable=True, null_label="from the model"),
-    ParamSpec("capture_db", "float", "capture threshold in dB", default=None, min=0.0,
-              nullable=True, null_label="no capture"),
-    ParamSpec("queue_limit", "int", "per-radio queue in frames", default=None, min=1, max=10000,
+    ParamSpec("capture_threshold", "float", "capture threshold in dB", default=None, min=0.0,
               nullable=True, null_label="medium default"),
-    ParamSpec("shadowing_db", "float", "static log-normal shadowing sigma", default=None, min=0.0,
+    ParamSpec("queue", "int", "per-radio queue in frames", default=None, min=1, max=255,
+              nullable=True, null_label="medium default"),
+    ParamSpec("shadowing", "float", "static log-normal shadowing sigma in dB", default=None,
+              min=0.0, nullable=True, null_label="none"),
+    ParamSpec("fading", "choice", "per-frame fading", default=None, nullable=True,
+              null_label="none", choices=("none", "rayleigh", "lognormal")),
+    ParamSpec("fading_sigma", "float", "lognormal fading sigma in dB", default=None, min=0.0,
               nullable=True, null_label="none"),
-    ParamSpec("fading", "bool", "per-frame fading", default=None, nullable=True, null_label="off"),
     ParamSpec("pcap", "bool", "write a radiotap pcap of every frame", default=False),
 )
 
