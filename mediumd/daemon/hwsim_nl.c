@@ -261,19 +261,27 @@ int hwsim_nl_fd(const struct hwsim_nl *nl)
 
 int hwsim_nl_receive(struct hwsim_nl *nl)
 {
+	struct nl_cb *cb = nl_socket_get_cb(nl->sock);
 	int err;
 
 	nl->handled = 0;
 	for (;;) {
-		err = nl_recvmsgs_default(nl->sock);
-		if (err == -NLE_AGAIN)
+		/* > 0: messages handled; 0 or -NLE_AGAIN (depending on the libnl
+		 * version): nothing left to read. nl_recvmsgs() hides the difference
+		 * between "read some" and "nothing left", so it cannot be used here. */
+		err = nl_recvmsgs_report(nl->sock, cb);
+		if (err > 0)
+			continue;
+		if (err == 0 || err == -NLE_AGAIN) {
+			nl_cb_put(cb);
 			return nl->handled;
+		}
 		if (err == -NLE_NOMEM) { /* ENOBUFS: the kernel dropped messages */
 			nl->counters.overruns++;
 			continue;
 		}
-		if (err < 0)
-			return to_errno(err);
+		nl_cb_put(cb);
+		return to_errno(err);
 	}
 }
 
