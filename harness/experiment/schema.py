@@ -78,6 +78,11 @@ def loads(text: str, source: Optional[Path] = None,
         line = f":{mark.line + 1}" if mark else ""
         problem = getattr(err, "problem", None) or str(err)
         raise HarnessError(f"{where}{line}: not valid YAML: {problem}") from None
+    duplicate = _first_duplicate_key(text)
+    if duplicate:
+        path, line, first = duplicate
+        raise HarnessError(f"{where}:{line}: {path}: appears twice (first on line {first}); "
+                           "YAML would silently keep only the last one")
     try:
         exp = from_dict(data, registry=registry)
     except SchemaError as err:
@@ -305,18 +310,34 @@ def _line_for(path: str, lines: Dict[str, int]) -> Optional[int]:
 
 def _line_map(text: str) -> Dict[str, int]:
     """Key path -> 1-based line, from the YAML node tree (so errors can point at a line)."""
+    return _walk_yaml(text)[0]
+
+
+def _first_duplicate_key(text: str) -> Optional[Tuple[str, int, int]]:
+    """(path, line, first line) of the first key repeated within one mapping, if any."""
+    duplicates = _walk_yaml(text)[1]
+    return duplicates[0] if duplicates else None
+
+
+def _walk_yaml(text: str) -> Tuple[Dict[str, int], List[Tuple[str, int, int]]]:
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
-        return {}
+        return {}, []
     lines: Dict[str, int] = {}
+    duplicates: List[Tuple[str, int, int]] = []
 
     def walk(node: Any, at: str, in_sweep: bool) -> None:
         if isinstance(node, yaml.MappingNode):
+            seen: Dict[str, int] = {}
             for key_node, value_node in node.value:
                 key = str(key_node.value)
                 child = f"sweep.{key}" if in_sweep else paths.join(at, key)
-                lines.setdefault(child, key_node.start_mark.line + 1)
+                line = key_node.start_mark.line + 1
+                if key in seen:
+                    duplicates.append((child, line, seen[key]))
+                seen.setdefault(key, line)
+                lines.setdefault(child, line)
                 walk(value_node, child, at == "" and key == "sweep")
         elif isinstance(node, yaml.SequenceNode):
             for i, item in enumerate(node.value):
@@ -325,7 +346,7 @@ def _line_map(text: str) -> Dict[str, int]:
                 walk(item, child, False)
 
     walk(root, "", False)
-    return lines
+    return lines, duplicates
 
 
 ENDPOINT_ALIASES = ("first", "last")

@@ -261,3 +261,10 @@ def test_rates_must_fit_the_phy(tmp_path):
     exp = schema.loads(MINIMAL + "sweep:\n  topology.phy: [g, b]\n  topology.rate: [2, 54]\n")
     with pytest.raises(HarnessError, match="sweep point topology.phy=b, topology.rate=54"):
         expand(exp)
+
+
+def test_a_key_given_twice_is_an_error(tmp_path):
+    msg = error_of(tmp_path, MINIMAL + "sweep:\n  topology.hops: [1, 2]\nsweep:\n  topology.rts: [true]\n")
+    assert ":7: sweep: appears twice (first on line 5)" in msg
+    msg = error_of(tmp_path, MINIMAL.replace("hops: 2}", "hops: 2, hops: 3}"))
+    assert ":2: topology.hops: appears twice (first on line 2)" in msg
