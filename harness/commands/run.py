@@ -106,8 +106,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.dry_run:
         points = len({tuple(sorted(map(str, r.point.items()))) for r in runs})
         reps = 1 if args.quick else exp.repetitions
+        from harness.experiment.runner import SETUP_ESTIMATE
+        from harness.progress import format_duration
+        pending = [r for r in runs if r.run_id not in store.existing_ids()]
+        estimate = sum(r.expected_seconds() + SETUP_ESTIMATE for r in pending)
         print(f"{exp.name}: {len(runs)} runs ({points} sweep points x {reps} repetitions) "
-              f"-> {out}")
+              f"-> {out}; {len(pending)} pending, at least {format_duration(estimate)}")
         for line in describe(runs, store):
             print(line)
         return 0

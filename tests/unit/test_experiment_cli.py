@@ -62,7 +62,7 @@ def test_dry_run_lists_runs_with_status(exp_file, tmp_path, capsys):
     store.write({"run_id": runs[1].run_id, "status": "failed"})
     assert cli.main(["run", str(exp_file), "--dry-run"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"demo: 6 runs (6 sweep points x 1 repetitions) -> {tmp_path / 'out'}"
+    assert out[0] == f"demo: 6 runs (6 sweep points x 1 repetitions) -> {tmp_path / 'out'}; 5 pending, at least 35s"
     assert runs[0].run_id in out[1] and "pending" in out[1] and "hops=1 cwnd_clamp=1" in out[1]
     assert "failed" in out[2] and "cwnd_clamp=unclamped" in out[2]
     assert len(out) == 7
