@@ -33,13 +33,13 @@ from harness.errors import HarnessError
 from harness.vm import cpio
 from harness.vm.paths import cache_dir, project_file
 
-BUILD_VERSION = "1"
+BUILD_VERSION = "2"
 SUITE = "bookworm"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
 SECURITY_MIRROR = "http://deb.debian.org/debian-security"
 KERNEL_META = "linux-image-amd64"
 #: modules the initrd loads, with their dependencies resolved by modprobe --show-depends
-INITRD_MODULES = ["virtio_pci", "virtio_blk", "ext4"]
+INITRD_MODULES = ["virtio_pci", "virtio_blk", "crc32c_generic", "ext4"]
 HOST_TOOLS = {"debootstrap": "debootstrap", "mkfs.ext4": "e2fsprogs", "chroot": "coreutils"}
 
 
@@ -214,8 +214,9 @@ class Builder:
             (self.root / d).mkdir(parents=True, exist_ok=True)
 
     def initrd(self) -> None:
-        out = self.sh("initrd", ["chroot", str(self.root), "modprobe", "-S", self.kver,
-                                 "--show-depends"] + INITRD_MODULES)
+        # one call per module: modprobe reads further names as module parameters
+        out = "".join(self.sh("initrd", ["chroot", str(self.root), "modprobe", "-S", self.kver,
+                                         "--show-depends", m]) for m in INITRD_MODULES)
         entries = [cpio.dir_entry(d) for d in ("bin", "mod", "proc", "sys", "dev", "newroot")]
         order = []
         for line in out.splitlines():

@@ -114,6 +114,8 @@ class VM:
             if self.proc.poll() is not None:
                 raise HarnessError(f"the VM exited during boot (qemu rc {self.proc.returncode}): "
                                    f"{self._diagnostics()}")
+            if self._boot_failed():
+                raise HarnessError(f"the VM failed to boot: {self._diagnostics()}")
             if time.monotonic() > deadline:
                 raise HarnessError(f"the VM did not become ready in time: {self._diagnostics()}")
             if self.sock is None and self.sock_path.exists():
@@ -128,6 +130,13 @@ class VM:
             if self.sock is not None and self.ping(timeout=0.5):
                 return
             time.sleep(0.2)
+
+    def _boot_failed(self) -> bool:
+        """The guest says it cannot boot (no need to wait for the timeout)."""
+        if not self.console_log.exists():
+            return False
+        text = self.console_log.read_text(errors="replace")
+        return any(m in text for m in ("initrd: cannot mount", "Kernel panic", "can't execute"))
 
     def _diagnostics(self) -> str:
         parts = []
