@@ -9,7 +9,7 @@ import math
 import os
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from harness import stats
 from harness.errors import HarnessError
@@ -31,7 +31,7 @@ def metric_table(rs: ResultSet, metric: str, keys: Sequence[str]) -> List[str]:
     if not summaries:
         return []
     sample = {tuple(stats._hashable(stats.param(r, k)) for k in keys): r for r in rs.ok}
-    head = [short_name(k) for k in keys] + ["n", f"mean ± 95% CI", "median", "min – max"]
+    head = [short_name(k) for k in keys] + ["n", "mean ± 95% CI", "median", "min – max"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for key, s in summaries.items():
         params = sample[key]["params"]

@@ -108,7 +108,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         reps = 1 if args.quick else exp.repetitions
         from harness.experiment.runner import SETUP_ESTIMATE
         from harness.progress import format_duration
-        pending = [r for r in runs if r.run_id not in store.existing_ids()]
+        stored = store.existing_ids()
+        pending = [r for r in runs if r.run_id not in stored]
         estimate = sum(r.expected_seconds() + SETUP_ESTIMATE for r in pending)
         print(f"{exp.name}: {len(runs)} runs ({points} sweep points x {reps} repetitions) "
               f"-> {out}; {len(pending)} pending, at least {format_duration(estimate)}")

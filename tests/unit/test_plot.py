@@ -151,7 +151,6 @@ def test_series_for_trend_assertions():
 
 
 def test_without_matplotlib_plots_fail_clearly_and_reports_still_work(results, monkeypatch):
-    import harness.plot as plot_mod
     import harness.report as report_mod
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)
