@@ -23,6 +23,5 @@ setup(
     ],
     entry_points={
         "console_scripts": ["harness=harness.cli:main"],
-        "pytest11": ["harness=harness.pytest_plugin"],
     },
 )

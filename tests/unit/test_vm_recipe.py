@@ -6,7 +6,8 @@ import shutil
 
 import pytest
 
-from harness.commands.test import _counts
+from harness.commands.test import marker_expression
+from harness.errors import HarnessError
 from harness.vm import cpio, image
 
 
@@ -64,9 +65,9 @@ def test_real_recipe_lists_the_tools_the_issue_names():
         assert needed in pkgs, needed
 
 
-def test_junit_counts(tmp_path):
-    junit = tmp_path / "j.xml"
-    junit.write_text('<testsuites><testsuite tests="7" failures="1" errors="1" skipped="2">'
-                     '</testsuite></testsuites>')
-    assert _counts(junit) == {"passed": 3, "failed": 2, "skipped": 2}
-    assert _counts(tmp_path / "missing.xml") == {"passed": 0, "failed": 0, "skipped": 0}
+def test_marker_expression():
+    assert marker_expression(False, False, False) == "not slow"
+    assert marker_expression(True, False, False) == "not emulation and not slow"
+    assert marker_expression(False, True, True) == "emulation"
+    with pytest.raises(HarnessError):
+        marker_expression(True, True, False)
