@@ -1,0 +1,59 @@
+/* scenario.h - synthetic traffic for mediumsim (format in docs/medium.md):
+ *
+ *   duration 10                 virtual seconds
+ *   warmup 1                    seconds not counted in goodput
+ *   flow A B payload 1500 rate 11 [rts] [short_preamble] [count N] [start S]
+ *   frame 1000 A B len 100 rate 1 [rts] [count N]      (time in us)
+ */
+#ifndef SCENARIO_H
+#define SCENARIO_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "medium.h"
+
+struct flow {
+	int src, dst;			/* radio indices; dst -1 = broadcast   */
+	uint32_t payload, overhead;	/* MSDU payload, MAC+LLC+FCS bytes     */
+	double rate_mbps;
+	int rate_idx;
+	bool rts, short_pre;
+	int count;			/* tries in the single rate entry      */
+	int backlog;			/* frames kept queued (saturation)     */
+	double start_s;
+	/* results */
+	uint64_t enqueued, finished, acked, delivered, retry_drops, queue_drops;
+	uint64_t attempts, delivered_bytes, seq;
+	uint64_t *iv;			/* DATA airtime intervals: start,end   */
+	size_t n_iv, cap_iv;
+	uint64_t data_airtime_ns;
+};
+
+struct inject {
+	uint64_t t_ns;
+	int src, dst;
+	uint32_t len;
+	int rate_idx;
+	bool rts, short_pre;
+	int count;
+	/* results */
+	bool done, acked;
+	int attempts, n_rx;
+	int rx[16];
+	double rx_dbm[16];
+};
+
+struct scenario {
+	double duration_s, warmup_s;
+	bool has_seed;
+	uint64_t seed;
+	struct flow *flows;
+	int n_flows;
+	struct inject *frames;
+	int n_frames;
+};
+
+/* Parse a scenario file against a medium config (radio names / MACs). */
+int  scenario_load(const char *path, const struct medium_config *cfg,
+		   struct scenario *sc, char *err, size_t errlen);
+void scenario_free(struct scenario *sc);
+#endif
