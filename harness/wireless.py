@@ -155,8 +155,12 @@ def neighbour_filter_lines(intf: str, table: str, neighbour_macs: Sequence[str])
     makes the declared wireless links the only ones that carry traffic.
     """
     macs = ", ".join(neighbour_macs) if neighbour_macs else "ff:ff:ff:ff:ff:fe"
-    rules = (f"table netdev {table} {{ chain rx {{ type filter hook ingress device {intf} "
-             f"priority 0; policy drop; ether saddr {{ {macs} }} accept; }} }}")
+    rules = (f"table netdev {table} {{\n"
+             f"  chain rx {{\n"
+             f"    type filter hook ingress device {intf} priority 0; policy drop;\n"
+             f"    ether saddr {{ {macs} }} accept\n"
+             f"  }}\n"
+             f"}}")
     return [f"nft -f - <<'EOF'\n{rules}\nEOF"]
 
 
