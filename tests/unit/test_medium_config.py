@@ -1,0 +1,243 @@
+"""harness.medium: medium keys validated, and mediumd's config generated from a radio table.
+
+The generated text is also fed to the real mediumd parser (the daemon binary, on a host
+without hwsim it gets past the config and stops at the missing MAC80211_HWSIM family: exit 1,
+whereas a config error is exit 2), so these tests break if the two formats drift apart.
+"""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.experiment.catalog import MEDIUM
+from harness.medium import (LinkOverride, MediumSpec, config_text, link_stats, radio_stats,
+                            spec_of, summary)
+from harness.topo import Topology
+
+
+def row(node, index, mac, pos, *, phy="g", rate=None, rts=None, txpower=None, retry=None,
+        freq=2412):
+    return {"name": f"hx-0001-{node}-{index}", "node": node, "index": index, "mac": mac,
+            "phy": f"hx-0001-{node}-{index}", "intf": "wlan0", "hwsim_id": 1,
+            "position": pos, "mode": "ibss", "channel": 1, "freq": freq, "phy_mode": phy,
+            "rate": rate, "rts": rts, "txpower_dbm": txpower, "retry_limit": retry}
+
+
+RADIOS = [
+    row("sta1", 0, "02:68:78:00:00:00", (0.0, 0.0, 0.0), rate=54.0, retry=3, txpower=18),
+    row("sta2", 0, "02:68:78:00:01:00", (200.0, 0.0, 1.5), rate=54.0, rts=True),
+    row("sta3", 0, "02:68:78:00:02:00", (400.0, 0.0, 0.0), phy="b", rate=11.0, rts=500),
+]
+
+
+# -- MediumSpec.from_dict ------------------------------------------------------------------
+def test_defaults_and_catalog_keys_are_accepted():
+    spec = MediumSpec.from_dict({})
+    assert spec.enabled and spec.propagation == "two_ray" and spec.links == []
+    # every key an experiment file may set (catalog.MEDIUM) is a MediumSpec key
+    assert {p.name for p in MEDIUM} <= set(MediumSpec.keys())
+    full = MediumSpec.from_dict({"enabled": True, "propagation": "log_distance", "exponent": 3.5,
+                                 "height": 1.5, "tx_range": 250, "cs_range": 550,
+                                 "capture_threshold": 10, "queue": 50, "shadowing": 4,
+                                 "fading": "lognormal", "fading_sigma": 2.0, "pcap": True})
+    assert full.exponent == 3.5 and full.queue == 50 and full.pcap is True
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"propagtion": "two_ray"}, "medium.propagtion is unknown: allowed enabled, propagation"),
+    ({"propagation": "cost231"}, "medium.propagation 'cost231' is invalid: allowed free_space, "
+                                 "log_distance, two_ray, indoor"),
+    ({"fading": "rician"}, "allowed none, rayleigh, lognormal"),
+    ({"queue": 2.5}, "medium.queue 2.5 is invalid: allowed an integer 0..255"),
+    ({"queue": 300}, "allowed an integer 0..255"),
+    ({"tx_range": -1}, "medium.tx_range -1 is invalid: allowed a number > 0"),
+    ({"tx_range": "far"}, "medium.tx_range 'far' is invalid"),
+    ({"exponent": 0.5}, "allowed a number 1..8"),
+    ({"enabled": "yes"}, "medium.enabled 'yes' is invalid: allowed true or false"),
+    ({"tx_range": 300, "cs_range": 200}, "allowed cs_range >= tx_range"),
+    ({"fading": "lognormal"}, "medium.fading_sigma is required"),
+    ({"basic_rates": {"n": [6]}}, "medium.basic_rates.n is invalid: allowed b, g"),
+    ({"basic_rates": {"b": [6]}}, "medium.basic_rates.b rate 6 is invalid: allowed 1, 2, 5.5, 11"),
+    ({"links": [{"a": "sta1", "b": "sta2", "lose": 3}]},
+     "medium.links[0].lose is unknown: allowed a, b, loss, snr, none, model, per, oneway"),
+    ({"links": [{"a": "sta1", "b": "sta2", "loss": 80, "none": True}]}, "at most one of"),
+    ({"links": [{"a": "sta1", "b": "sta2"}]}, "nothing to override"),
+    ({"links": [{"a": "sta1", "b": "sta2", "per": 1.5}]}, "medium.links[0].per 1.5 is invalid"),
+    ({"links": [{"a": "sta1", "none": True}]}, "medium.links[0].b is required"),
+    ({"walls": [[0, 0, 1]]}, "medium.walls[0]"),
+    ({"walls": [[0, 0, 10, 0]]}, "need propagation: indoor"),
+    ({"log_level": "loud"}, "allowed error, warn, info, debug"),
+])
+def test_bad_keys_name_the_key_and_the_allowed_values(data, message):
+    with pytest.raises(HarnessError) as err:
+        MediumSpec.from_dict(data)
+    assert message in str(err.value)
+
+
+def test_to_dict_round_trips():
+    spec = MediumSpec.from_dict({"tx_range": 250, "cs_range": 550, "basic_rates": {"g": [24, 6, 12]},
+                                 "links": [{"a": "sta1", "b": "sta3", "none": True},
+                                           {"a": "sta1", "b": "sta2", "per": 0.5, "oneway": True}],
+                                 "propagation": "indoor", "walls": [[0, 5, 10, 5, 7]]})
+    again = MediumSpec.from_dict(spec.to_dict())
+    assert again == spec
+    assert spec.basic_rates == {"g": (6.0, 12.0, 24.0)}
+
+
+def test_spec_of_what_network_medium_means():
+    assert spec_of("none") is None
+    assert spec_of(None) == MediumSpec()
+    assert spec_of({"enabled": False}) is None
+    spec = MediumSpec(tx_range=100)
+    assert spec_of(spec) is spec
+    with pytest.raises(HarnessError, match="allowed 'none', 'default'"):
+        spec_of("wmediumd")
+
+
+# -- config_text ---------------------------------------------------------------------------
+def test_config_carries_every_radio_setting():
+    spec = MediumSpec.from_dict({"tx_range": 250, "cs_range": 550, "queue": 25,
+                                 "capture_threshold": 10, "height": 1.5})
+    text = config_text(RADIOS, spec, seed=7)
+    lines = [l.split("#")[0].strip() for l in text.splitlines() if l.split("#")[0].strip()]
+    assert lines[0] == "seed 7"
+    assert lines[1] == "propagation two_ray height 1.5"
+    assert "capture_threshold 10" in lines
+    assert "defaults tx_range 250 cs_range 550 queue 25" in lines
+    radios = [l for l in lines if l.startswith("radio ")]
+    assert radios == [
+        "radio 02:68:78:00:00:00 name sta1 pos 0 0 0 phy g freq 2412 basic_rates 6,54 "
+        "txpower 18 retry_short 3 retry_long 3",
+        "radio 02:68:78:00:01:00 name sta2 pos 200 0 1.5 phy g freq 2412 basic_rates 6,54",
+        "radio 02:68:78:00:02:00 name sta3 pos 400 0 0 phy b freq 2412 basic_rates 1,2,5.5,11",
+    ]
+    # rate and RTS are per frame (kernel rate table, RTS flag): recorded as comments only
+    assert "rate 54 rts 0" in text and "rts 500" in text
+
+
+def test_seed_basic_rates_links_shadowing_fading():
+    spec = MediumSpec.from_dict({
+        "seed": 99, "basic_rates": {"g": [6, 12, 24], "b": [1, 2]}, "shadowing": 3,
+        "fading": "rayleigh", "propagation": "log_distance", "exponent": 3,
+        "links": [{"a": "sta1", "b": "sta3", "none": True},
+                  {"a": "sta1", "b": "02:68:78:00:01:00", "loss": 80, "per": 0.25, "oneway": True}]})
+    text = config_text(RADIOS, spec, seed=1)
+    assert text.splitlines()[1] == "seed 99"
+    assert "propagation log_distance exponent 3\n" in text
+    assert "shadowing 3\nfading rayleigh\n" in text
+    assert "basic_rates 6,12,24" in text and "basic_rates 1,2 " in text
+    assert "link 02:68:78:00:00:00 02:68:78:00:02:00 none\n" in text
+    assert "link 02:68:78:00:00:00 02:68:78:00:01:00 loss 80 per 0.25 oneway\n" in text
+
+
+def test_unknown_link_end_names_the_stations():
+    spec = MediumSpec.from_dict({"links": [{"a": "sta1", "b": "sta9", "none": True}]})
+    with pytest.raises(HarnessError, match=r"links\[0\].b 'sta9' is not a station .*allowed sta1, sta2, sta3"):
+        config_text(RADIOS, spec)
+
+
+def test_second_radio_of_a_node_gets_its_own_name():
+    radios = RADIOS[:1] + [row("sta1", 1, "02:68:78:00:00:01", (0.0, 0.0, 0.0))]
+    spec = MediumSpec(links=[LinkOverride("sta1-1", "sta1", "none")])
+    text = config_text(radios, spec)
+    assert "name sta1-1 " in text
+    assert "link 02:68:78:00:00:01 02:68:78:00:00:00 none\n" in text
+    with pytest.raises(HarnessError, match="cannot link to itself"):
+        config_text(radios, MediumSpec(links=[LinkOverride("sta1-1", "sta1-1", "none")]))
+
+
+def test_no_radios_is_an_error():
+    with pytest.raises(HarnessError, match="at least one radio"):
+        config_text([], MediumSpec())
+
+
+class FakeNetwork:
+    """What config_text reads from a Network: only ``radio_table()``."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def radio_table(self):
+        return self.rows
+
+
+def test_network_source_equals_table_source():
+    assert config_text(FakeNetwork(RADIOS), MediumSpec()) == config_text(RADIOS, MediumSpec())
+
+
+def test_topology_settings_reach_the_config():
+    """Station settings as a Topology stores them end up on the radio lines."""
+    topo = Topology("t")
+    topo.add_station("a", (0, 0), rate=2, phy="b", retry_limit=2, txpower_dbm=10)
+    spec = topo.stations["a"]
+    text = config_text([row("a", 0, "02:68:78:00:00:00", spec.position, phy=spec.phy,
+                            rate=spec.rate, retry=spec.retry_limit, txpower=spec.txpower_dbm)],
+                       MediumSpec())
+    assert "phy b freq 2412 basic_rates 1,2,5.5,11 txpower 10 retry_short 2 retry_long 2" in text
+
+
+# -- the real parser reads what we write -----------------------------------------------------
+@pytest.fixture(scope="module")
+def mediumd_binary() -> Path:
+    if Path("/sys/module/mac80211_hwsim").exists():
+        pytest.skip("hwsim is loaded here: mediumd would register instead of stopping")
+    from harness.mediumd_build import ensure_mediumd
+    try:
+        return ensure_mediumd()
+    except HarnessError as err:
+        pytest.skip(f"mediumd cannot be built here: {err}")
+
+
+@pytest.mark.parametrize("spec", [
+    MediumSpec(),
+    MediumSpec.from_dict({"tx_range": 250, "cs_range": 550, "queue": 25, "capture_threshold": 10,
+                          "shadowing": 4, "fading": "lognormal", "fading_sigma": 2, "seed": 3,
+                          "basic_rates": {"g": [6, 12, 24], "b": [1, 2]}, "short_slot": False,
+                          "links": [{"a": "sta1", "b": "sta3", "none": True},
+                                    {"a": "sta2", "b": "sta3", "snr": 20, "per": 0.1}]}),
+    MediumSpec.from_dict({"propagation": "indoor", "walls": [[0, 5, 10, 5], [5, 0, 5, 10, 12]],
+                          "wall_loss": 5, "floor_loss": 15, "floor_height": 3, "exponent": 3}),
+])
+def test_mediumd_accepts_the_generated_config(tmp_path, mediumd_binary, spec):
+    conf = tmp_path / "medium.conf"
+    conf.write_text(config_text(RADIOS, spec, seed=1))
+    proc = subprocess.run([str(mediumd_binary), "-c", str(conf)], capture_output=True,
+                          text=True, timeout=20)
+    assert "config error" not in proc.stderr, conf.read_text() + proc.stderr
+    assert proc.returncode == 1 and "MAC80211_HWSIM family not found" in proc.stderr, proc.stderr
+
+
+def test_mediumd_rejects_what_we_would_not_write(tmp_path, mediumd_binary):
+    """The check above can fail: a config with a bad key is exit 2."""
+    conf = tmp_path / "medium.conf"
+    conf.write_text(config_text(RADIOS, MediumSpec()) + "radio 02:00:00:00:00:09 warp 9\n")
+    proc = subprocess.run([str(mediumd_binary), "-c", str(conf)], capture_output=True,
+                          text=True, timeout=20)
+    assert proc.returncode == 2 and "warp" in proc.stderr
+
+
+# -- reading counters ----------------------------------------------------------------------
+STATS = {
+    "lag_us": {"count": 10, "p50": 40, "p90": 80, "p99": 200, "max": 900, "mean": 50},
+    "radios": [{"mac": "02:68:78:00:00:00", "node": "sta1", "busy_fraction": 0.8,
+                "queue_drops": 2, "tx_frames": 100, "acked": 95, "retry_drops": 5}],
+    "links": [{"tx": "02:68:78:00:00:00", "rx": "02:68:78:00:01:00", "tx_node": "sta1",
+               "rx_node": "sta2", "attempts": 130, "successes": 95, "collisions": 20,
+               "retry_drops": 5, "airtime_us": 1000, "delivered": 95}],
+}
+
+
+def test_summary_and_lookups():
+    s = summary(STATS)
+    assert s["lag_us"]["p99"] == 200
+    assert s["radios"]["sta1"]["busy_fraction"] == 0.8
+    assert s["links"]["sta1>sta2"]["collisions"] == 20
+    assert link_stats(STATS, "sta1", "sta2")["attempts"] == 130
+    assert link_stats(STATS, "sta2", "sta1")["attempts"] == 0
+    assert radio_stats(STATS, "02:68:78:00:00:00")["queue_drops"] == 2
+    with pytest.raises(HarnessError, match="no radio 'sta9'"):
+        radio_stats(STATS, "sta9")
+    assert summary(None) == {}
