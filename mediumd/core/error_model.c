@@ -86,6 +86,15 @@ double ber_for_rate(int kbps100, double sinr)
 	return 0.5;
 }
 
+double interference_weight(int kbps100)
+{
+	switch (kbps100) {
+	case 10: case 20: return 22.0;
+	case 55: case 110: return 2.0;
+	default: return 1.0;
+	}
+}
+
 double chunk_success(double ber, double n_bits)
 {
 	if (n_bits <= 0 || ber <= 0)

@@ -5,6 +5,13 @@
 /* BER (0..0.5) of a bit sent at kbps100 (10 = 1 Mbit/s ... 540 = 54 Mbit/s)
  * with a linear SINR measured over the channel bandwidth. */
 double ber_for_rate(int kbps100, double sinr);
+/* Weight of interference relative to noise in the SINR a rate's BER formula
+ * expects: S / (N + G I).  DSSS/CCK BER formulas include the despreading gain
+ * (22 for Barker, 16 for CCK symbols); another 802.11 PPDU uses the same
+ * Barker code, so it gets no despreading gain (G = 22), and a CCK codeword
+ * suppresses another by its 8 chips on average (G = 16 / 8 = 2).  OFDM: G = 1
+ * (interference is noise-like). */
+double interference_weight(int kbps100);
 /* Probability that n_bits all survive at that BER. */
 double chunk_success(double ber, double n_bits);
 #endif

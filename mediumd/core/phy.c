@@ -75,14 +75,16 @@ static void rx_close_chunk(struct medium *m, int j, uint64_t now)
 		if (m->active[i] != t)
 			interf += m->active[i]->p_mw[j];
 	double sinr = t->p_mw[j] / (r->noise_mw + interf);
+	double hs = t->p_mw[j] / (r->noise_mw + interference_weight(t->hdr_kbps100) * interf);
+	double ps = t->p_mw[j] / (r->noise_mw + interference_weight(t->kbps100) * interf);
 	uint64_t t0 = r->lock_last, t1 = now;
 	/* bits = ns * (kbps100 * 100 kbit/s) = ns * kbps100 / 10^4 */
 	double hb = overlap(t0, t1, t->hdr_start, t->hdr_end) * (double)t->hdr_kbps100 / 1e4;
 	double pb = overlap(t0, t1, t->hdr_end, t->data_end) * (double)t->kbps100 / 1e4;
 	if (hb > 0)
-		r->lock_logok += hb * log1p(-ber_for_rate(t->hdr_kbps100, sinr));
+		r->lock_logok += hb * log1p(-ber_for_rate(t->hdr_kbps100, hs));
 	if (pb > 0)
-		r->lock_logok += pb * log1p(-ber_for_rate(t->kbps100, sinr));
+		r->lock_logok += pb * log1p(-ber_for_rate(t->kbps100, ps));
 	if (hb > 0 || pb > 0 || t0 < t->hdr_start)
 		if (sinr < r->lock_min_sinr)
 			r->lock_min_sinr = sinr;
