@@ -1,0 +1,267 @@
+"""The executor: one run of an experiment on real kernels (docs/experiments.md §6).
+
+``execute_run`` builds the topology with its builder, lets the policies change the description,
+starts the network (with the medium unless ``medium.enabled`` is false), applies the policies,
+runs the flows with ``ss`` sampling, verifies the policies from the samples, collects the
+medium's counters, and always tears the network down (also on Ctrl-C, which propagates).
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import platform
+import subprocess
+import sys
+import threading
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from harness.errors import HarnessError
+from harness.experiment import realise
+from harness.experiment.registry import Registry, default_registry, load_callable
+
+#: Seconds between ``ss`` samples of a flow's sender (each sample costs a few processes,
+#: ~60 ms each under TCG, so not much faster than this).
+SS_INTERVAL = 0.5
+#: First iperf3 port; flow k uses BASE_PORT + k.
+BASE_PORT = 5201
+
+
+# -- environment ------------------------------------------------------------------------
+def _iperf3_version() -> Optional[str]:
+    try:
+        out = subprocess.run(["iperf3", "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    first = (out.stdout or out.stderr).strip().splitlines()
+    return first[0] if first else None
+
+
+def detect_accel(cpuinfo: str, clocksources: str, env: Dict[str, str]) -> str:
+    """``kvm``/``tcg`` inside a VM, ``none`` on bare metal (pure: inputs are file contents).
+
+    The guest is told by the host (``HARNESS_VM_ACCEL`` passes through when set); otherwise
+    the ``hypervisor`` CPU flag says "virtual", and kvm-clock says KVM (TCG offers none).
+    """
+    wanted = env.get("HARNESS_VM_ACCEL", "")
+    if wanted in ("kvm", "tcg"):
+        return wanted
+    flags = set()
+    for line in cpuinfo.splitlines():
+        if line.startswith("flags"):
+            flags.update(line.partition(":")[2].split())
+            break
+    if "hypervisor" not in flags:
+        return "none"
+    return "kvm" if "kvm-clock" in clocksources.split() else "tcg"
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as fh:
+            return fh.read()
+    except OSError:
+        return ""
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> Dict[str, Any]:
+    """Kernel, iperf3, native/VM, TCG/KVM: called once per sweep by the runner."""
+    in_vm = os.environ.get("HARNESS_IN_VM") == "1"
+    accel = detect_accel(_read("/proc/cpuinfo"),
+                         _read("/sys/devices/system/clocksource/clocksource0/"
+                               "available_clocksource"), dict(os.environ))
+    return {"kernel": platform.release(), "iperf3": _iperf3_version(),
+            "where": "vm" if in_vm else "native", "accel": accel,
+            "cpus": os.cpu_count()}
+
+
+# -- building ---------------------------------------------------------------------------
+def build_topology(params: Dict[str, Any], registry: Registry) -> Any:
+    """The builder's ``Topology`` for ``params['topology']``."""
+    name = params["topology"]["builder"]
+    if name not in registry.builders:
+        raise HarnessError(f"topology.builder {name!r} is unknown: allowed "
+                           + ", ".join(sorted(registry.builders)))
+    build = load_callable(registry.builders[name].build, f"builder {name}")
+    return build(**realise.builder_arguments(params["topology"]))
+
+
+def make_policies(params: Dict[str, Any], registry: Registry) -> List[Any]:
+    """One policy object per key of ``params['policy']``, in the catalog's order."""
+    given = params.get("policy") or {}
+    unknown = set(given) - set(registry.policies)
+    if unknown:
+        raise HarnessError(f"policy {sorted(unknown)} unknown: allowed "
+                           + ", ".join(registry.policies))
+    out = []
+    for name, decl in registry.policies.items():
+        if name in given:
+            factory = load_callable(decl.apply, f"policy {name}")
+            out.append(factory(given[name]))
+    return out
+
+
+def medium_choice(params: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
+    """What to hand ``Network(medium=...)`` and what to record about the medium.
+
+    ``medium.enabled: false`` is plain hwsim. Otherwise the medium settings go to
+    ``harness.medium``; while that module is not installed the run uses plain hwsim and says
+    so in its record (``medium.missing``), loudly on stderr too.
+    """
+    settings = realise.medium_settings(params)
+    enabled = settings.pop("enabled", True)
+    if not enabled:
+        return "none", {"enabled": False}
+    try:
+        importlib.import_module("harness.medium")
+    except ModuleNotFoundError as err:
+        if err.name != "harness.medium":
+            raise
+        print("harness: warning: harness.medium is not installed: this run uses plain hwsim "
+              "(no airtime, no loss); its record says medium.missing", file=sys.stderr)
+        return "none", {"enabled": False,
+                        "missing": "harness.medium not installed: plain hwsim (no airtime)"}
+    return settings, {"enabled": True, "settings": settings}
+
+
+def collect_medium(net: Any) -> Dict[str, Any]:
+    """Counters from the medium daemon (per link, per radio, lag), if it runs and offers them."""
+    handle = getattr(net, "medium_handle", None)
+    if handle is None:
+        return {}
+    try:
+        stats = getattr(handle, "stats", None)
+        if callable(stats):
+            return {"counters": stats()}
+        medium = importlib.import_module("harness.medium")
+        fn = getattr(medium, "stats_for", None)
+        return {"counters": fn(net, handle)} if callable(fn) else {}
+    except HarnessError as err:
+        return {"counters_error": str(err)}
+
+
+# -- flows ------------------------------------------------------------------------------
+def plan_flows(params: Dict[str, Any], nodes: List[str]) -> Tuple[List[Dict[str, Any]], List[Any]]:
+    """Flow instances (``realise.flow_instances``) and their ``FlowPlan`` for the policies."""
+    from policies import FlowPlan
+    instances = realise.flow_instances(params, nodes)
+    plans = [FlowPlan(index=k, src=f["src"], dst=f["dst"], reverse=f["direction"] == "reverse",
+                      congestion=f.get("congestion") if f["protocol"] == "tcp" else None,
+                      protocol=f["protocol"], port=BASE_PORT + k)
+             for k, f in enumerate(instances)]
+    return instances, plans
+
+
+def iperf_flow(instance: Dict[str, Any], plan: Any) -> Any:
+    """``harness.traffic.Flow`` for one flow instance."""
+    from harness.traffic import Flow
+    bitrate = instance.get("bitrate")
+    rate = f"{int(bitrate)}" if bitrate else None
+    extra = ["-b", rate] if rate and plan.protocol == "tcp" else []
+    return Flow(plan.src, plan.dst, duration=float(instance["duration"]), protocol=plan.protocol,
+                congestion=plan.congestion, reverse=plan.reverse,
+                bitrate=rate if plan.protocol == "udp" else None, port=plan.port, extra=extra)
+
+
+def run_flows(net: Any, instances: List[Dict[str, Any]], plans: List[Any],
+              ss_interval: float = SS_INTERVAL) -> List[Any]:
+    """Run every flow (concurrently, each from its ``start``); returns ``FlowRun`` per flow.
+
+    One flow runs in this thread (Ctrl-C lands here directly); several run in daemon threads
+    this thread waits for, so Ctrl-C still lands here and the teardown stops their processes.
+    """
+    from harness.traffic import run_flow
+    flows = [iperf_flow(i, p) for i, p in zip(instances, plans)]
+    if len(flows) == 1 and not instances[0]["start"]:
+        return [run_flow(net, flows[0], sample_ss=True, ss_interval=ss_interval)]
+    results: List[Any] = [None] * len(flows)
+    errors: List[Tuple[int, BaseException]] = []
+    t0 = time.monotonic()
+
+    def one(k: int) -> None:
+        try:
+            delay = float(instances[k]["start"]) - (time.monotonic() - t0)
+            if delay > 0:
+                time.sleep(delay)
+            results[k] = run_flow(net, flows[k], sample_ss=True, ss_interval=ss_interval)
+        except BaseException as err:  # reported by the main thread
+            errors.append((k, err))
+
+    threads = [threading.Thread(target=one, args=(k,), daemon=True, name=f"flow{k}")
+               for k in range(len(flows))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        while t.is_alive():
+            t.join(0.2)
+    if errors:
+        k, err = errors[0]
+        raise HarnessError(f"flow {k} ({plans[k].src} -> {plans[k].dst}) failed: {err}") from err
+    return results
+
+
+def flow_record(instance: Dict[str, Any], plan: Any, run: Any,
+                checks: Dict[str, Any]) -> Dict[str, Any]:
+    """One flow's entry in the record: iperf3 result, ss samples, RTT/MSS summary, checks."""
+    out = run.result.to_dict()
+    out.update(flow=instance["flow"], copy=instance["copy"], sender=plan.sender,
+               receiver=plan.receiver, port=plan.port)
+    out["ss"] = [s.to_dict() for s in run.ss]
+    rtts = [s.rtt_ms for s in run.ss if s.rtt_ms is not None]
+    out["rtt_mean_ms"] = sum(rtts) / len(rtts) if rtts else None
+    mss = [s.mss for s in run.ss if s.mss]
+    out["mss"] = max(set(mss), key=mss.count) if mss else None
+    if checks:
+        out["checks"] = checks
+    return out
+
+
+# -- the run ----------------------------------------------------------------------------
+def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]:
+    """Execute one run (see the module docstring); returns the executor-contract dict."""
+    from harness.net import Network
+    from policies import RunContext, routes
+
+    registry = default_registry()
+    topo = build_topology(params, registry)
+    policies = make_policies(params, registry)
+    for policy in policies:
+        policy.prepare(topo)
+    medium_arg, medium_record = medium_choice(params)
+    instances, plans = plan_flows(params, topo.node_names())
+    net = Network(topo, name=f"run-{run_id}", medium=medium_arg, seed=seed)
+    try:
+        net.start()
+        ctx = RunContext(net, plans)
+        wanted = sorted({p.congestion for p in plans if p.congestion})
+        if wanted:
+            net.ensure_congestion(wanted)
+        for policy in policies:
+            policy.apply(ctx)
+        route_cmds = routes.install(net, ctx.route_metrics)
+        for policy in policies:
+            policy.prime(ctx)
+        runs = run_flows(net, instances, plans)
+        flows = []
+        for instance, plan, run in zip(instances, plans, runs):
+            checks = {}
+            for policy in policies:
+                found = policy.verify(ctx, plan, run.ss)
+                if found:
+                    checks[policy.name] = found
+            flows.append(flow_record(instance, plan, run, checks))
+        medium_record.update(collect_medium(net))
+        in_force = {f"{a}->{b}": routes.show(net[a], net[b].ip) for a, b in ctx.route_metrics}
+    finally:
+        net.stop()
+    return {
+        "flows": flows,
+        "medium": medium_record,
+        "environment": environment(),
+        "policies": {p.name: p.record() for p in policies},
+        "network": {"tag": net.tag, "nodes": topo.node_names(),
+                    "routes": route_cmds, "routes_in_force": in_force},
+        "notes": ctx.notes,
+    }

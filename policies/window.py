@@ -1,0 +1,195 @@
+"""Window limits in segments, by either mechanism (design.md §3):
+
+- ``cwnd_clamp``: the *sender's* congestion window, route metric ``cwnd lock N``. The kernel
+  takes the clamp from the tcp_metrics cache, not from the route, and the cache entry is
+  created when a connection to that destination closes normally. So: set the route, delete the
+  cached entry, keep ``tcp_no_metrics_save=0``, make one complete priming connection from the
+  same source, then run the flow, and verify from ``ss`` that cwnd and unacked stayed <= N.
+- ``rwnd_clamp``: the *receiver's* advertised window, route metric ``window N*MSS`` on the
+  receiver with ``tcp_moderate_rcvbuf=0`` there (else autotuning overrides it). It holds from
+  the first connection.
+
+They are not the same experiment: with a sender clamp of 1 segment and a receiver that delays
+ACKs, every segment waits for the delayed-ACK timer; a receiver window of 1 segment does not
+(the receiver sends a window update as soon as the application reads). See docs/policies.md.
+"""
+from __future__ import annotations
+
+import subprocess
+from typing import Any, Dict, List, Optional, Sequence
+
+from harness.errors import HarnessError
+from policies import FlowPlan, Policy, PolicyViolation, RunContext
+
+#: Payload bytes per segment on a 1500-byte MTU with TCP timestamps (1500 - 20 - 20 - 12).
+SEGMENT_BYTES = 1448
+#: Port of the priming connection (before the measured flows, so it never collides).
+PRIME_PORT = 5101
+#: Bytes the priming connection carries: enough for a complete exchange, short under TCG.
+PRIME_BYTES = "16K"
+
+
+def _check_segments(value: Any, key: str) -> Optional[int]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024:
+        raise HarnessError(f"{key} {value!r} is invalid: allowed an integer 1..1024 (segments) "
+                           "or null (unclamped)")
+    return value
+
+
+# -- verification from ss samples (pure) --------------------------------------------------
+def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: bool
+                 ) -> Dict[str, Any]:
+    """Check cwnd (if ``check_cwnd``) and unacked <= ``limit`` in every sample.
+
+    ``unacked`` counts segments sent and not yet acknowledged, including segments marked lost;
+    during loss recovery it may exceed the window legitimately (in flight = unacked - lost -
+    sacked + retransmitted). A sample whose retransmission count grew since the previous one is
+    therefore excused for ``unacked``, never for ``cwnd``. Raises ``PolicyViolation`` with the
+    offending samples; returns the summary stored with the run.
+    """
+    if not samples:
+        raise PolicyViolation(f"{what} {limit}: no ss samples of the data socket, so the limit "
+                              "could not be verified (flow too short or ss sampling failed)")
+    bad: List[str] = []
+    excused = 0
+    prev_retrans = 0
+    max_cwnd = 0
+    max_unacked = 0
+    for s in samples:
+        retrans = s.retrans_total or 0
+        in_recovery = retrans > prev_retrans
+        prev_retrans = retrans
+        if s.cwnd is not None:
+            max_cwnd = max(max_cwnd, s.cwnd)
+        max_unacked = max(max_unacked, s.unacked)
+        if check_cwnd and s.cwnd is not None and s.cwnd > limit:
+            bad.append(f"t={s.t:.1f}s cwnd={s.cwnd}")
+        if s.unacked > limit:
+            if in_recovery:
+                excused += 1
+            else:
+                bad.append(f"t={s.t:.1f}s unacked={s.unacked}")
+    summary = {"limit": limit, "samples": len(samples), "max_cwnd": max_cwnd,
+               "max_unacked": max_unacked, "unacked_excused_in_recovery": excused,
+               "held": not bad}
+    if bad:
+        raise PolicyViolation(
+            f"{what} {limit} did not hold: {len(bad)} of {len(samples)} ss samples above it "
+            f"({', '.join(bad[:6])}{' ...' if len(bad) > 6 else ''}); max cwnd {max_cwnd}, "
+            f"max unacked {max_unacked}")
+    return summary
+
+
+# -- priming ----------------------------------------------------------------------------
+def priming_connection(net, flow: FlowPlan, *, port: int = PRIME_PORT,
+                       nbytes: str = PRIME_BYTES, timeout: float = 60.0) -> None:
+    """One complete TCP exchange in the flow's direction, so the sender's tcp_metrics entry
+    for the receiver is created from the clamped route (a refused connection does not count:
+    the client retries until the server listens)."""
+    client, server = net[flow.src], net[flow.dst]
+    ip = server.ip
+    srv = server.popen(["iperf3", "-s", "-1", "-p", str(port), "-B", ip],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        reverse = " -R" if flow.reverse else ""
+        script = (f"for i in $(seq 100); do iperf3 -c {ip} -p {port} -n {nbytes}{reverse} "
+                  f">/dev/null 2>&1 && exit 0; sleep 0.1; done; exit 1")
+        done = client.cmd(["sh", "-c", script], check=False, timeout=timeout)
+        if done.returncode != 0:
+            raise HarnessError(f"cwnd clamp: the priming connection {flow.src} -> {flow.dst} "
+                               "did not complete; without it the clamp does not apply")
+        try:
+            srv.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+    finally:
+        if srv.poll() is None:
+            srv.terminate()
+            srv.wait(5)
+        if srv in server.procs:
+            server.procs.remove(srv)
+
+
+class CwndClamp(Policy):
+    """Sender congestion-window clamp (route ``cwnd lock N``, primed, verified with ss)."""
+
+    name = "cwnd_clamp"
+
+    def __init__(self, value: Optional[int]):
+        super().__init__(_check_segments(value, "cwnd_clamp"))
+        self.metrics: Dict[str, str] = {}
+
+    def apply(self, ctx: RunContext) -> None:
+        if not self.active:
+            return
+        for sender, receiver in ctx.pairs():
+            ctx.add_route_metric(sender, receiver, "cwnd", f"lock {self.value}")
+            ctx.net[sender].set_sysctls({"net.ipv4.tcp_no_metrics_save": 0})
+
+    def prime(self, ctx: RunContext) -> None:
+        if not self.active:
+            return
+        for sender, receiver in ctx.pairs():
+            flow = next(f for f in ctx.tcp_flows() if (f.sender, f.receiver) == (sender, receiver))
+            peer_ip = ctx.net[receiver].ip
+            ctx.net[sender].cmd(f"ip tcp_metrics delete {peer_ip} 2>/dev/null || true")
+            priming_connection(ctx.net, flow)
+            self.metrics[f"{sender}->{receiver}"] = ctx.net[sender].cmd(
+                ["ip", "tcp_metrics", "show", peer_ip], check=False).stdout.strip()
+
+    def verify(self, ctx: RunContext, flow: FlowPlan, samples: Sequence[Any]) -> Dict[str, Any]:
+        if not self.active or flow.protocol != "tcp":
+            return {}
+        return check_window(samples, self.value, what="cwnd clamp", check_cwnd=True)
+
+    def record(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"value": self.value, "mechanism": "route cwnd lock (sender)"}
+        if self.metrics:
+            out["tcp_metrics"] = self.metrics
+        return out
+
+
+class RwndClamp(Policy):
+    """Receiver window clamp (route ``window N*MSS`` with ``tcp_moderate_rcvbuf=0``)."""
+
+    name = "rwnd_clamp"
+
+    def __init__(self, value: Optional[int]):
+        super().__init__(_check_segments(value, "rwnd_clamp"))
+
+    @property
+    def window_bytes(self) -> Optional[int]:
+        return None if self.value is None else self.value * SEGMENT_BYTES
+
+    def apply(self, ctx: RunContext) -> None:
+        if not self.active:
+            return
+        for sender, receiver in ctx.pairs():
+            ctx.net[receiver].set_sysctls({"net.ipv4.tcp_moderate_rcvbuf": 0})
+            ctx.add_route_metric(receiver, sender, "window", str(self.window_bytes))
+
+    def verify(self, ctx: RunContext, flow: FlowPlan, samples: Sequence[Any]) -> Dict[str, Any]:
+        if not self.active or flow.protocol != "tcp":
+            return {}
+        mss = {s.mss for s in samples if s.mss}
+        if mss and mss != {SEGMENT_BYTES}:
+            raise PolicyViolation(f"rwnd clamp: the flow's MSS is {sorted(mss)}, not the "
+                                  f"{SEGMENT_BYTES} bytes the window of {self.value} segments "
+                                  f"({self.window_bytes} bytes) assumes")
+        return check_window(samples, self.value, what="rwnd clamp", check_cwnd=False)
+
+    def record(self) -> Dict[str, Any]:
+        return {"value": self.value, "window_bytes": self.window_bytes,
+                "mechanism": "route window (receiver), tcp_moderate_rcvbuf=0"}
+
+
+def cwnd_clamp(value: Optional[int]) -> CwndClamp:
+    """Factory named in the catalog (``policies.window:cwnd_clamp``)."""
+    return CwndClamp(value)
+
+
+def rwnd_clamp(value: Optional[int]) -> RwndClamp:
+    """Factory named in the catalog (``policies.window:rwnd_clamp``)."""
+    return RwndClamp(value)
