@@ -1,0 +1,178 @@
+"""Policies and executor helpers that need no kernel: route commands, clamp verification,
+policy composition from the catalog, MAC settings on a description, flow plans, accel."""
+from __future__ import annotations
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.experiment import schema
+from harness.experiment.execute import detect_accel, iperf_flow, make_policies, plan_flows
+from harness.experiment.registry import default_registry
+from harness.traffic import SsSample, client_args
+from policies import FlowPlan, PolicyViolation, RunContext, routes
+from policies.ack import DelayedAck
+from policies.mac import Mac
+from policies.tcp import Congestion, Sack
+from policies.window import SEGMENT_BYTES, CwndClamp, RwndClamp, check_window
+from topologies import chain
+
+TEXT = """\
+name: p
+topology: {builder: chain, hops: 2, phy: b, rate: 2}
+policy: {cwnd_clamp: 2, delayed_ack: false, sack: false, congestion: reno,
+         mac: {rts: true, retry_limit: 4}}
+flows:
+  - {src: first, dst: last}
+  - {src: first, dst: last, direction: reverse, protocol: udp, bitrate: 1M, start: 2}
+"""
+
+
+def sample(t, cwnd, unacked, retrans=0):
+    return SsSample(t=t, local="a", peer="b", congestion="reno", cwnd=cwnd, rtt_ms=5.0,
+                    rttvar_ms=1.0, unacked=unacked, bytes_acked=1000, retrans_total=retrans,
+                    mss=SEGMENT_BYTES)
+
+
+# -- routes ------------------------------------------------------------------------------
+def test_route_get_parsing_with_and_without_gateway():
+    assert routes.parse_route_get("10.0.0.4 via 10.0.0.2 dev wlan0 src 10.0.0.1 uid 0 \\    cache") \
+        == ("10.0.0.2", "wlan0")
+    assert routes.parse_route_get("10.0.0.2 dev wlan0 src 10.0.0.1 uid 0") == (None, "wlan0")
+    with pytest.raises(HarnessError, match="no device"):
+        routes.parse_route_get("unreachable")
+
+
+def test_one_route_carries_every_metric_in_a_fixed_order():
+    args = routes.route_replace_args("10.0.0.1", "10.0.0.2", "wlan0",
+                                     {"quickack": "1", "window": "2896", "cwnd": "lock 2"})
+    assert args == ["ip", "route", "replace", "10.0.0.1/32", "via", "10.0.0.2", "dev", "wlan0",
+                    "cwnd", "lock", "2", "window", "2896", "quickack", "1"]
+    with pytest.raises(HarnessError, match="allowed cwnd, window, quickack"):
+        routes.metric_args({"rto_min": "5ms"})
+
+
+# -- clamp verification -------------------------------------------------------------------
+def test_clamp_holds():
+    got = check_window([sample(0, 2, 2), sample(0.5, 2, 1)], 2, what="cwnd clamp",
+                       check_cwnd=True)
+    assert got["held"] and got["max_cwnd"] == 2 and got["samples"] == 2
+
+
+def test_cwnd_above_the_clamp_fails_loudly_with_the_samples():
+    with pytest.raises(PolicyViolation, match=r"cwnd clamp 2 did not hold: 1 of 2 .*t=0.5s cwnd=10"):
+        check_window([sample(0, 2, 2), sample(0.5, 10, 2)], 2, what="cwnd clamp", check_cwnd=True)
+
+
+def test_unacked_above_the_window_is_excused_only_in_loss_recovery():
+    ok = check_window([sample(0, 2, 2), sample(1, 2, 3, retrans=1)], 2, what="cwnd clamp",
+                      check_cwnd=True)
+    assert ok["unacked_excused_in_recovery"] == 1
+    with pytest.raises(PolicyViolation, match="unacked=3"):
+        check_window([sample(0, 2, 2, retrans=1), sample(1, 2, 3, retrans=1)], 2,
+                     what="cwnd clamp", check_cwnd=True)
+
+
+def test_receiver_window_ignores_cwnd_but_not_unacked():
+    assert check_window([sample(0, 10, 2)], 2, what="rwnd clamp", check_cwnd=False)["held"]
+    with pytest.raises(PolicyViolation):
+        check_window([sample(0, 10, 3)], 2, what="rwnd clamp", check_cwnd=False)
+
+
+def test_no_samples_is_a_failure_not_a_pass():
+    with pytest.raises(PolicyViolation, match="no ss samples"):
+        check_window([], 2, what="cwnd clamp", check_cwnd=True)
+
+
+@pytest.mark.parametrize("bad", [0, 1025, 2.5, "2", True])
+def test_window_values_are_checked(bad):
+    with pytest.raises(HarnessError, match="allowed an integer 1..1024"):
+        CwndClamp(bad)
+    with pytest.raises(HarnessError, match="rwnd_clamp"):
+        RwndClamp(bad)
+
+
+# -- route metrics each policy asks for ---------------------------------------------------
+class FakeNet:
+    """Only the attribute the policies read before touching a kernel: nothing is executed."""
+
+    nodes: dict = {}
+
+
+def test_policies_ask_for_metrics_on_the_right_ends():
+    flows = [FlowPlan(0, "sta1", "sta3", False, "reno"), FlowPlan(1, "sta1", "sta3", True, "reno")]
+    ctx = RunContext(FakeNet(), flows)
+    assert ctx.pairs() == [("sta1", "sta3"), ("sta3", "sta1")]
+    DelayedAck(False).apply(ctx)
+    assert ctx.route_metrics == {("sta3", "sta1"): {"quickack": "1"},
+                                 ("sta1", "sta3"): {"quickack": "1"}}
+    ctx = RunContext(FakeNet(), flows[:1])
+    DelayedAck(True).apply(ctx)
+    assert ctx.route_metrics == {}
+
+
+def test_rwnd_window_is_segments_times_mss():
+    assert RwndClamp(3).window_bytes == 3 * SEGMENT_BYTES
+    assert RwndClamp(None).window_bytes is None and not RwndClamp(None).active
+
+
+# -- composition from the catalog -------------------------------------------------------
+def test_policies_compose_in_catalog_order():
+    params = schema.loads(TEXT).base
+    pols = make_policies(params, default_registry())
+    assert [p.name for p in pols] == ["cwnd_clamp", "delayed_ack", "sack", "congestion", "mac"]
+    assert isinstance(pols[2], Sack) and pols[2].value is False
+    assert isinstance(pols[3], Congestion) and pols[3].value == "reno"
+
+
+def test_unknown_policy_names_the_allowed_ones():
+    with pytest.raises(HarnessError, match="allowed cwnd_clamp, rwnd_clamp"):
+        make_policies({"policy": {"ecn": True}}, default_registry())
+
+
+def test_bad_values_are_refused_with_allowed_values():
+    with pytest.raises(HarnessError, match="allowed true"):
+        DelayedAck("no")
+    with pytest.raises(HarnessError, match="allowed reno, cubic"):
+        Congestion("cubc")
+    with pytest.raises(HarnessError, match="allowed rate, rts, retry_limit"):
+        Mac({"power": 3})
+    with pytest.raises(HarnessError, match="1..31"):
+        Mac({"retry_limit": 40})
+
+
+def test_mac_changes_every_station_before_start():
+    topo = chain.build(hops=2, phy="b", rate=2.0)
+    policy = Mac({"rate": 11, "rts": True, "retry_limit": 4})
+    policy.prepare(topo)
+    assert {(s.rate, s.rts, s.retry_limit) for s in topo.stations.values()} == {(11.0, True, 4)}
+    assert policy.record()["in_force"] == {"rate": 11.0, "rts": True, "retry_limit": 4}
+    Mac({"rate": "auto"}).prepare(topo)
+    assert {s.rate for s in topo.stations.values()} == {None}
+    with pytest.raises(HarnessError, match="invalid for 802.11b"):
+        Mac({"rate": 54}).prepare(topo)
+    assert not Mac({"rate": None}).active
+
+
+# -- flows --------------------------------------------------------------------------------
+def test_flow_plans_know_sender_and_receiver():
+    params = schema.loads(TEXT).base
+    instances, plans = plan_flows(params, ["sta1", "sta2", "sta3"])
+    tcp, udp = plans
+    assert (tcp.sender, tcp.receiver, tcp.congestion, tcp.port) == ("sta1", "sta3", "reno", 5201)
+    assert (udp.sender, udp.receiver, udp.congestion, udp.port) == ("sta3", "sta1", None, 5202)
+    args = client_args(iperf_flow(instances[1], udp), "10.0.0.3")
+    assert args[args.index("-b") + 1] == "1000000" and "-R" in args and "-u" in args
+    assert "-C" in client_args(iperf_flow(instances[0], tcp), "10.0.0.3")
+
+
+# -- environment --------------------------------------------------------------------------
+CPU_VM = "processor\t: 0\nmodel name\t: QEMU TCG CPU version 2.5+\nflags\t\t: fpu hypervisor sse\n"
+CPU_HOST = "processor\t: 0\nflags\t\t: fpu sse\n"
+
+
+def test_accel_detection():
+    assert detect_accel(CPU_HOST, "tsc hpet", {}) == "none"
+    assert detect_accel(CPU_VM, "tsc hpet acpi_pm", {}) == "tcg"
+    assert detect_accel(CPU_VM, "kvm-clock tsc", {}) == "kvm"
+    assert detect_accel(CPU_VM, "kvm-clock", {"HARNESS_VM_ACCEL": "tcg"}) == "tcg"
+    assert detect_accel(CPU_VM, "tsc", {"HARNESS_VM_ACCEL": "auto"}) == "tcg"
