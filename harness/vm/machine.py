@@ -8,6 +8,7 @@ SIGKILL: no stray qemu after any exit.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import json
 import os
 import signal
@@ -26,6 +27,50 @@ from harness.vm.paths import cache_dir
 
 AGENT_PORT = "org.harness.agent"
 BOOT_TIMEOUT_S = 120.0
+
+
+def vm_slots() -> int:
+    """How many harness VMs may run at once on this host (``HARNESS_VM_SLOTS``).
+
+    The medium runs in real time, so a CPU-starved guest measures the CPU, not the air:
+    by default one VM per two host cores."""
+    value = os.environ.get("HARNESS_VM_SLOTS", "")
+    if value:
+        if not value.isdigit() or int(value) < 1:
+            raise HarnessError(f"HARNESS_VM_SLOTS={value!r}: allowed values are whole numbers >= 1")
+        return int(value)
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+class SlotLock:
+    """A host-wide slot for one VM (flock files in the cache; released when the process dies)."""
+
+    def __init__(self) -> None:
+        self.file = None
+
+    def acquire(self, out=None) -> None:
+        directory = cache_dir() / "vm-slots"
+        directory.mkdir(parents=True, exist_ok=True)
+        told = False
+        while True:
+            for i in range(vm_slots()):
+                f = open(directory / f"slot-{i}.lock", "w")
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    self.file = f
+                    return
+                except BlockingIOError:
+                    f.close()
+            if not told and out is not None:
+                print(f"harness: waiting for a VM slot ({vm_slots()} at a time on this host; "
+                      f"HARNESS_VM_SLOTS changes it)", file=out, flush=True)
+                told = True
+            time.sleep(1.0)
+
+    def release(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 KVM_PROBE_TIMEOUT_S = 25.0
 
 
@@ -66,6 +111,7 @@ class VM:
         self._handlers: Dict[int, Callable[[dict], None]] = {}
         self._reader: Optional[threading.Thread] = None
         self.boot_seconds: Optional[float] = None
+        self.slot = SlotLock()
 
     # -- lifecycle -------------------------------------------------------------------
     def command_line(self) -> List[str]:
@@ -92,6 +138,8 @@ class VM:
         return argv
 
     def start(self, timeout: float = BOOT_TIMEOUT_S) -> "VM":
+        import sys
+        self.slot.acquire(out=sys.stderr)
         t0 = time.monotonic()
         interactive = self.config.interactive
         self.proc = subprocess.Popen(
@@ -162,6 +210,7 @@ class VM:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+        self.slot.release()
         for p in sorted(self.rundir.glob("*")):
             p.unlink(missing_ok=True)
         try:
