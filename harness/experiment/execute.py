@@ -127,19 +127,19 @@ def medium_choice(params: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
 
 
 def collect_medium(net: Any) -> Dict[str, Any]:
-    """Counters from the medium daemon (per link, per radio, lag), if it runs and offers them."""
-    handle = getattr(net, "medium_handle", None)
-    if handle is None:
+    """The medium's final counters (per link, per radio, lag), read after ``net.stop()``:
+    mediumd writes them when it stops, so they cover the whole run."""
+    try:
+        medium = importlib.import_module("harness.medium")
+    except ModuleNotFoundError:
         return {}
     try:
-        stats = getattr(handle, "stats", None)
-        if callable(stats):
-            return {"counters": stats()}
-        medium = importlib.import_module("harness.medium")
-        fn = getattr(medium, "stats_for", None)
-        return {"counters": fn(net, handle)} if callable(fn) else {}
+        stats = medium.stats_for(net)
     except HarnessError as err:
         return {"counters_error": str(err)}
+    if not stats:
+        return {}
+    return {"summary": medium.summary(stats), "counters": stats}
 
 
 # -- flows ------------------------------------------------------------------------------
@@ -252,10 +252,10 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
                 if found:
                     checks[policy.name] = found
             flows.append(flow_record(instance, plan, run, checks))
-        medium_record.update(collect_medium(net))
         in_force = {f"{a}->{b}": routes.show(net[a], net[b].ip) for a, b in ctx.route_metrics}
     finally:
         net.stop()
+    medium_record.update(collect_medium(net))
     return {
         "flows": flows,
         "medium": medium_record,
