@@ -42,8 +42,9 @@ def shares_for(cwd: Path) -> tuple:
 
 def boot(*, interactive: bool = False, out=sys.stderr) -> VM:
     image = ensure_image(out=out)
-    shares, _ = shares_for(Path.cwd())
-    vm = VM(image, VMConfig(accel=choose_accel(image), shares=shares, interactive=interactive))
+    shares, guest_cwd = shares_for(Path.cwd())
+    vm = VM(image, VMConfig(accel=choose_accel(image), shares=shares, interactive=interactive,
+                            guest_cwd=guest_cwd))
     return vm
 
 

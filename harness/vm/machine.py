@@ -89,6 +89,7 @@ class VMConfig:
     accel: str = "tcg"  # "tcg" or "kvm"
     shares: List[Share] = field(default_factory=list)
     interactive: bool = False  # serial console on stdio (harness vm shell)
+    guest_cwd: str = "/root"   # where the interactive shell starts
 
 
 def _die_with_parent() -> None:
@@ -117,10 +118,10 @@ class VM:
     def command_line(self) -> List[str]:
         cfg = self.config
         accel = "kvm" if cfg.accel == "kvm" else "tcg,thread=multi"
-        append = ["root=/dev/vda", "rw", "console=ttyS0", "quiet", "panic=-1"]
+        append = ["root=/dev/vda", "rw", "console=ttyS0", "quiet", "loglevel=3", "panic=-1"]
         append += [f"harness.share={s.tag}:{s.guest_path}" for s in cfg.shares]
         if cfg.interactive:
-            append.append("harness.shell=1")
+            append += ["harness.shell=1", f"harness.cwd={cfg.guest_cwd}"]
         argv = ["qemu-system-x86_64", "-accel", accel, "-cpu", "host" if cfg.accel == "kvm" else "max",
                 "-smp", str(cfg.cpus), "-m", str(cfg.memory_mb), "-nodefaults", "-no-user-config",
                 "-display", "none", "-vga", "none", "-no-reboot",

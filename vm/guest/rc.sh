@@ -24,7 +24,7 @@ for arg in $(cat /proc/cmdline); do
       mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none "$tag" "$dir" ;;
     harness.shell=1)
       # interactive shell on the serial console (harness vm shell); power off when it exits
-      ( cd "${HARNESS_CWD:-/root}"; setsid -c /bin/bash -l </dev/ttyS0 >/dev/ttyS0 2>&1; /bin/busybox poweroff -f ) & ;;
+      ( setsid -c /bin/bash -l </dev/ttyS0 >/dev/ttyS0 2>&1; /bin/busybox poweroff -f ) & ;;
   esac
 done
 exit 0
