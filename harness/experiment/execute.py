@@ -232,8 +232,17 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
     medium_arg, medium_record = medium_choice(params)
     instances, plans = plan_flows(params, topo.node_names())
     net = Network(topo, name=f"run-{run_id}", medium=medium_arg, seed=seed)
+    phases: Dict[str, float] = {}
+    mark = [time.monotonic()]
+
+    def phase(name: str) -> None:
+        now = time.monotonic()
+        phases[name] = round(now - mark[0], 3)
+        mark[0] = now
+
     try:
         net.start()
+        phase("start")
         ctx = RunContext(net, plans)
         wanted = sorted({p.congestion for p in plans if p.congestion})
         if wanted:
@@ -241,9 +250,12 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         for policy in policies:
             policy.apply(ctx)
         route_cmds = routes.install(net, ctx.route_metrics)
+        phase("policies")
         for policy in policies:
             policy.prime(ctx)
+        phase("priming")
         runs = run_flows(net, instances, plans)
+        phase("flows")
         flows = []
         for instance, plan, run in zip(instances, plans, runs):
             checks = {}
@@ -255,6 +267,7 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         in_force = {f"{a}->{b}": routes.show(net[a], net[b].ip) for a, b in ctx.route_metrics}
     finally:
         net.stop()
+    phase("stop")
     medium_record.update(collect_medium(net))
     return {
         "flows": flows,
@@ -264,4 +277,5 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         "network": {"tag": net.tag, "nodes": topo.node_names(),
                     "routes": route_cmds, "routes_in_force": in_force},
         "notes": ctx.notes,
+        "phase_seconds": phases,
     }
