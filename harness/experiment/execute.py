@@ -137,9 +137,11 @@ def collect_medium(net: Any) -> Dict[str, Any]:
         stats = medium.stats_for(net)
     except HarnessError as err:
         return {"counters_error": str(err)}
-    if not stats:
-        return {}
-    return {"summary": medium.summary(stats), "counters": stats}
+    out: Dict[str, Any] = {"summary": medium.summary(stats), "counters": stats} if stats else {}
+    handle = medium.handle_for(net)
+    if handle is not None and getattr(handle, "pcap_path", None):
+        out["pcap"] = str(handle.pcap_path)
+    return out
 
 
 # -- flows ------------------------------------------------------------------------------

@@ -141,3 +141,44 @@ def test_receiver_window_of_one_does_not_wait_for_delayed_acks(tmp_path):
     show(groups, "throughput (Mbit/s)", "window mechanism")
     trends.assert_ordering(groups, order=list(groups), strict=True, tolerance=0.2,
                            what="throughput (Mbit/s)", regime={**REGIME, "hops": 1})
+
+
+# -- the executor's contract ----------------------------------------------------------------
+def test_ctrl_c_during_a_flow_tears_everything_down_and_propagates():
+    """KeyboardInterrupt while iperf3 runs: nothing of the run survives, the interrupt
+    reaches the caller (the runner then stores nothing for the run)."""
+    import _thread
+    import subprocess
+    import threading
+    import time
+
+    from harness.clean import harness_objects_left
+    from harness.experiment import schema
+    from harness.experiment.execute import execute_run
+    from harness.experiment.sweep import expand
+
+    assert not harness_objects_left(), "objects of an earlier run are still there"
+    params = expand(schema.loads(BASE.format(name="intr", duration=60, repetitions=1)))[0].params
+    params["medium"]["enabled"] = False
+    params["policy"]["cwnd_clamp"] = 3
+    seen = threading.Event()
+
+    def interrupt_when_iperf_runs() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            out = subprocess.run(["pgrep", "-f", "iperf3 -c .* -t 60"], capture_output=True)
+            if out.returncode == 0:
+                seen.set()
+                time.sleep(1.0)
+                _thread.interrupt_main()
+                return
+            time.sleep(0.2)
+
+    watcher = threading.Thread(target=interrupt_when_iperf_runs, daemon=True)
+    watcher.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        execute_run(params, 1, run_id="intr")
+    print(f"\ninterrupted and torn down after {time.monotonic() - t0:.1f} s")
+    assert seen.is_set(), "the measured iperf3 flow never started"
+    assert not harness_objects_left(), harness_objects_left()
