@@ -551,6 +551,19 @@ def _set_pdeathsig() -> None:
     os.setsid()
 
 
+_BINARY: Optional[Path] = None
+
+
+def mediumd_binary() -> Path:
+    """The mediumd this process uses: built once (cached by source hash), then kept, so a
+    source edit during a long session does not rebuild (minutes under TCG) between runs."""
+    global _BINARY
+    if _BINARY is None or not _BINARY.exists():
+        from harness.mediumd_build import ensure_mediumd
+        _BINARY = ensure_mediumd()
+    return _BINARY
+
+
 def start_for(network: Any) -> Optional[MediumHandle]:
     """Start mediumd for a Network whose radios exist (called by ``Network._start_medium``).
 
@@ -559,8 +572,7 @@ def start_for(network: Any) -> Optional[MediumHandle]:
     spec = spec_of(getattr(network, "medium", None))
     if spec is None:
         return None
-    from harness.mediumd_build import ensure_mediumd
-    binary = ensure_mediumd()
+    binary = mediumd_binary()
     tag = getattr(network, "tag", "0000")
     text = config_text(network, spec, getattr(network, "seed", 0))
     handle = launch(binary, text, spec, tag=tag, names={
@@ -654,6 +666,37 @@ def summary(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
     }
 
 
+_RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "tx_airtime_us")
+_LINK_COUNTERS = ("attempts", "successes", "collisions", "retry_drops", "airtime_us", "delivered")
+
+
+def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str, Any]:
+    """Counters of the interval between two stats documents (e.g. around one flow).
+
+    mediumd's ``busy_fraction`` is over its whole uptime; here it is over the interval
+    (busy time = fraction x uptime). Lag percentiles cannot be subtracted: ``lag_us`` is
+    the cumulative one of ``after``."""
+    dt = float(after.get("uptime_s", 0.0)) - float(before.get("uptime_s", 0.0))
+    old_r = {r["mac"]: r for r in before.get("radios", [])}
+    radios = []
+    for r in after.get("radios", []):
+        o = old_r.get(r["mac"], {})
+        d = dict(r, **{k: r.get(k, 0) - o.get(k, 0) for k in _RADIO_COUNTERS})
+        busy = (r.get("busy_fraction", 0.0) * float(after.get("uptime_s", 0.0))
+                - o.get("busy_fraction", 0.0) * float(before.get("uptime_s", 0.0)))
+        d["busy_fraction"] = busy / dt if dt > 0 else 0.0
+        radios.append(d)
+    old_l = {(l["tx"], l["rx"]): l for l in before.get("links", [])}
+    links = []
+    for l in after.get("links", []):
+        o = old_l.get((l["tx"], l["rx"]), {})
+        links.append(dict(l, **{k: l.get(k, 0) - o.get(k, 0) for k in _LINK_COUNTERS}))
+    frames = {k: v - before.get("frames", {}).get(k, 0)
+              for k, v in after.get("frames", {}).items()}
+    return {"interval_s": dt, "frames": frames, "radios": radios, "links": links,
+            "lag_us": after.get("lag_us"), "status_lag_us": after.get("status_lag_us")}
+
+
 def link_stats(stats: Mapping[str, Any], tx: str, rx: str) -> Dict[str, Any]:
     """Counters of the directed link tx -> rx (node names or MACs); zeros if it carried nothing."""
     for link in stats.get("links", []):
@@ -673,5 +716,5 @@ def radio_stats(stats: Mapping[str, Any], node: str) -> Dict[str, Any]:
 
 __all__ = ["MediumSpec", "LinkOverride", "Wall", "MediumHandle", "spec_of", "config_text",
            "start_for", "stop_for", "stats_for", "handle_for", "launch", "summary",
-           "link_stats", "radio_stats", "radio_basic_rates", "PROPAGATION_MODELS",
+           "link_stats", "radio_stats", "stats_delta", "mediumd_binary", "radio_basic_rates", "PROPAGATION_MODELS",
            "FADING_MODELS"]

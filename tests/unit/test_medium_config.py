@@ -14,6 +14,7 @@ import pytest
 from harness.errors import HarnessError
 from harness.experiment.catalog import MEDIUM
 from harness.medium import (LinkOverride, MediumSpec, config_text, link_stats, radio_stats,
+                            stats_delta,
                             spec_of, summary)
 from harness.topo import Topology
 
@@ -241,3 +242,18 @@ def test_summary_and_lookups():
     with pytest.raises(HarnessError, match="no radio 'sta9'"):
         radio_stats(STATS, "sta9")
     assert summary(None) == {}
+
+
+def test_stats_delta_gives_interval_counters_and_busy_fraction():
+    before = {"uptime_s": 10.0, "frames": {"in": 100},
+              "radios": [{"mac": "m1", "tx_frames": 10, "busy_fraction": 0.1}],
+              "links": [{"tx": "m1", "rx": "m2", "attempts": 5, "successes": 5}]}
+    after = {"uptime_s": 20.0, "frames": {"in": 300}, "lag_us": {"p99": 5},
+             "radios": [{"mac": "m1", "tx_frames": 60, "busy_fraction": 0.3}],
+             "links": [{"tx": "m1", "rx": "m2", "attempts": 25, "successes": 20},
+                       {"tx": "m2", "rx": "m1", "attempts": 3, "successes": 3}]}
+    d = stats_delta(before, after)
+    assert d["interval_s"] == 10.0 and d["frames"]["in"] == 200
+    assert d["radios"][0]["tx_frames"] == 50
+    assert d["radios"][0]["busy_fraction"] == pytest.approx((0.3 * 20 - 0.1 * 10) / 10)
+    assert d["links"][0]["attempts"] == 20 and d["links"][1]["attempts"] == 3

@@ -1,0 +1,202 @@
+"""End-to-end fidelity checks of the medium: one hop through real Linux, against analytic DCF.
+
+Why a module: ``harness bench medium`` (the fidelity report other tools read) and the
+emulation tests (``tests/emulation/test_medium_e2e.py``) must measure the same thing the
+same way. A check = one saturated flow over one hop at a fixed legacy rate, its goodput
+(iperf3 receiver side) against ``harness.analytic`` for the same frame sizes and settings.
+
+Frame sizes on air are the ones Linux sends through an IBSS: QoS data frames (mac80211
+negotiates WMM in IBSS: 26-byte header), LLC/SNAP 8, FCS 4; IPv4 20; UDP 8; TCP 32
+(timestamps on: MSS 1448). TCP: one ACK frame per two data segments (delayed ACK), each
+its own DCF exchange (design.md §4).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+from harness import analytic
+from harness.medium import MediumSpec, handle_for, stats_delta
+
+MAC_HEADER = 26          # QoS data (IBSS with WMM); 24 without QoS
+LLC_FCS = 8 + 4
+IP_UDP = 20 + 8
+IP_TCP = 20 + 32
+UDP_PAYLOAD = 1472       # the fidelity report's payload (iperf3 -l)
+TCP_MSS = 1448
+#: Basic (control-response) rate sets of the report (issue 3): 802.11b {1, 2};
+#: 802.11g ERP-OFDM {6, 12, 24}.
+BASIC = {"b": (1.0, 2.0), "g": (6.0, 12.0, 24.0)}
+
+
+@dataclass
+class Check:
+    """One fidelity check: settings, expectation, and (after ``run``) the measurement."""
+
+    name: str
+    phy: str
+    rate: float
+    protocol: str = "udp"
+    rts: bool = False
+    short_preamble: bool = False
+    payload: int = UDP_PAYLOAD
+    duration: float = 10.0
+    tolerance_pct: float = 5.0
+    basic_rates: Tuple[float, ...] = ()
+    short_slot: bool = True
+    mac_header: int = MAC_HEADER
+    expected: float = 0.0
+    measured: Optional[float] = None
+    ok: Optional[bool] = None
+    medium: Dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def settings(self) -> Dict[str, Any]:
+        out = asdict(self)
+        for key in ("name", "expected", "measured", "ok", "tolerance_pct", "medium", "note"):
+            out.pop(key)
+        out["basic_rates"] = list(self.basic_rates)
+        return out
+
+    def to_dict(self) -> Dict[str, Any]:
+        d = {"name": self.name, "measured": self.measured, "expected": round(self.expected, 4),
+             "tolerance_pct": self.tolerance_pct, "ok": self.ok, **self.settings(),
+             "medium": self.medium}
+        if self.note:
+            d["note"] = self.note
+        return d
+
+    @property
+    def error_pct(self) -> Optional[float]:
+        if self.measured is None or not self.expected:
+            return None
+        return 100.0 * (self.measured - self.expected) / self.expected
+
+
+def udp_check(phy: str, rate: float, *, rts: bool = False, short_preamble: bool = False,
+              duration: float = 10.0, tolerance_pct: float = 5.0) -> Check:
+    """``udp_1hop_<phy>_<rate>`` (+ ``_rts`` / ``_sp``): one saturated UDP sender."""
+    name = f"udp_1hop_{phy}_{rate:g}" + ("_rts" if rts else "") + ("_sp" if short_preamble else "")
+    check = Check(name, phy, float(rate), "udp", rts, short_preamble, UDP_PAYLOAD, duration,
+                  tolerance_pct, BASIC[phy])
+    check.expected = expected_udp(check)
+    return check
+
+
+def tcp_check(phy: str, rate: float, *, duration: float = 10.0,
+              tolerance_pct: float = 5.0) -> Check:
+    check = Check(f"tcp_1hop_{phy}_{rate:g}", phy, float(rate), "tcp", payload=TCP_MSS,
+                  duration=duration, tolerance_pct=tolerance_pct, basic_rates=BASIC[phy])
+    check.expected = expected_tcp(check)
+    return check
+
+
+def _exchange(check: Check, payload: int, overhead: int, rts: bool):
+    return analytic.exchange(check.phy, check.rate, payload, overhead=overhead,
+                             short_preamble=check.short_preamble, rts=rts,
+                             short_slot=check.short_slot, basic=list(check.basic_rates))
+
+
+def expected_udp(check: Check) -> float:
+    """Analytic goodput (Mbit/s) of one saturated UDP sender (design.md §4)."""
+    return analytic.single_sender_goodput_mbps(
+        check.phy, check.rate, check.payload, overhead=check.mac_header + LLC_FCS + IP_UDP,
+        short_preamble=check.short_preamble, rts=check.rts, short_slot=check.short_slot,
+        basic=list(check.basic_rates))
+
+
+def expected_tcp(check: Check, segments_per_ack: float = 2.0) -> float:
+    """Analytic TCP goodput: per ``segments_per_ack`` data exchanges one TCP-ACK exchange,
+    each with its own DIFS + mean backoff."""
+    overhead = check.mac_header + LLC_FCS + IP_TCP
+    data = _exchange(check, check.payload, overhead, check.rts)
+    ack = _exchange(check, 0, overhead, check.rts)
+    tm = data.tm
+    access = tm.difs + tm.cw_min / 2 * tm.slot
+    t = segments_per_ack * (access + data.success) + access + ack.success
+    return segments_per_ack * check.payload * 8 / t
+
+
+# -- measuring --------------------------------------------------------------------------
+def pair_topology(check: Check, distance: float = 20.0):
+    from harness.topo import Topology
+    topo = Topology(f"fid{check.phy}{check.rate:g}")
+    for i, name in enumerate(("sta1", "sta2")):
+        topo.add_station(name, (i * distance, 0.0), phy=check.phy, rate=check.rate,
+                         rts=True if check.rts else None)
+    return topo
+
+
+def medium_spec(check: Check, **extra: Any) -> MediumSpec:
+    return MediumSpec(basic_rates={check.phy: tuple(check.basic_rates)},
+                      short_slot=check.short_slot, **extra)
+
+
+def run_check(check: Check, *, warmup: float = 1.0) -> Check:
+    """Start a pair, run the saturated flow, fill ``measured``/``ok`` and medium counters."""
+    from harness.net import Network
+    from harness.traffic import Flow, run_flow
+    with Network(pair_topology(check), medium=medium_spec(check)) as net:
+        handle = handle_for(net)
+        _prime(net)
+        before = handle.stats()
+        if check.protocol == "udp":
+            flow = Flow("sta1", "sta2", check.duration + warmup, "udp",
+                        bitrate=f"{max(2 * check.expected, 1):.0f}M",
+                        extra=["-l", str(check.payload), "--omit", f"{warmup:g}"])
+        else:
+            flow = Flow("sta1", "sta2", check.duration + warmup, "tcp",
+                        extra=["--omit", f"{warmup:g}"])
+        result = run_flow(net, flow).result
+        delta = stats_delta(before, handle.stats())
+    check.measured = round(result.throughput_mbps, 4)
+    check.ok = abs(check.error_pct or 100.0) <= check.tolerance_pct
+    check.medium = medium_evidence(delta, check)
+    return check
+
+
+def _prime(net) -> None:
+    """ARP and the IBSS peer entries exist before the measured flow starts."""
+    from harness.traffic import ping
+    ping(net, "sta1", "sta2", count=2, interval=0.2)
+
+
+def medium_evidence(delta: Dict[str, Any], check: Optional[Check] = None) -> Dict[str, Any]:
+    """What the medium saw during the flow: lag, busy fractions, per-link counters."""
+    links = {f"{l.get('tx_node')}>{l.get('rx_node')}": {k: l.get(k) for k in
+             ("attempts", "successes", "collisions", "retry_drops", "airtime_us", "delivered")}
+             for l in delta["links"] if l.get("attempts")}
+    out = {"interval_s": round(delta["interval_s"], 3),
+           "lag_us": delta.get("lag_us"),
+           "busy_fraction": {r.get("node"): round(r["busy_fraction"], 4)
+                             for r in delta["radios"]},
+           "queue_drops": {r.get("node"): r["queue_drops"] for r in delta["radios"]},
+           "links": links}
+    fwd, rev = links.get("sta1>sta2"), links.get("sta2>sta1")
+    if check is not None and check.protocol == "tcp" and fwd and rev and rev["successes"]:
+        out["data_frames_per_ack_frame"] = round(fwd["successes"] / rev["successes"], 3)
+    return out
+
+
+def run_parallel(fns: List, timeout: float = 600.0) -> List[Any]:
+    """Run callables at once (two iperf3 senders), return their results in order."""
+    results: List[Any] = [None] * len(fns)
+    errors: List[BaseException] = []
+
+    def call(i: int) -> None:
+        try:
+            results[i] = fns[i]()
+        except BaseException as err:  # noqa: BLE001 - re-raised below
+            errors.append(err)
+
+    threads = [threading.Thread(target=call, args=(i,), daemon=True) for i in range(len(fns))]
+    for t in threads:
+        t.start()
+        time.sleep(0.05)
+    for t in threads:
+        t.join(timeout)
+    if errors:
+        raise errors[0]
+    return results
