@@ -133,6 +133,7 @@ class MediumSpec:
     basic_rates: Dict[str, Tuple[float, ...]] = field(default_factory=dict)
     links: List[LinkOverride] = field(default_factory=list)
     log_level: str = "warn"
+    spin_us: Optional[int] = None         # mediumd --spin-us: busy-poll this close to events
     run_dir: Optional[str] = None         # None = a fresh temporary directory
 
     # -- validation --------------------------------------------------------------------
@@ -224,6 +225,9 @@ def _check_key(key: str, value: Any, where: str) -> Any:
         return _number(value, where, "a number >= 0 (dB)", lo=0.0)
     if key == "queue":
         return _number(value, where, "an integer 0..255 (frames)", lo=0, hi=255, integer=True)
+    if key == "spin_us":
+        return _number(value, where, "an integer 0..1000000 (microseconds)", lo=0, hi=1000000,
+                       integer=True)
     if key == "seed":
         return _number(value, where, "an integer >= 0", lo=0, integer=True)
     if key in ("enabled", "short_slot"):
@@ -598,6 +602,8 @@ def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = 
     argv = [str(binary), "-c", str(run_dir / "medium.conf"),
             "--control", str(run_dir / "control.sock"),
             "--stats-out", str(run_dir / "stats.json"), "--log-level", spec.log_level]
+    if spec.spin_us:
+        argv += ["--spin-us", str(int(spec.spin_us))]
     pcap: Optional[Path] = None
     if spec.pcap:
         pcap = run_dir / "medium.pcap" if spec.pcap is True else Path(str(spec.pcap))

@@ -257,3 +257,15 @@ def test_stats_delta_gives_interval_counters_and_busy_fraction():
     assert d["radios"][0]["tx_frames"] == 50
     assert d["radios"][0]["busy_fraction"] == pytest.approx((0.3 * 20 - 0.1 * 10) / 10)
     assert d["links"][0]["attempts"] == 20 and d["links"][1]["attempts"] == 3
+
+
+def test_launch_fails_loudly_when_mediumd_exits(tmp_path, mediumd_binary):
+    """No hwsim here: the daemon exits at once; the error carries its own message and the
+    files stay for inspection."""
+    from harness.medium import launch
+    spec = MediumSpec(run_dir=str(tmp_path / "run"))
+    with pytest.raises(HarnessError) as err:
+        launch(mediumd_binary, config_text(RADIOS, spec), spec, tag="abcd")
+    text = str(err.value)
+    assert "mediumd exited at start (code 1)" in text and "MAC80211_HWSIM family not found" in text
+    assert (tmp_path / "run" / "medium.conf").exists()
