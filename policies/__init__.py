@@ -10,14 +10,15 @@ are small and each says *when* its kernel change must happen:
 - ``apply(ctx)``: after start, before any traffic (sysctls, route metrics);
 - ``prime(ctx)``: after every policy applied, before the measured flows (the cwnd clamp's
   priming connection);
-- ``verify(ctx, flow, samples)``: after a flow, from its ``ss`` samples; raise
+- ``verify(ctx, flow, run)``: after a flow, from its ``ss`` samples (``run.ss``) and iperf3
+  report (``run.result``); raise
   ``PolicyViolation`` when the policy did not hold, so the run fails loudly;
 - ``record()``: what was applied, stored in every run's result.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional
 
 from harness.errors import HarnessError
 
@@ -95,8 +96,9 @@ class Policy:
     def prime(self, ctx: RunContext) -> None:
         """After every policy applied and routes installed, before the measured flows."""
 
-    def verify(self, ctx: RunContext, flow: FlowPlan, samples: Sequence[Any]) -> Dict[str, Any]:
-        """After a flow: check the policy held; return what was checked (stored)."""
+    def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
+        """After a flow (``run``: ``harness.traffic.FlowRun``): check the policy held; return
+        what was checked (stored with the flow)."""
         return {}
 
     def record(self) -> Dict[str, Any]:

@@ -82,6 +82,20 @@ def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: b
     return summary
 
 
+def check_iperf_cwnd(result: Any, limit: int, mss: int = SEGMENT_BYTES) -> Dict[str, Any]:
+    """iperf3's per-second ``snd_cwnd`` (bytes; only when the client sends) <= limit * MSS."""
+    if result is None or getattr(result, "reverse", False):
+        return {}
+    cwnds = [iv.snd_cwnd for iv in result.intervals if iv.snd_cwnd]
+    if not cwnds:
+        return {}
+    worst = max(cwnds)
+    if worst > limit * mss:
+        raise PolicyViolation(f"cwnd clamp {limit} did not hold: iperf3 reported snd_cwnd "
+                              f"{worst} bytes (> {limit} x {mss}); per second: {cwnds}")
+    return {"iperf3_max_snd_cwnd_bytes": worst}
+
+
 # -- priming ----------------------------------------------------------------------------
 def priming_connection(net, flow: FlowPlan, *, port: int = PRIME_PORT,
                        nbytes: str = PRIME_BYTES, timeout: float = 60.0) -> None:
@@ -139,10 +153,12 @@ class CwndClamp(Policy):
             self.metrics[f"{sender}->{receiver}"] = ctx.net[sender].cmd(
                 ["ip", "tcp_metrics", "show", peer_ip], check=False).stdout.strip()
 
-    def verify(self, ctx: RunContext, flow: FlowPlan, samples: Sequence[Any]) -> Dict[str, Any]:
+    def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
             return {}
-        return check_window(samples, self.value, what="cwnd clamp", check_cwnd=True)
+        found = check_window(run.ss, self.value, what="cwnd clamp", check_cwnd=True)
+        found.update(check_iperf_cwnd(run.result, self.value))
+        return found
 
     def record(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"value": self.value, "mechanism": "route cwnd lock (sender)"}
@@ -170,9 +186,10 @@ class RwndClamp(Policy):
             ctx.net[receiver].set_sysctls({"net.ipv4.tcp_moderate_rcvbuf": 0})
             ctx.add_route_metric(receiver, sender, "window", str(self.window_bytes))
 
-    def verify(self, ctx: RunContext, flow: FlowPlan, samples: Sequence[Any]) -> Dict[str, Any]:
+    def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
             return {}
+        samples = run.ss
         mss = {s.mss for s in samples if s.mss}
         if mss and mss != {SEGMENT_BYTES}:
             raise PolicyViolation(f"rwnd clamp: the flow's MSS is {sorted(mss)}, not the "

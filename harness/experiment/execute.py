@@ -262,7 +262,7 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         for instance, plan, run in zip(instances, plans, runs):
             checks = {}
             for policy in policies:
-                found = policy.verify(ctx, plan, run.ss)
+                found = policy.verify(ctx, plan, run)
                 if found:
                     checks[policy.name] = found
             flows.append(flow_record(instance, plan, run, checks))

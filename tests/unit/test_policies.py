@@ -176,3 +176,15 @@ def test_accel_detection():
     assert detect_accel(CPU_VM, "kvm-clock tsc", {}) == "kvm"
     assert detect_accel(CPU_VM, "kvm-clock", {"HARNESS_VM_ACCEL": "tcg"}) == "tcg"
     assert detect_accel(CPU_VM, "tsc", {"HARNESS_VM_ACCEL": "auto"}) == "tcg"
+
+
+def test_iperf3_snd_cwnd_is_checked_too():
+    from harness.iperf import FlowResult, Interval
+    from policies.window import check_iperf_cwnd
+    ok = FlowResult("TCP", 5, 1e6, 1, 1, intervals=[Interval(0, 1, 1, 1, snd_cwnd=2 * 1448)])
+    assert check_iperf_cwnd(ok, 2) == {"iperf3_max_snd_cwnd_bytes": 2896}
+    bad = FlowResult("TCP", 5, 1e6, 1, 1, intervals=[Interval(0, 1, 1, 1, snd_cwnd=14480)])
+    with pytest.raises(PolicyViolation, match="snd_cwnd 14480"):
+        check_iperf_cwnd(bad, 2)
+    bad.reverse = True  # the client receives: its snd_cwnd is not the flow's
+    assert check_iperf_cwnd(bad, 2) == {}
