@@ -32,14 +32,15 @@ static double binom(int n, int k)
 	return r;
 }
 
-/* Probability that a hard-decision decoder prefers a path at distance d. */
+/* Probability that a hard-decision decoder prefers a path at distance d:
+ * more than d/2 of d code bits wrong (ties count half). */
 static double p2(int d, double p)
 {
-	double s = 0;
+	double s = 0, q = 1 - p;
 	for (int k = d / 2 + 1; k <= d; k++)
-		s += binom(d, k) * pow(p, k) * pow(1 - p, d - k);
+		s += binom(d, k) * pow(p, k) * pow(q, d - k);
 	if (d % 2 == 0)
-		s += 0.5 * binom(d, d / 2) * pow(p, d / 2) * pow(1 - p, d / 2);
+		s += 0.5 * binom(d, d / 2) * pow(p * q, d / 2);
 	return s;
 }
 
@@ -51,8 +52,8 @@ static const struct code code_34 = { 5, 3, { 8, 31, 160, 892, 4512 } };
 static double coded_ber(const struct code *c, double p)
 {
 	double s = 0;
-	if (p <= 0)
-		return 0;
+	if (p < 1e-7)
+		return 0;	/* below 1e-19 per bit even for the rate-3/4 code */
 	for (int i = 0; i < 5; i++)
 		if (c->c[i] > 0)
 			s += c->c[i] * p2(c->dfree + i, p);

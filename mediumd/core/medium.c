@@ -88,6 +88,8 @@ static int radio_init(struct medium *m, struct radio *r, const struct medium_rad
 							: rc->capture_threshold_db;
 	r->cw = r->tm.cw_min;
 	r->st = D_IDLE;
+	for (int k = 0; k < 16; k++)
+		r->ber_val[k][0] = r->ber_val[k][1] = -1;	/* memo empty */
 	return 0;
 }
 

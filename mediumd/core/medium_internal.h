@@ -92,6 +92,8 @@ struct radio {
 	struct tx *lock;
 	uint64_t lock_last;
 	double   lock_logok, lock_min_sinr;
+	/* last BER evaluated per rate: the SINR rarely changes between chunks */
+	double   ber_sinr[16][2], ber_val[16][2];
 
 	struct medium_radio_stats s;
 };

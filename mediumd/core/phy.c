@@ -61,6 +61,26 @@ static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 	return hi > lo ? hi - lo : 0;
 }
 
+/* BER with a two-entry memo per radio and rate. */
+static double cached_ber(struct radio *r, int kbps100, double sinr)
+{
+	static const int rates[] = { 10, 20, 55, 110, 60, 90, 120, 180, 240, 360, 480, 540 };
+	int k = 0;
+	while (k < 12 && rates[k] != kbps100)
+		k++;
+	if (k == 12)
+		return ber_for_rate(kbps100, sinr);
+	for (int w = 0; w < 2; w++)
+		if (r->ber_val[k][w] >= 0 && r->ber_sinr[k][w] == sinr)
+			return r->ber_val[k][w];
+	/* two ways, most recent first */
+	r->ber_sinr[k][1] = r->ber_sinr[k][0];
+	r->ber_val[k][1] = r->ber_val[k][0];
+	r->ber_sinr[k][0] = sinr;
+	r->ber_val[k][0] = ber_for_rate(kbps100, sinr);
+	return r->ber_val[k][0];
+}
+
 /* Close radio j's current SINR chunk at time now. */
 static void rx_close_chunk(struct medium *m, int j, uint64_t now)
 {
@@ -82,9 +102,9 @@ static void rx_close_chunk(struct medium *m, int j, uint64_t now)
 	double hb = overlap(t0, t1, t->hdr_start, t->hdr_end) * (double)t->hdr_kbps100 / 1e4;
 	double pb = overlap(t0, t1, t->hdr_end, t->data_end) * (double)t->kbps100 / 1e4;
 	if (hb > 0)
-		r->lock_logok += hb * log1p(-ber_for_rate(t->hdr_kbps100, hs));
+		r->lock_logok += hb * log1p(-cached_ber(r, t->hdr_kbps100, hs));
 	if (pb > 0)
-		r->lock_logok += pb * log1p(-ber_for_rate(t->kbps100, ps));
+		r->lock_logok += pb * log1p(-cached_ber(r, t->kbps100, ps));
 	if (hb > 0 || pb > 0 || t0 < t->hdr_start)
 		if (sinr < r->lock_min_sinr)
 			r->lock_min_sinr = sinr;

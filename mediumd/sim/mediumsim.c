@@ -266,12 +266,13 @@ int main(int argc, char **argv)
 	/* Flow starts and injected frames are external arrivals, in time order. */
 	int nf = s.sc.n_flows, nfr = s.sc.n_frames, next_frame = 0;
 	char *started = calloc(nf ? nf : 1, 1);
+	int n_started = 0;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		uint64_t t_ext = UINT64_MAX;
 		int which = -1;
-		for (int i = 0; i < nf; i++) {
+		for (int i = 0; n_started < nf && i < nf; i++) {
 			uint64_t st = (uint64_t)llround(s.sc.flows[i].start_s * 1e9);
 			if (!started[i] && st < t_ext) {
 				t_ext = st;
@@ -292,6 +293,7 @@ int main(int argc, char **argv)
 				inject_enqueue(&s, next_frame++);
 			} else if (which >= 0) {
 				started[which] = 1;
+				n_started++;
 				for (int k = 0; k < s.sc.flows[which].backlog; k++)
 					flow_enqueue(&s, which, t);
 			}
