@@ -48,11 +48,11 @@ static void inject_enqueue(struct sim *s, int k)
 	struct medium_frame_info info = { 0 };
 	info.len = fr->len;
 	memcpy(info.dst, fr->dst < 0 ? BCAST : medium_radio_mac(s->m, fr->dst), 6);
-	info.rates[0] = (struct medium_rate){ (int8_t)fr->rate_idx, (uint8_t)fr->count,
-		(uint16_t)((fr->rts ? MEDIUM_RATE_RTS : 0) |
-			   (fr->short_pre ? MEDIUM_RATE_SHORT_PREAMBLE : 0)) };
-	for (int i = 1; i < MEDIUM_MAX_RATES; i++)
-		info.rates[i].idx = -1;
+	for (int i = 0; i < MEDIUM_MAX_RATES; i++) {
+		info.rates[i] = fr->table[i];
+		info.rates[i].flags = (uint16_t)((fr->rts ? MEDIUM_RATE_RTS : 0) |
+					 (fr->short_pre ? MEDIUM_RATE_SHORT_PREAMBLE : 0));
+	}
 	info.cookie = COOKIE_INJECT | (uint64_t)k;
 	medium_enqueue(s->m, fr->t_ns, fr->src, &info);
 }
@@ -87,6 +87,7 @@ static void on_status(void *ctx, const struct medium_tx_report *rep)
 		fr->done = true;
 		fr->acked = rep->acked;
 		fr->attempts = tries;
+		memcpy(fr->used, rep->attempts, sizeof fr->used);
 		return;
 	}
 	int fi = (int)(rep->cookie >> 32);
@@ -193,9 +194,14 @@ static void report(struct sim *s, double wall_s)
 	for (int k = 0; k < s->sc.n_frames; k++) {
 		struct inject *fr = &s->sc.frames[k];
 		printf("%s\n  {\"t_us\": %.3f, \"src\": \"%s\", \"dst\": \"%s\", \"done\": %s, "
-		       "\"acked\": %s, \"attempts\": %d, \"received_by\": [",
+		       "\"acked\": %s, \"attempts\": %d, \"attempts_per_rate\": [",
 		       k ? "," : "", fr->t_ns / 1e3, rname(s, fr->src), rname(s, fr->dst),
 		       fr->done ? "true" : "false", fr->acked ? "true" : "false", fr->attempts);
+		for (int e = 0; e < MEDIUM_MAX_RATES && fr->used[e].idx >= 0; e++)
+			printf("%s[%g, %d]", e ? ", " : "",
+			       medium_rate_100kbps(s->cfg.radios[fr->src].phy, fr->used[e].idx) / 10.0,
+			       fr->used[e].count);
+		printf("], \"received_by\": [");
 		for (int r = 0; r < fr->n_rx; r++)
 			printf("%s{\"radio\": \"%s\", \"signal_dbm\": %.2f}", r ? ", " : "",
 			       rname(s, fr->rx[r]), fr->rx_dbm[r]);

@@ -152,6 +152,34 @@ static int parse_line(struct sp *p, struct scenario *sc, char **t, int n)
 		fr.t_ns = (uint64_t)llround(t_us * 1000.0);
 		if ((fr.src = radio(p, t[2], false)) < 0 || (fr.dst = radio(p, t[3], true)) < -1)
 			return -EINVAL;
+		for (int i = 0; i < MEDIUM_MAX_RATES; i++)
+			fr.table[i].idx = fr.used[i].idx = -1;
+		/* "rates R1xC1,R2xC2,..." is taken out before the common options */
+		for (int i = 4; i < n; i++) {
+			if (strcmp(t[i], "rates"))
+				continue;
+			if (i + 1 >= n)
+				return fail(p, "rates", "expected rates MBPSxCOUNT[,MBPSxCOUNT]...");
+			char buf[128];
+			int e = 0;
+			snprintf(buf, sizeof buf, "%s", t[i + 1]);
+			for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+				double mb, c;
+				if (e == MEDIUM_MAX_RATES || sscanf(tok, "%lfx%lf", &mb, &c) != 2 ||
+				    c < 1 || c > 255)
+					return fail(p, "rates", "bad entry '%s' (at most %d of MBPSxCOUNT)",
+						    tok, MEDIUM_MAX_RATES);
+				int idx = rate_index(p, fr.src, mb);
+				if (idx < 0)
+					return -EINVAL;
+				fr.table[e++] = (struct medium_rate){ (int8_t)idx, (uint8_t)c, 0 };
+			}
+			for (int k = i; k + 2 < n; k++)
+				t[k] = t[k + 2];
+			n -= 2;
+			rate = medium_rate_100kbps(p->cfg->radios[fr.src].phy, fr.table[0].idx) / 10.0;
+			break;
+		}
 		if (options(p, t + 4, n - 4, &rate, &fr.rts, &fr.short_pre, &fr.count, NULL,
 			    NULL, NULL, &len, NULL) < 0)
 			return -EINVAL;
@@ -159,6 +187,8 @@ static int parse_line(struct sp *p, struct scenario *sc, char **t, int n)
 			return fail(p, "rate", "missing (Mbit/s)");
 		if ((fr.rate_idx = rate_index(p, fr.src, rate)) < 0)
 			return -EINVAL;
+		if (fr.table[0].idx < 0)
+			fr.table[0] = (struct medium_rate){ (int8_t)fr.rate_idx, (uint8_t)fr.count, 0 };
 		fr.len = (uint32_t)len;
 		struct inject *nf = realloc(sc->frames, (sc->n_frames + 1) * sizeof(*nf));
 		if (!nf)

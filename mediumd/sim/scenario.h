@@ -4,6 +4,7 @@
  *   warmup 1                    seconds not counted in goodput
  *   flow A B payload 1500 rate 11 [rts] [short_preamble] [count N] [start S]
  *   frame 1000 A B len 100 rate 1 [rts] [count N]      (time in us)
+ *   frame 1000 A B len 100 rates 11x2,1x4              (multi-rate retry table)
  */
 #ifndef SCENARIO_H
 #define SCENARIO_H
@@ -35,6 +36,8 @@ struct inject {
 	int rate_idx;
 	bool rts, short_pre;
 	int count;
+	struct medium_rate table[MEDIUM_MAX_RATES];	/* "rates 11x2,1x4"; idx -1 = unused */
+	struct medium_rate used[MEDIUM_MAX_RATES];	/* tries reported per entry */
 	/* results */
 	bool done, acked;
 	int attempts, n_rx;

@@ -1,0 +1,115 @@
+"""Smaller properties of the medium core: config errors, queue refusal,
+broadcast, range-derived thresholds, walls, the multi-rate retry table."""
+import subprocess
+
+from conftest import radios
+
+
+def frames(out, src=None):
+    return [f for f in out["frames"] if src is None or f["src"] == src]
+
+
+def test_config_error_names_file_line_and_key(mediumsim_bin, tmp_path):
+    conf = tmp_path / "bad.conf"
+    conf.write_text("seed 1\nradio 02:00:00:00:00:01 name a\nradio 02:00:00:00:00:02 phy q\n")
+    scen = tmp_path / "s.txt"
+    scen.write_text("duration 1\n")
+    proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True, text=True)
+    print(proc.stderr)
+    assert proc.returncode == 2
+    assert f"{conf}:3: phy: 'q' is not one of b, g, a" in proc.stderr
+
+
+def test_unknown_keyword_and_bad_number(mediumsim_bin, tmp_path):
+    scen = tmp_path / "s.txt"
+    scen.write_text("duration 1\n")
+    for text, expect in [("propagation two_ray hieght 2\n", ":1: hieght: unknown propagation key"),
+                         ("radios 1\n", ":1: radios: unknown keyword"),
+                         ("radio 02:00:00:00:00:01 txpower ten\n", ":1: txpower: not a number: 'ten'"),
+                         ("radio 02:00:00:00:00:01 name a\nlink a b loss 3\n",
+                          ":2: link: no radio 'b' defined above this line")]:
+        conf = tmp_path / "bad.conf"
+        conf.write_text(text)
+        proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True,
+                              text=True)
+        print(proc.stderr.strip())
+        assert proc.returncode == 2 and expect in proc.stderr
+
+
+def test_queue_refuses_at_once_with_zero_attempts(sim):
+    """Queue limit 3 (+1 in service): of 10 frames offered at once 4 are taken,
+    6 are answered immediately as not acknowledged with zero attempts."""
+    conf = "seed 1\ndefaults phy b queue 3\n" + radios([("a", 0, 0), ("b", 10, 0)])
+    scen = "duration 1\n" + "".join(f"frame 1000 a b len 500 rate 11\n" for _ in range(10))
+    out = sim(conf, scen)
+    fr = frames(out)
+    refused = [f for f in fr if f["attempts"] == 0]
+    acked = [f for f in fr if f["acked"]]
+    drops = out["medium"]["radios"][0]["queue_drops"]
+    print(f"10 frames offered to a queue of 3 (+1): {len(acked)} acked, {len(refused)} refused "
+          f"with 0 attempts, radio queue_drops {drops}")
+    assert len(acked) == 4 and len(refused) == 6 and drops == 6
+    assert all(f["done"] and not f["acked"] for f in refused)
+
+
+def test_broadcast_one_try_every_receiver_in_range(sim):
+    conf = ("seed 1\npropagation two_ray\ndefaults phy b tx_range 250 cs_range 550\n" +
+            radios([("a", 0, 0), ("b", 100, 0), ("c", 240, 0), ("d", 260, 0), ("e", 1000, 0)]))
+    out = sim(conf, "duration 1\nframe 1000 a broadcast len 200 rate 1\n")
+    f = frames(out)[0]
+    got = sorted(r["radio"] for r in f["received_by"])
+    print(f"broadcast from a (tx_range 250 m): received by {got}, attempts {f['attempts']}, "
+          f"signals {[round(r['signal_dbm'], 1) for r in f['received_by']]} dBm")
+    assert got == ["b", "c"] and f["attempts"] == 1 and f["acked"]
+
+
+def test_range_thresholds_derived_from_model(sim):
+    """With tx_range 250 m the rx sensitivity is the model's power at 250 m."""
+    conf = ("seed 1\npropagation two_ray height 1.5\ndefaults phy b txpower 15 tx_range 250 cs_range 550\n"
+            + radios([("a", 0, 0), ("b", 100, 0)]))
+    out = sim(conf, "duration 0.1\n")
+    r = out["medium"]["radios"][0]
+    # two-ray beyond the crossover: Pr = Pt - (40 log10 d - 20 log10(ht hr))
+    import math
+    expect_rx = 15 - (40 * math.log10(250) - 20 * math.log10(1.5 * 1.5))
+    expect_cs = 15 - (40 * math.log10(550) - 20 * math.log10(1.5 * 1.5))
+    print(f"rx sensitivity {r['rx_sensitivity_dbm']} dBm (expected {expect_rx:.2f}), "
+          f"cs threshold {r['cs_threshold_dbm']} dBm (expected {expect_cs:.2f})")
+    assert abs(r["rx_sensitivity_dbm"] - expect_rx) < 0.01
+    assert abs(r["cs_threshold_dbm"] - expect_cs) < 0.01
+
+
+def test_indoor_wall_and_floor_attenuation(sim):
+    base = "seed 1\npropagation indoor exponent 3 floor_loss 15 floor_height 3\ndefaults phy g\n"
+    nodes = radios([("a", 0, 0), ("b", 20, 0)]) + "radio 02:00:00:00:01:00 name up pos 20 0 4\n"
+    scen = "duration 1\nframe 1000 a broadcast len 100 rate 6\n"
+    free = sim(base + nodes, scen)
+    walled = sim(base + "wall 10 -5 10 5 loss 7\n" + nodes, scen)
+    sig = lambda out, n: next(r["signal_dbm"] for r in frames(out)[0]["received_by"] if r["radio"] == n)
+    d_wall = sig(free, "b") - sig(walled, "b")
+    import math
+    d_floor = sig(free, "b") - sig(free, "up") - 30 * math.log10(math.hypot(20, 4) / 20)
+    print(f"wall of 7 dB between a and b: signal drop {d_wall:.2f} dB; one floor up: "
+          f"extra loss {d_floor:.2f} dB beyond distance (floor_loss 15)")
+    assert abs(d_wall - 7) < 0.01 and abs(d_floor - 15) < 0.01
+
+
+def test_multi_rate_table_attempts_reported_per_rate(sim):
+    """At 3 dB SNR, 11 Mbit/s CCK fails and 1 Mbit/s DBPSK succeeds: the table
+    11x2,1x3 is used as 2 tries at 11, then 1 at 1 Mbit/s.  (Sensitivity lowered
+    to -95 dBm so that a 3 dB SNR frame is detected at all.)"""
+    conf = "seed 1\nrx_sensitivity -95\ndefaults phy b\n" + radios([("a", 0, 0), ("b", 10, 0)]) + "link a b snr 3\n"
+    out = sim(conf, "duration 1\nframe 1000 a b len 1000 rates 11x2,1x3\n")
+    f = frames(out)[0]
+    print(f"table 11x2,1x3 at 3 dB SNR: acked {f['acked']}, tries per rate {f['attempts_per_rate']}")
+    assert f["acked"] and f["attempts_per_rate"] == [[11, 2], [1, 1]]
+
+
+def test_retry_limit_caps_the_rate_table(sim):
+    """Radio retry_short 3 caps a 11x4,1x4 table on a dead link at 3 tries."""
+    conf = ("seed 1\ndefaults phy b retry_short 3\n" + radios([("a", 0, 0), ("b", 10, 0)]) +
+            "link a b snr -20\n")
+    out = sim(conf, "duration 1\nframe 1000 a b len 1000 rates 11x4,1x4\n")
+    f = frames(out)[0]
+    print(f"dead link, retry_short 3, table 11x4,1x4: tries per rate {f['attempts_per_rate']}")
+    assert not f["acked"] and f["attempts_per_rate"] == [[11, 3], [1, 0]]
