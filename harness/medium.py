@@ -486,11 +486,25 @@ class MediumHandle:
         if not self.running:
             raise HarnessError(f"mediumd exited (code {self.proc.poll()}): "
                                f"{self.log_tail() or 'no output'}")
-        return self.annotate(self.control.stats())
+        stats = self.control.stats()
+        return self.annotate(stats, time.monotonic())
 
-    def annotate(self, stats: Dict[str, Any]) -> Dict[str, Any]:
+    def annotate(self, stats: Dict[str, Any], mono_s: float) -> Dict[str, Any]:
+        """Node names beside MACs, and each radio's busy time (``busy_us``).
+
+        mediumd's ``busy_fraction`` is busy time over the core's clock value, and the daemon's
+        clock is CLOCK_MONOTONIC (time since boot), not time since mediumd started: the
+        fraction is diluted by the boot-to-start time. busy time = fraction x that clock,
+        read here (same clock) when the stats were taken; ``busy_fraction_uptime`` is it
+        over mediumd's uptime. Exact to the few ms between the core's last advance and now."""
+        uptime = float(stats.get("uptime_s", 0.0))
         for radio in stats.get("radios", []):
             radio.setdefault("node", self.names.get(radio.get("mac", "").lower()))
+            if "busy_us" not in radio and "busy_fraction" in radio:
+                radio["busy_us"] = radio["busy_fraction"] * mono_s * 1e6
+                stats["busy_us_derived"] = True
+            if uptime > 0 and "busy_us" in radio:
+                radio["busy_fraction_uptime"] = min(1.0, radio["busy_us"] / (uptime * 1e6))
         for link in stats.get("links", []):
             link.setdefault("tx_node", self.names.get(str(link.get("tx", "")).lower()))
             link.setdefault("rx_node", self.names.get(str(link.get("rx", "")).lower()))
@@ -517,8 +531,10 @@ class MediumHandle:
                     self.proc.kill()
                     self.proc.wait(5)
             self.exit_code = self.proc.returncode
+            exited_at = time.monotonic()
             try:
-                self.final_stats = self.annotate(json.loads(self.stats_path.read_text()))
+                self.final_stats = self.annotate(json.loads(self.stats_path.read_text()),
+                                                 exited_at)
             except (OSError, ValueError):
                 self.final_stats = None
             log = self.log_tail()
@@ -679,8 +695,8 @@ _LINK_COUNTERS = ("attempts", "successes", "collisions", "retry_drops", "airtime
 def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str, Any]:
     """Counters of the interval between two stats documents (e.g. around one flow).
 
-    mediumd's ``busy_fraction`` is over its whole uptime; here it is over the interval
-    (busy time = fraction x uptime). Lag percentiles cannot be subtracted: ``lag_us`` is
+    ``busy_fraction`` here is busy time over the interval (from ``busy_us``, see
+    ``MediumHandle.annotate``). Lag percentiles cannot be subtracted: ``lag_us`` is
     the cumulative one of ``after``."""
     dt = float(after.get("uptime_s", 0.0)) - float(before.get("uptime_s", 0.0))
     old_r = {r["mac"]: r for r in before.get("radios", [])}
@@ -688,9 +704,13 @@ def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str
     for r in after.get("radios", []):
         o = old_r.get(r["mac"], {})
         d = dict(r, **{k: r.get(k, 0) - o.get(k, 0) for k in _RADIO_COUNTERS})
-        busy = (r.get("busy_fraction", 0.0) * float(after.get("uptime_s", 0.0))
-                - o.get("busy_fraction", 0.0) * float(before.get("uptime_s", 0.0)))
-        d["busy_fraction"] = busy / dt if dt > 0 else 0.0
+        if "busy_us" in r:
+            busy = (r["busy_us"] - o.get("busy_us", 0.0)) / 1e6
+        else:  # mediumd's fraction is over its uptime
+            busy = (r.get("busy_fraction", 0.0) * float(after.get("uptime_s", 0.0))
+                    - o.get("busy_fraction", 0.0) * float(before.get("uptime_s", 0.0)))
+        d["busy_us"] = busy * 1e6
+        d["busy_fraction"] = min(1.0, max(0.0, busy / dt)) if dt > 0 else 0.0
         radios.append(d)
     old_l = {(l["tx"], l["rx"]): l for l in before.get("links", [])}
     links = []

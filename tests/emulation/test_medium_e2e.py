@@ -145,29 +145,34 @@ def test_chain_three_hops_is_limited_by_contention():
     print("\n" + text)
     assert three.throughput_mbps < 0.5 * one.throughput_mbps, text
     # contention: the relays' air was busy most of the flow (a CPU-bound run leaves it idle)
-    assert busy["sta2"] > 0.6 and busy["sta3"] > 0.6, text
+    assert busy["sta2"] > 0.7 and busy["sta3"] > 0.7, text
     assert sum(coll.values()) + sum(drops.values()) > 0, text
 
 
 # -- hidden terminals -----------------------------------------------------------------------
+HIDDEN_RATE = 2.0
+
+
 def triangle(rts: bool) -> Network:
-    """A and C 400 m apart, B between; tx range = carrier-sense range = 250 m, so A and C
-    cannot hear each other but both reach B (two_ray, 802.11b 11 Mbit/s)."""
+    """a and c 400 m apart, b between; tx range = carrier-sense range = 250 m, so a and c
+    cannot hear each other but both reach b (two_ray). 802.11b 2 Mbit/s: a 1472-byte frame
+    is 6 ms on air, so an unprotected frame is exposed for long (the core's tests show the
+    collapse is deepest at low rates), and ~170 frames/s keep the guest's CPU out of it."""
     topo = Topology("hidden")
     for name, x in (("a", 0.0), ("b", 200.0), ("c", 400.0)):
-        topo.add_station(name, (x, 0.0), phy="b", rate=11, rts=True if rts else False)
+        topo.add_station(name, (x, 0.0), phy="b", rate=HIDDEN_RATE, rts=True if rts else False)
     spec = MediumSpec.from_dict({"tx_range": 250, "cs_range": 250, "propagation": "two_ray",
                                  "basic_rates": {"b": list(BASIC["b"])}})
     return Network(topo, medium=spec)
 
 
-def two_senders(net: Network, seconds: float = 8):
+def two_senders(net: Network, seconds: float = 10):
     handle = handle_for(net)
     ping(net, "a", "b", count=2)
     ping(net, "c", "b", count=2)
     before = handle.stats()
-    flows = [Flow("a", "b", seconds, "udp", bitrate="6M", port=5201, extra=["-l", "1472"]),
-             Flow("c", "b", seconds, "udp", bitrate="6M", port=5202, extra=["-l", "1472"])]
+    flows = [Flow("a", "b", seconds, "udp", bitrate="2M", port=5201, extra=["-l", "1472"]),
+             Flow("c", "b", seconds, "udp", bitrate="2M", port=5202, extra=["-l", "1472"])]
     runs = run_parallel([lambda f=f: run_flow(net, f).result for f in flows])
     return sum(r.throughput_mbps for r in runs), stats_delta(before, handle.stats())
 
@@ -182,10 +187,12 @@ def test_hidden_terminals_rts_cts_raises_throughput():
         return {f"{l['tx_node']}>{l['rx_node']}": (l["attempts"], l["collisions"],
                                                     l["retry_drops"]) for l in d["links"]
                 if l["attempts"]}
-    text = (f"two hidden UDP senders to b: without RTS {plain:.3f} Mbit/s, with RTS/CTS "
-            f"{rts:.3f} Mbit/s\n(attempts, collisions, retry drops) plain {coll(d_plain)}\n"
+    single = udp_check("b", HIDDEN_RATE).expected
+    text = (f"two hidden UDP senders to b, 802.11b {HIDDEN_RATE:g} Mbit/s: without RTS "
+            f"{plain:.3f} Mbit/s, with RTS/CTS {rts:.3f} Mbit/s (one sender alone, analytic: "
+            f"{single:.3f})\n(attempts, collisions, retry drops) plain {coll(d_plain)}\n"
             f"rts {coll(d_rts)}\nlag plain {d_plain['lag_us']}\nlag rts {d_rts['lag_us']}")
     print("\n" + text)
-    assert rts > 1.2 * plain, text
+    assert rts > 1.5 * plain, text
     a_b = link_stats(d_plain, "a", "b")
-    assert a_b["collisions"] > 0.1 * a_b["attempts"], text
+    assert a_b["collisions"] > 0.3 * a_b["attempts"], text

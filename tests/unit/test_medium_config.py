@@ -269,3 +269,27 @@ def test_launch_fails_loudly_when_mediumd_exits(tmp_path, mediumd_binary):
     text = str(err.value)
     assert "mediumd exited at start (code 1)" in text and "MAC80211_HWSIM family not found" in text
     assert (tmp_path / "run" / "medium.conf").exists()
+
+
+def test_stats_delta_prefers_busy_time():
+    before = {"uptime_s": 10.0, "radios": [{"mac": "m1", "busy_us": 1e6, "busy_fraction": 0.01}]}
+    after = {"uptime_s": 14.0, "radios": [{"mac": "m1", "busy_us": 4e6, "busy_fraction": 0.02}]}
+    assert stats_delta(before, after)["radios"][0]["busy_fraction"] == pytest.approx(0.75)
+
+
+def test_annotate_derives_busy_time_from_the_monotonic_clock():
+    """mediumd's busy_fraction is over CLOCK_MONOTONIC (since boot): x clock = busy time."""
+    from harness.medium import MediumHandle
+
+    class P:
+        pid = 1
+
+    h = MediumHandle.__new__(MediumHandle)
+    h.names = {"02:68:78:00:00:00": "sta1"}
+    stats = {"uptime_s": 20.0, "radios": [{"mac": "02:68:78:00:00:00", "busy_fraction": 0.1}],
+             "links": []}
+    out = h.annotate(stats, mono_s=100.0)
+    radio = out["radios"][0]
+    assert radio["node"] == "sta1"
+    assert radio["busy_us"] == pytest.approx(10e6)
+    assert radio["busy_fraction_uptime"] == pytest.approx(0.5)
