@@ -143,6 +143,13 @@ class Network:
         """Every radio's MAC, position and PHY settings: the input of the medium config."""
         return [r.to_dict() for r in self.radios]
 
+    def medium_stats(self) -> Optional[Dict[str, Any]]:
+        """The medium's counters (per link, per radio, lag): live while running, final after
+        ``stop()``; None without a medium (``harness.medium.stats_for``)."""
+        if self.medium == "none":
+            return None
+        return importlib.import_module("harness.medium").stats_for(self)
+
     def describe(self) -> Dict[str, Any]:
         return {"tag": self.tag, "name": self.name, "seed": self.seed,
                 "medium": self.medium if isinstance(self.medium, (str, type(None))) else repr(self.medium),
