@@ -244,6 +244,10 @@ static int radio_key(struct parser *p, struct medium_radio_config *r, char **t, 
 
 static int radio_keys(struct parser *p, struct medium_radio_config *r, char **t, int n)
 {
+	/* phy first: basic_rates are resolved against the radio's rate table */
+	for (int i = 0; i + 1 < n; i++)
+		if (!strcmp(t[i], "phy") && radio_key(p, r, t + i, n - i) < 0)
+			return -EINVAL;
 	for (int i = 0; i < n;) {
 		int used = radio_key(p, r, t + i, n - i);
 		if (used < 0)

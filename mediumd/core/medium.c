@@ -387,6 +387,22 @@ static void mac_str(const uint8_t *a, char *s)
 	sprintf(s, "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
+/* A JSON string literal (names may come from the daemon's callers). */
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
 int medium_stats_json(const struct medium *m, FILE *out)
 {
 	char mac[18];
@@ -396,12 +412,13 @@ int medium_stats_json(const struct medium *m, FILE *out)
 		struct medium_radio_stats s;
 		medium_radio_stats(m, i, &s);
 		mac_str(m->r[i].cfg.mac, mac);
-		fprintf(out, "%s\n  {\"index\": %d, \"mac\": \"%s\", \"name\": \"%s\", "
-			"\"enqueued\": %llu, \"queue_drops\": %llu, \"tx_frames\": %llu, "
+		fprintf(out, "%s\n  {\"index\": %d, \"mac\": \"%s\", \"name\": ",
+			i ? "," : "", i, mac);
+		json_str(out, m->r[i].cfg.name);
+		fprintf(out, ", \"enqueued\": %llu, \"queue_drops\": %llu, \"tx_frames\": %llu, "
 			"\"acked\": %llu, \"retry_drops\": %llu, \"tx_airtime_ns\": %llu, "
 			"\"busy_ns\": %llu, \"busy_fraction\": %.6f, \"queue_len\": %u, "
 			"\"noise_dbm\": %.2f, \"rx_sensitivity_dbm\": %.2f, \"cs_threshold_dbm\": %.2f}",
-			i ? "," : "", i, mac, m->r[i].cfg.name,
 			(unsigned long long)s.enqueued, (unsigned long long)s.queue_drops,
 			(unsigned long long)s.tx_frames, (unsigned long long)s.acked,
 			(unsigned long long)s.retry_drops, (unsigned long long)s.tx_airtime_ns,
