@@ -62,7 +62,7 @@ static void on_deliver(void *ctx, const struct medium_rx_info *rx)
 	struct sim *s = ctx;
 	if (rx->cookie & COOKIE_INJECT) {
 		struct inject *fr = &s->sc.frames[rx->cookie & 0xffffffff];
-		if (fr->n_rx < 16) {
+		if (fr->n_rx < 64) {
 			fr->rx_dbm[fr->n_rx] = rx->signal_dbm;
 			fr->rx[fr->n_rx++] = rx->rx_radio;
 		}

@@ -41,8 +41,8 @@ struct inject {
 	/* results */
 	bool done, acked;
 	int attempts, n_rx;
-	int rx[16];
-	double rx_dbm[16];
+	int rx[64];
+	double rx_dbm[64];
 };
 
 struct scenario {

@@ -113,3 +113,59 @@ def test_retry_limit_caps_the_rate_table(sim):
     f = frames(out)[0]
     print(f"dead link, retry_short 3, table 11x4,1x4: tries per rate {f['attempts_per_rate']}")
     assert not f["acked"] and f["attempts_per_rate"] == [[11, 3], [1, 0]]
+
+
+def test_free_space_received_power(sim):
+    """Friis at 2412 MHz, 100 m: 20 log10(4 pi d / lambda) = 80.09 dB."""
+    import math
+    conf = ("seed 1\npropagation free_space\ndefaults phy g txpower 20 gain 2\n" +
+            radios([("a", 0, 0), ("b", 100, 0)]))
+    out = sim(conf, "duration 0.1\nframe 1000 a broadcast len 100 rate 6\n")
+    got = frames(out)[0]["received_by"][0]["signal_dbm"]
+    lam = 299792458.0 / 2412e6
+    expect = 20 + 2 + 2 - 20 * math.log10(4 * math.pi * 100 / lam)
+    print(f"free space 100 m, 20 dBm + 2 x 2 dBi: received {got} dBm, Friis {expect:.2f} dBm")
+    assert abs(got - expect) < 0.01
+
+
+def test_shadowing_is_static_symmetric_and_has_the_stated_sigma(sim):
+    """30 receivers on a circle around a: the spread of their received power
+    around the mean is the shadowing sigma; b->a equals a->b."""
+    import math
+    import statistics
+    ring = [(f"r{i}", 50 * math.cos(i / 30 * 2 * math.pi), 50 * math.sin(i / 30 * 2 * math.pi))
+            for i in range(30)]
+    conf = ("seed 77\npropagation log_distance exponent 3\nshadowing 6\nrx_sensitivity -200\n"
+            "defaults phy g\n" + radios([("a", 0, 0)] + ring))
+    scen = ("duration 1\nframe 1000 a broadcast len 100 rate 6\n"
+            "frame 50000 r0 broadcast len 100 rate 6\nframe 90000 a broadcast len 100 rate 6\n")
+    out = sim(conf, scen)
+    first = {r["radio"]: r["signal_dbm"] for r in frames(out, "a")[0]["received_by"]}
+    again = {r["radio"]: r["signal_dbm"] for r in frames(out, "a")[1]["received_by"]}
+    back = {r["radio"]: r["signal_dbm"] for r in frames(out, "r0")[0]["received_by"]}
+    sd = statistics.pstdev(first.values())
+    print(f"shadowing sigma 6 dB: spread over 30 equidistant links {sd:.2f} dB; "
+          f"a->r0 {first['r0']:.2f}, r0->a {back['a']:.2f} dBm")
+    assert len(first) == 30 and first == again
+    assert abs(first["r0"] - back["a"]) < 1e-6
+    assert 6 * 0.6 < sd < 6 * 1.4
+
+
+def test_rayleigh_fading_mean_power_is_the_link_mean(sim):
+    """Per-frame Rayleigh fading: the received power varies frame to frame and its
+    linear mean is the link's mean power (E[|h|^2] = 1)."""
+    import math
+    import statistics
+    conf = ("seed 5\npropagation free_space\nfading rayleigh\nrx_sensitivity -200\ndefaults phy g\n" +
+            radios([("a", 0, 0), ("b", 100, 0)]))
+    scen = "duration 2\n" + "".join(f"frame {1000 + 2000 * k} a broadcast len 50 rate 6\n"
+                                     for k in range(800))
+    out = sim(conf, scen)
+    p = [f["received_by"][0]["signal_dbm"] for f in frames(out) if f["received_by"]]
+    lam = 299792458.0 / 2412e6
+    mean_dbm = 15 - 20 * math.log10(4 * math.pi * 100 / lam)
+    lin = statistics.fmean(10 ** ((x - mean_dbm) / 10) for x in p)
+    print(f"Rayleigh: {len(p)} frames, linear mean gain {lin:.3f} (expected 1), "
+          f"dB spread {statistics.pstdev(p):.2f} dB (Rayleigh: 5.57 dB)")
+    assert len(p) >= 790 and abs(lin - 1) < 0.12   # a deep fade (> 26 dB) may lose a frame
+    assert 4.5 < statistics.pstdev(p) < 6.7
