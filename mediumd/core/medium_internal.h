@@ -71,7 +71,6 @@ struct radio {
 	enum dcf_state st;
 	int      cw;
 	int      bo_slots;		/* backoff slots left (0 = none)       */
-	uint64_t bo_ref;		/* slots counted from here, if later   */
 	bool     eifs;			/* last reception was in error         */
 	uint64_t acc_gen, acc_time;
 	bool     acc_pending;
@@ -79,7 +78,7 @@ struct radio {
 	uint64_t attempt;		/* attempt serial (matches responses)  */
 	bool     attempt_rts;		/* current attempt uses RTS/CTS        */
 	struct tx *att_tx;		/* current attempt's RTS/DATA PPDU     */
-	uint64_t att_overlap;		/* its overlap flag, copied at tx end  */
+	bool     att_overlap;		/* its overlap flag, copied at tx end  */
 
 	/* carrier sense */
 	bool     busy;
