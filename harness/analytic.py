@@ -167,3 +167,20 @@ def delivered_fraction(p_loss: float, attempts: int) -> float:
     """Frames delivered on a link with independent frame loss p and at most
     `attempts` tries (R = attempts - 1 retries): 1 - p^(R+1)."""
     return 1 - p_loss ** attempts
+
+
+#: IPv4 (20) + TCP with timestamps (32) header bytes.
+TCP_IP_HEADERS = 52
+
+
+def tcp_goodput_mbps(phy: str, rate: float, mss: int = 1448, ack_every: int = 2,
+                     **kw) -> float:
+    """One TCP flow over one hop, no collisions or errors (design.md section 4):
+    each data segment is its own DCF exchange, and every `ack_every` segments
+    (2 with delayed ACK, 1 with quickack) a TCP ACK takes one more exchange:
+        T = T_frame(mss + 52) + T_frame(52) / ack_every,  goodput = 8 mss / T
+    with T_frame = DIFS + CWmin/2 slot + exchange (see single_sender_goodput_mbps)."""
+    def t_frame(ip_len: int) -> float:
+        ex = exchange(phy, rate, ip_len, **kw)
+        return ex.tm.difs + ex.tm.cw_min / 2 * ex.tm.slot + ex.success
+    return 8 * mss / (t_frame(mss + TCP_IP_HEADERS) + t_frame(TCP_IP_HEADERS) / ack_every)

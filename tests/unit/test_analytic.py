@@ -80,3 +80,11 @@ def test_delivered_fraction():
     assert an.delivered_fraction(0.5, 4) == pytest.approx(1 - 1 / 16)
     assert an.delivered_fraction(0.0, 1) == 1
     assert math.isclose(an.delivered_fraction(1.0, 7), 0)
+
+
+def test_tcp_goodput_adds_ack_exchanges():
+    data_only = an.single_sender_goodput_mbps("b", 11, 1500) * 1448 / 1500 * (1500 + 36) / (1500 + 36)
+    t_data = 8 * 1500 / an.single_sender_goodput_mbps("b", 11, 1500)       # 1500 B IP packet
+    t_ack = 8 * 52 / an.single_sender_goodput_mbps("b", 11, 52)
+    assert an.tcp_goodput_mbps("b", 11) == pytest.approx(8 * 1448 / (t_data + t_ack / 2))
+    assert an.tcp_goodput_mbps("b", 11, ack_every=1) < an.tcp_goodput_mbps("b", 11) < data_only
