@@ -277,8 +277,21 @@ static void dispatch(struct medium *m, const struct event *e)
 	}
 }
 
+/* The caller's clock may be CLOCK_MONOTONIC: remember where the run began
+ * so that busy fractions are over the run, not since boot. */
+static void start_clock(struct medium *m, uint64_t now_ns)
+{
+	if (m->started)
+		return;
+	m->started = true;
+	m->t0 = now_ns;
+	if (now_ns > m->now)
+		m->now = now_ns;
+}
+
 uint64_t medium_advance(struct medium *m, uint64_t now_ns)
 {
+	start_clock(m, now_ns);
 	uint64_t done = 0;
 	struct event e;
 	m->in_advance++;
@@ -300,6 +313,7 @@ int medium_enqueue(struct medium *m, uint64_t now_ns, int src,
 {
 	if (src < 0 || src >= m->n || !fi)
 		return -EINVAL;
+	start_clock(m, now_ns);
 	/* Outside a callback, bring the medium up to now first; a frame is
 	 * never placed earlier than the medium's present. */
 	if (!m->in_advance && now_ns > m->now)
@@ -377,7 +391,8 @@ int medium_radio_stats(const struct medium *m, int radio, struct medium_radio_st
 	*out = r->s;
 	if (r->busy)
 		out->busy_ns += m->now - r->busy_since;
-	out->busy_fraction = m->now ? (double)out->busy_ns / (double)m->now : 0;
+	uint64_t span = m->now - m->t0;
+	out->busy_fraction = span ? (double)out->busy_ns / (double)span : 0;
 	out->queue_len = r->qlen;
 	return 0;
 }

@@ -109,6 +109,8 @@ struct medium {
 	struct evq q;
 	struct rng rng;
 	uint64_t now;
+	uint64_t t0;			/* first time the caller gave us   */
+	bool     started;
 	uint64_t events;
 	int      in_advance;		/* inside medium_advance (callbacks)  */
 	uint64_t frame_serial;
