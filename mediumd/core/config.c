@@ -122,7 +122,7 @@ int medium_config_add_radio(struct medium_config *c, const struct medium_radio_c
 	return c->n_radios - 1;
 }
 
-static int add_link(struct medium_config *c, const struct medium_link_config *l)
+int medium_config_add_link(struct medium_config *c, const struct medium_link_config *l)
 {
 	struct medium_link_config *n = realloc(c->links, (c->n_links + 1) * sizeof(*n));
 	if (!n)
@@ -367,13 +367,13 @@ static int line_link(struct parser *p, char **t, int n)
 			return fail(p, k, "unknown link key (loss, snr, none, model, per, oneway)");
 		}
 	}
-	if (add_link(p->cfg, &l) < 0)
+	if (medium_config_add_link(p->cfg, &l) < 0)
 		return -ENOMEM;
 	if (!oneway) {
 		int tmp = l.tx;
 		l.tx = l.rx;
 		l.rx = tmp;
-		if (add_link(p->cfg, &l) < 0)
+		if (medium_config_add_link(p->cfg, &l) < 0)
 			return -ENOMEM;
 	}
 	return 0;

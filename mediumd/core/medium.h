@@ -185,7 +185,9 @@ int  medium_config_parse(const char *text, const char *name,
 			 struct medium_config *cfg, char *err, size_t errlen);
 /* Append a radio / link to a config (for programmatic use). */
 int  medium_config_add_radio(struct medium_config *cfg,
-			     const struct medium_radio_config *r);
+			     const struct medium_radio_config *r);	/* returns its index */
+int  medium_config_add_link(struct medium_config *cfg,
+			    const struct medium_link_config *l);	/* one direction */
 void medium_config_free(struct medium_config *cfg);
 /* Parse "aa:bb:cc:dd:ee:ff"; 0 on success. */
 int  medium_parse_mac(const char *s, uint8_t mac[6]);

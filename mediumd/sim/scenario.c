@@ -174,8 +174,8 @@ static int parse_line(struct sp *p, struct scenario *sc, char **t, int n)
 					return -EINVAL;
 				fr.table[e++] = (struct medium_rate){ (int8_t)idx, (uint8_t)c, 0 };
 			}
-			for (int k = i; k + 2 < n; k++)
-				t[k] = t[k + 2];
+			for (int w = i; w + 2 < n; w++)	/* drop "rates X" from the words */
+				t[w] = t[w + 2];
 			n -= 2;
 			rate = medium_rate_100kbps(p->cfg->radios[fr.src].phy, fr.table[0].idx) / 10.0;
 			break;
