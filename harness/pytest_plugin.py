@@ -57,6 +57,7 @@ def _where_emulation_runs(config) -> str:
     return "vm"
 
 
+@pytest.hookimpl(trylast=True)  # after -m/-k deselection: only selected tests go to the VM
 def pytest_collection_modifyitems(session, config, items) -> None:
     emulation = [i for i in items if i.get_closest_marker("emulation")]
     if not emulation:
