@@ -136,7 +136,7 @@ struct medium_radio_config {
 	double  capture_threshold_db;	/* NAN = global default                 */
 	int     retry_short;		/* max attempts, dot11ShortRetryLimit (7) */
 	int     retry_long;		/* max attempts, dot11LongRetryLimit (4)  */
-	int     queue_limit;		/* frames (default 50)                  */
+	int     queue_limit;		/* frames waiting besides the one in service (50) */
 };
 
 enum medium_link_kind {
@@ -206,7 +206,8 @@ int  medium_radio_by_mac(const struct medium *m, const uint8_t mac[6]);
 const uint8_t *medium_radio_mac(const struct medium *m, int radio);
 /* Extra receive addresses of a radio (e.g. further vifs). */
 int  medium_add_mac_alias(struct medium *m, int radio, const uint8_t mac[6]);
-/* Add a radio at run time; returns its index or a negative errno. */
+/* Add a radio at run time; returns its index or a negative errno
+ * (-EBUSY while any PPDU is on air: retry after medium_advance). */
 int  medium_add_radio(struct medium *m, const struct medium_radio_config *r);
 
 /* Frame-level flags. */
@@ -322,7 +323,7 @@ struct medium_radio_stats {
 	uint64_t retry_drops;
 	uint64_t tx_airtime_ns;	/* own transmissions, all kinds               */
 	uint64_t busy_ns;	/* carrier sense busy (own tx, others, NAV)   */
-	double   busy_fraction;	/* busy_ns / elapsed                          */
+	double   busy_fraction;	/* busy_ns / time since the first advance/enqueue */
 	uint32_t queue_len;
 };
 
