@@ -12,8 +12,6 @@ its own DCF exchange (design.md §4).
 """
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -180,23 +178,54 @@ def medium_evidence(delta: Dict[str, Any], check: Optional[Check] = None) -> Dic
     return out
 
 
-def run_parallel(fns: List, timeout: float = 600.0) -> List[Any]:
-    """Run callables at once (two iperf3 senders), return their results in order."""
-    results: List[Any] = [None] * len(fns)
-    errors: List[BaseException] = []
+def run_together(net, flows: List[Any], timeout_extra: float = 30.0) -> List[Any]:
+    """Run iperf3 flows that start at the same moment (servers first, then every client
+    launched back to back): run_flow in threads would start each client only after its
+    own server listens, seconds apart under TCG, and the flows would partly run alone."""
+    import subprocess
+    from harness import iperf
+    from harness.errors import HarnessError
+    from harness.traffic import _wait_listening, client_args
+    servers, clients = [], []
+    try:
+        for f in flows:
+            dst = net[f.dst]
+            servers.append((dst, dst.popen(["iperf3", "-s", "-1", "-p", str(f.port), "-B", dst.ip,
+                                            "--forceflush"])))
+        for dst, proc in servers:
+            _wait_listening(proc)
+        for f in flows:
+            src = net[f.src]
+            clients.append((f, src, src.popen(client_args(f, net[f.dst].ip))))
+        results = []
+        for f, src, proc in clients:
+            out, err = proc.communicate(timeout=f.duration + timeout_extra)
+            if not out.strip():
+                raise HarnessError(f"iperf3 {f.src}->{f.dst} printed nothing: {err.strip()}")
+            result = iperf.parse(out)
+            result.src, result.dst = f.src, f.dst
+            results.append(result)
+        return results
+    finally:
+        for node, proc in servers + [(c[1], c[2]) for c in clients]:
+            if proc.poll() is None:
+                proc.kill()
+                try:
+                    proc.wait(5)
+                except subprocess.TimeoutExpired:
+                    pass
+            if proc in node.procs:
+                node.procs.remove(proc)
 
-    def call(i: int) -> None:
-        try:
-            results[i] = fns[i]()
-        except BaseException as err:  # noqa: BLE001 - re-raised below
-            errors.append(err)
 
-    threads = [threading.Thread(target=call, args=(i,), daemon=True) for i in range(len(fns))]
-    for t in threads:
-        t.start()
-        time.sleep(0.05)
-    for t in threads:
-        t.join(timeout)
-    if errors:
-        raise errors[0]
-    return results
+def common_goodput_mbps(results: List[Any], skip: int = 1) -> List[float]:
+    """Each flow's goodput over the interval reports all flows share (skipping the first
+    ``skip`` and the last one), so a flow that started or ended alone does not count."""
+    n = min(len(r.intervals) for r in results)
+    window = range(skip, max(skip + 1, n - 1))
+    out = []
+    for r in results:
+        ivs = [r.intervals[i] for i in window if i < len(r.intervals)]
+        secs = sum(iv.end - iv.start for iv in ivs)
+        out.append(sum(iv.bytes for iv in ivs) * 8 / secs / 1e6 if secs else 0.0)
+    return out
