@@ -184,3 +184,48 @@ def tcp_goodput_mbps(phy: str, rate: float, mss: int = 1448, ack_every: int = 2,
         ex = exchange(phy, rate, ip_len, **kw)
         return ex.tm.difs + ex.tm.cw_min / 2 * ex.tm.slot + ex.success
     return 8 * mss / (t_frame(mss + TCP_IP_HEADERS) + t_frame(TCP_IP_HEADERS) / ack_every)
+
+
+def rx_start_delay_us(rate: float, short_preamble: bool = False) -> float:
+    """aPHY-RX-START-Delay: DSSS 192 us (long) / 96 us (short), OFDM 25 us."""
+    if rate in DSSS:
+        return 96 if (short_preamble and rate != 1) else 192
+    return 25
+
+
+def ack_timeout_us(phy: str, rate: float, short_preamble: bool = False,
+                   short_slot: bool = True, basic=None) -> float:
+    """ACKTimeout = SIFS + slot + PHY-RX-START delay of the expected ACK (9.3.2.8)."""
+    tm = timing(phy, short_slot)
+    return tm.sifs + tm.slot + rx_start_delay_us(control_rate(phy, rate, basic), short_preamble)
+
+
+def lossy_link_goodput_mbps(phy: str, rate: float, payload: int, p_loss: float, attempts: int,
+                            after_failure: str = "eifs", overhead: int = DEFAULT_OVERHEAD,
+                            short_preamble: bool = False, short_slot: bool = True,
+                            basic=None) -> float:
+    """One saturated sender on a link that loses each DATA frame with probability
+    p (ACKs clean), at most `attempts` tries, CW doubling per failure.
+
+    Expected medium time per frame:
+        E = sum_{k<R} p^k (W_k + T_data) + (1 - p^R)(SIFS + T_ack)
+        W_0 = (1 - p^R) DIFS + p^R F + CW_0/2 slot     (after a success / a drop)
+        W_k = F + CW_k/2 slot,  CW_k = min((CWmin + 1) 2^k - 1, CWmax)
+    where F is where a failed sender resumes counting after its PPDU:
+    EIFS ("eifs", mediumd's default) or max(ACKTimeout, DIFS) ("ack_timeout")."""
+    ex = exchange(phy, rate, payload, overhead, short_preamble, False, short_slot, basic)
+    tm = ex.tm
+    if after_failure == "eifs":
+        f = tm.eifs
+    elif after_failure == "ack_timeout":
+        f = max(tm.difs, ack_timeout_us(phy, rate, short_preamble, short_slot, basic))
+    else:
+        raise ValueError(f"after_failure must be 'eifs' or 'ack_timeout', not {after_failure!r}")
+    r = attempts
+    p_drop = p_loss ** r
+    e = (1 - p_drop) * (tm.sifs + ex.t_ack)
+    for k in range(r):
+        cw = min((tm.cw_min + 1) * 2 ** k - 1, tm.cw_max)
+        wait = ((1 - p_drop) * tm.difs + p_drop * f) if k == 0 else f
+        e += p_loss ** k * (wait + cw / 2 * tm.slot + ex.t_data)
+    return 8 * payload * (1 - p_drop) / e

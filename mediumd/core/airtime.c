@@ -133,3 +133,11 @@ uint64_t medium_airtime_ns(enum medium_phy phy, int idx, bool short_pre, uint32_
 	uint64_t us = (80ULL * len + ri->kbps100 - 1) / ri->kbps100;
 	return sync + hdr + us * US;
 }
+
+uint64_t rx_start_delay(enum medium_phy phy, int idx, bool short_pre)
+{
+	const struct rate_info *ri = rate_get(phy, idx);
+	if (ri && ri->cls == MOD_OFDM)
+		return 25 * US;
+	return (short_pre && ri && ri->kbps100 > 10) ? 96 * US : 192 * US;
+}

@@ -42,6 +42,9 @@ int  control_rate_idx(enum medium_phy phy, uint32_t basic, int data_idx);
 void plcp_parts(enum medium_phy phy, int rate_idx, bool short_pre,
 		uint64_t *sync_ns, uint64_t *hdr_ns, int *hdr_kbps100);
 
+/* aPHY-RX-START-Delay: DSSS 192 us (long) / 96 us (short), OFDM 25 us. */
+uint64_t rx_start_delay(enum medium_phy phy, int rate_idx, bool short_pre);
+
 #define ACK_LEN 14
 #define CTS_LEN 14
 #define RTS_LEN 20

@@ -402,6 +402,13 @@ static int parse_line(struct parser *p, char **t, int n)
 		else c->rx_sensitivity_dbm = d;
 		return 0;
 	}
+	if (!strcmp(k, "after_failure")) {
+		if (n != 2 || (strcmp(t[1], "eifs") && strcmp(t[1], "ack_timeout")))
+			return fail(p, k, "expected eifs or ack_timeout");
+		c->after_failure = !strcmp(t[1], "eifs") ? MEDIUM_AFTER_FAILURE_EIFS
+							 : MEDIUM_AFTER_FAILURE_ACK_TIMEOUT;
+		return 0;
+	}
 	if (!strcmp(k, "propagation"))
 		return line_propagation(p, t, n);
 	if (!strcmp(k, "wall"))
@@ -446,7 +453,7 @@ static int parse_line(struct parser *p, char **t, int n)
 	if (!strcmp(k, "link"))
 		return line_link(p, t, n);
 	return fail(p, k, "unknown keyword (seed, noise_figure, capture_threshold, "
-		    "rx_sensitivity, propagation, wall, shadowing, fading, defaults, radio, link)");
+		    "rx_sensitivity, after_failure, propagation, wall, shadowing, fading, defaults, radio, link)");
 }
 
 int medium_config_parse(const char *text, const char *name, struct medium_config *cfg,

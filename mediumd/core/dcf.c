@@ -16,10 +16,13 @@
  * failed attempt: CW = min(2 CW + 1, CWmax), the short retry counter counts
  * RTS failures and data frames sent without RTS, the long counter data sent
  * after a CTS; reaching dot11Short/LongRetryLimit (max attempts) or the end of
- * the kernel's rate table drops the frame.  The failed sender defers EIFS
- * from the end of its transmission (the standard's ACKTimeout + DIFS differs
- * from that by a few tens of us; using EIFS keeps senders and bystanders, who
- * saw an errored frame, aligned after a collision). */
+ * the kernel's rate table drops the frame.  The response is awaited until
+ * ACKTimeout = SIFS + slot + PHY-RX-START delay after the PPDU (a response
+ * being received then is awaited to its end).  The failed sender then counts
+ * its backoff either from EIFS after the end of its PPDU (default: aligned
+ * with the bystanders, who saw an errored frame and use EIFS) or, with
+ * "after_failure ack_timeout", from the ACKTimeout expiry as the standard
+ * says (9.3.2.8). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -37,11 +40,18 @@ static void draw_backoff(struct medium *m, struct radio *r)
 
 /* Schedule the moment this radio may transmit, if it contends and the medium
  * is idle.  Slots are counted from the end of DIFS/EIFS. */
+/* Start of slot counting in the current idle period. */
+static uint64_t count_start(const struct radio *r)
+{
+	uint64_t cs = r->idle_since + ifs(r);
+	return cs > r->resume_min ? cs : r->resume_min;
+}
+
 static void schedule_access(struct medium *m, struct radio *r)
 {
 	if (r->st != D_CONTEND || r->busy || r->tx_cur)
 		return;
-	uint64_t t = r->idle_since + ifs(r) + (uint64_t)r->bo_slots * r->tm.slot;
+	uint64_t t = count_start(r) + (uint64_t)r->bo_slots * r->tm.slot;
 	if (t < m->now)
 		t = m->now;
 	r->acc_gen++;
@@ -59,7 +69,7 @@ void dcf_on_busy(struct medium *m, struct radio *r)
 		r->acc_gen++;
 	}
 	/* Freeze: keep the slots not yet fully elapsed. */
-	uint64_t cs = r->idle_since + ifs(r);
+	uint64_t cs = count_start(r);
 	if (r->bo_slots > 0 && m->now > cs) {
 		uint64_t k = (m->now - cs) / r->tm.slot;
 		r->bo_slots = k >= (uint64_t)r->bo_slots ? 0 : r->bo_slots - (int)k;
@@ -128,7 +138,10 @@ static void attempt_failed(struct medium *m, struct radio *r, bool rts_stage)
 		f->src_cnt++;
 	else
 		f->lrc_cnt++;
-	r->eifs = true;
+	if (m->cfg.after_failure == MEDIUM_AFTER_FAILURE_ACK_TIMEOUT)
+		r->resume_min = r->fail_resume;
+	else
+		r->eifs = true;
 	r->cw = 2 * r->cw + 1 > r->tm.cw_max ? r->tm.cw_max : 2 * r->cw + 1;
 	if (f->src_cnt >= r->cfg.retry_short || f->lrc_cnt >= r->cfg.retry_long ||
 	    !current_entry(f, r->cfg.phy)) {
@@ -196,15 +209,17 @@ void dcf_own_tx_end(struct medium *m, int idx, struct tx *t)
 		complete(m, r, true);
 		return;
 	}
-	/* Wait for the response; the timeout falls just after its expected end. */
-	uint64_t t_resp = ctrl_airtime(r, f->fi.rates[f->entry].idx, t->short_pre,
-				       t->kind == MEDIUM_AIR_RTS ? CTS_LEN : ACK_LEN);
+	/* Wait for the response: ACKTimeout = SIFS + slot + PHY-RX-START delay
+	 * (the time by which its preamble has been detected). */
+	int ci = control_rate_idx(r->cfg.phy, r->basic, f->fi.rates[f->entry].idx);
+	uint64_t timeout = r->tm.sifs + r->tm.slot + rx_start_delay(r->cfg.phy, ci, t->short_pre);
 	r->st = t->kind == MEDIUM_AIR_RTS ? D_WAIT_CTS : D_WAIT_ACK;
 	r->to_gen++;
-	evq_push(&m->q, t->end + r->tm.sifs + t_resp + 1, EV_TIMEOUT, idx, r->to_gen, NULL);
+	r->fail_resume = t->end + timeout;
+	evq_push(&m->q, t->end + timeout, EV_TIMEOUT, idx, r->to_gen, NULL);
 }
 
-static bool awaited(struct radio *r, const struct tx *t)
+bool dcf_awaits(const struct radio *r, const struct tx *t)
 {
 	return r->qhead && t->frame_serial == r->qhead->serial && t->attempt == r->attempt &&
 	       ((r->st == D_WAIT_CTS && t->kind == MEDIUM_AIR_CTS) ||
@@ -216,7 +231,7 @@ void dcf_timeout(struct medium *m, int idx)
 	struct radio *r = &m->r[idx];
 	if (r->st != D_WAIT_CTS && r->st != D_WAIT_ACK)
 		return;
-	if (r->lock && r->lock->dst == idx && awaited(r, r->lock))
+	if (r->lock && r->lock->dst == idx && dcf_awaits(r, r->lock))
 		return;		/* the response is being received: its end decides */
 	attempt_failed(m, r, r->st == D_WAIT_CTS);
 }
@@ -224,7 +239,7 @@ void dcf_timeout(struct medium *m, int idx)
 void dcf_response_lost(struct medium *m, int idx, struct tx *t)
 {
 	struct radio *r = &m->r[idx];
-	if (!awaited(r, t))
+	if (!dcf_awaits(r, t))
 		return;
 	r->to_gen++;
 	attempt_failed(m, r, r->st == D_WAIT_CTS);
@@ -267,7 +282,7 @@ void dcf_rx_addressed(struct medium *m, int j, struct tx *t)
 			schedule_response(m, j, t, MEDIUM_AIR_ACK, ACK_LEN, 0);
 		return;
 	case MEDIUM_AIR_CTS: {
-		if (!awaited(r, t))
+		if (!dcf_awaits(r, t))
 			return;
 		struct frame *f = r->qhead;
 		struct medium_rate *e = &f->fi.rates[f->entry];
@@ -285,7 +300,7 @@ void dcf_rx_addressed(struct medium *m, int j, struct tx *t)
 		return;
 	}
 	case MEDIUM_AIR_ACK:
-		if (!awaited(r, t))
+		if (!dcf_awaits(r, t))
 			return;
 		r->to_gen++;
 		m->ls[IDX(m, j, t->src)].successes++;

@@ -160,12 +160,22 @@ struct medium_link_config {
 	struct medium_link_override ov;
 };
 
+/* Where a sender whose CTS/ACK did not come resumes its backoff countdown. */
+enum medium_after_failure {
+	MEDIUM_AFTER_FAILURE_EIFS = 0,	/* EIFS from the end of its PPDU (default):
+					 * aligned with bystanders that saw an
+					 * errored frame, as Bianchi's model assumes */
+	MEDIUM_AFTER_FAILURE_ACK_TIMEOUT, /* the standard: ACKTimeout = SIFS + slot +
+					 * PHY-RX-START delay, then count slots */
+};
+
 struct medium_config {
 	uint64_t seed;				/* default 1                    */
 	struct medium_propagation prop;
 	double noise_figure_db;			/* default 6 dB                 */
 	double capture_threshold_db;		/* default 10 dB                */
 	double rx_sensitivity_dbm;		/* default -90 dBm              */
+	enum medium_after_failure after_failure;
 	struct medium_radio_config *radios;
 	int n_radios;
 	struct medium_link_config *links;

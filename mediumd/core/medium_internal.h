@@ -75,6 +75,8 @@ struct radio {
 	uint64_t acc_gen, acc_time;
 	bool     acc_pending;
 	uint64_t to_gen;		/* timeout generation                  */
+	uint64_t resume_min;		/* countdown not before (ACKTimeout mode) */
+	uint64_t fail_resume;		/* ... set to this if the attempt fails   */
 	uint64_t attempt;		/* attempt serial (matches responses)  */
 	bool     attempt_rts;		/* current attempt uses RTS/CTS        */
 	struct tx *att_tx;		/* current attempt's RTS/DATA PPDU     */
@@ -139,6 +141,8 @@ void   dcf_own_tx_end(struct medium *m, int radio, struct tx *t);
 void   dcf_timeout(struct medium *m, int radio);
 /* A radio decoded PPDU t addressed to it (not broadcast DATA). */
 void   dcf_rx_addressed(struct medium *m, int radio, struct tx *t);
+/* Is t the CTS/ACK this radio waits for? */
+bool   dcf_awaits(const struct radio *r, const struct tx *t);
 /* The awaited CTS/ACK was locked but lost. */
 void   dcf_response_lost(struct medium *m, int radio, struct tx *t);
 void   dcf_deliver(struct medium *m, int radio, struct tx *t);

@@ -126,6 +126,17 @@ static void lock_on(struct radio *r, struct tx *t, uint64_t now)
 	r->lock_min_sinr = INFINITY;
 }
 
+/* Drop radio j's lock.  If it was the CTS/ACK the radio waits for, the
+ * exchange has failed: let its timeout handler say so now. */
+static void lock_drop(struct medium *m, int j)
+{
+	struct radio *r = &m->r[j];
+	struct tx *old = r->lock;
+	r->lock = NULL;
+	if (old && old->dst == j && dcf_awaits(r, old))
+		evq_push(&m->q, m->now, EV_TIMEOUT, j, r->to_gen, NULL);
+}
+
 static bool can_decode(const struct radio *r, const struct tx *t)
 {
 	return !(t->ofdm && r->cfg.phy == MEDIUM_PHY_B);
@@ -207,7 +218,7 @@ void phy_tx_start(struct medium *m, struct tx *t)
 
 	/* The transmitter cannot receive: an ongoing lock is lost. */
 	src->tx_cur = t;
-	src->lock = NULL;
+	lock_drop(m, t->src);
 
 	for (int j = 0; j < m->n; j++) {
 		struct radio *r = &m->r[j];
@@ -221,8 +232,10 @@ void phy_tx_start(struct medium *m, struct tx *t)
 			continue;
 		if (!r->lock)
 			lock_on(r, t, now);
-		else if (t->p_dbm[j] >= r->lock->p_dbm[j] + r->capture_db)
-			lock_on(r, t, now);	/* capture: the old frame is lost */
+		else if (t->p_dbm[j] >= r->lock->p_dbm[j] + r->capture_db) {
+			lock_drop(m, j);	/* capture: the old frame is lost */
+			lock_on(r, t, now);
+		}
 	}
 
 	uint64_t dur = t->end - t->start;

@@ -95,3 +95,28 @@ def test_same_seed_same_fates_different_seed_different_fates(sim):
     print(msg)
     assert a == b, "same seed gave different results: " + msg
     assert fa != fc and a["medium"] != c["medium"], msg
+
+
+@pytest.mark.parametrize("after_failure", ["eifs", "ack_timeout"])
+@pytest.mark.parametrize("phy,rate,p,attempts", [("b", 11, 0.3, 7), ("b", 2, 0.5, 4),
+                                                 ("g", 54, 0.6, 4), ("a", 6, 0.2, 7)])
+def test_lossy_link_goodput_follows_backoff_doubling(sim, phy, rate, p, attempts, after_failure):
+    """Goodput of one sender on a link losing DATA with probability p: checks CW
+    doubling, the retry limit and where a failed sender resumes (EIFS after its
+    PPDU, or the standard's ACKTimeout) against the analytic expectation."""
+    from harness.analytic import lossy_link_goodput_mbps
+    conf = (f"seed 23\nafter_failure {after_failure}\ndefaults phy {phy} retry_short {attempts}\n" +
+            radios([("a", 0, 0), ("b", 10, 0)]) + f"link a b per {p} oneway\n")
+    out = sim(conf, f"duration 20\nwarmup 0.5\nflow a b payload 1000 rate {rate}\n")
+    f = out["flows"][0]
+    measured = f["goodput_mbps"]
+    # judge the timing, not the luck of the loss draws: use the realised loss rate
+    p_hat = 1 - f["acked"] / f["attempts"]
+    expected = lossy_link_goodput_mbps(phy, rate, 1000, p_hat, attempts, after_failure)
+    err = (measured - expected) / expected
+    msg = (f"802.11{phy} {rate} Mbit/s, loss {p} (realised {p_hat:.4f}), {attempts} attempts, "
+           f"resume after failure: {after_failure}: goodput {measured:.4f} vs analytic "
+           f"{expected:.4f} Mbit/s ({err:+.2%}); with p itself "
+           f"{lossy_link_goodput_mbps(phy, rate, 1000, p, attempts, after_failure):.4f}")
+    print(msg)
+    assert abs(err) < 0.02, msg

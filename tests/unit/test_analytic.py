@@ -88,3 +88,17 @@ def test_tcp_goodput_adds_ack_exchanges():
     t_ack = 8 * 52 / an.single_sender_goodput_mbps("b", 11, 52)
     assert an.tcp_goodput_mbps("b", 11) == pytest.approx(8 * 1448 / (t_data + t_ack / 2))
     assert an.tcp_goodput_mbps("b", 11, ack_every=1) < an.tcp_goodput_mbps("b", 11) < data_only
+
+
+def test_lossy_link_model_limits():
+    for phy, rate in (("b", 11), ("g", 54)):
+        assert an.lossy_link_goodput_mbps(phy, rate, 1500, 0.0, 7) == pytest.approx(
+            an.single_sender_goodput_mbps(phy, rate, 1500))
+    # one attempt: every frame waits CW0, half the frames pay F instead of DIFS
+    tm, ex = an.timing("b"), an.exchange("b", 2, 1000)
+    e = 0.5 * tm.difs + 0.5 * tm.eifs + tm.cw_min / 2 * tm.slot + ex.t_data + 0.5 * (tm.sifs + ex.t_ack)
+    assert an.lossy_link_goodput_mbps("b", 2, 1000, 0.5, 1) == pytest.approx(8000 * 0.5 / e)
+    assert an.ack_timeout_us("b", 11) == 10 + 20 + 192
+    assert an.ack_timeout_us("a", 54) == 16 + 9 + 25
+    with pytest.raises(ValueError):
+        an.lossy_link_goodput_mbps("b", 2, 1000, 0.5, 1, after_failure="difs")
