@@ -38,15 +38,16 @@ static void draw_backoff(struct medium *m, struct radio *r)
 	r->bo_slots = (int)rng_below(&m->rng, (uint32_t)r->cw + 1);
 }
 
-/* Schedule the moment this radio may transmit, if it contends and the medium
- * is idle.  Slots are counted from the end of DIFS/EIFS. */
-/* Start of slot counting in the current idle period. */
+/* Start of slot counting in the current idle period: after DIFS/EIFS, and
+ * not before ACKTimeout expiry in the "after_failure ack_timeout" mode. */
 static uint64_t count_start(const struct radio *r)
 {
 	uint64_t cs = r->idle_since + ifs(r);
 	return cs > r->resume_min ? cs : r->resume_min;
 }
 
+/* Schedule the moment this radio may transmit, if it contends and the medium
+ * is idle. */
 static void schedule_access(struct medium *m, struct radio *r)
 {
 	if (r->st != D_CONTEND || r->busy || r->tx_cur)
