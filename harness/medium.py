@@ -492,19 +492,17 @@ class MediumHandle:
     def annotate(self, stats: Dict[str, Any], mono_s: float) -> Dict[str, Any]:
         """Node names beside MACs, and each radio's busy time (``busy_us``).
 
-        mediumd's ``busy_fraction`` is busy time over the core's clock value, and the daemon's
-        clock is CLOCK_MONOTONIC (time since boot), not time since mediumd started: the
-        fraction is diluted by the boot-to-start time. busy time = fraction x that clock,
-        read here (same clock) when the stats were taken; ``busy_fraction_uptime`` is it
-        over mediumd's uptime. Exact to the few ms between the core's last advance and now."""
+        mediumd reports ``busy_fraction`` over the core's span (first event to now, about its
+        uptime: mediumd/core c89f37e) but not the busy time itself; busy time = fraction x
+        ``uptime_s`` (a few ms off: the core's span starts at its first event), so intervals
+        can be subtracted (``stats_delta``). A daemon that reports ``busy_us`` is used as is.
+        ``mono_s`` (CLOCK_MONOTONIC when the stats were read) is kept for reference."""
         uptime = float(stats.get("uptime_s", 0.0))
+        stats.setdefault("read_monotonic_s", mono_s)
         for radio in stats.get("radios", []):
             radio.setdefault("node", self.names.get(radio.get("mac", "").lower()))
             if "busy_us" not in radio and "busy_fraction" in radio:
-                radio["busy_us"] = radio["busy_fraction"] * mono_s * 1e6
-                stats["busy_us_derived"] = True
-            if uptime > 0 and "busy_us" in radio:
-                radio["busy_fraction_uptime"] = min(1.0, radio["busy_us"] / (uptime * 1e6))
+                radio["busy_us"] = radio["busy_fraction"] * uptime * 1e6
         for link in stats.get("links", []):
             link.setdefault("tx_node", self.names.get(str(link.get("tx", "")).lower()))
             link.setdefault("rx_node", self.names.get(str(link.get("rx", "")).lower()))
