@@ -22,7 +22,9 @@ DSSS_RATES = (1, 2, 5.5, 11)
 #:   ns2-edge     spacing 250 m = tx range, interference ~2x tx (paper 001, E7)
 #:   one-domain   neighbours-only links, every node inside everyone's carrier sense (paper 002, E10)
 #:   custom       positions from ``spacing``; ranges from the medium section
-GEOMETRIES = ("ns2", "ns2-edge", "one-domain", "custom")
+#:   ns2-001      paper 001: 250 m spacing = tx range, 500 m interference, queue 25, basic 1 Mbit/s
+#:   ns2-004      paper 004: 200 m spacing, 250/550 m, capture 10 dB, queue 50, basic 1 Mbit/s
+GEOMETRIES = ("ns2", "ns2-edge", "one-domain", "custom", "ns2-001", "ns2-004")
 
 CHAIN = Builder(
     name="chain",
