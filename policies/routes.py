@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Tuple
 from harness.errors import HarnessError
 
 #: Order in which metrics are written (iproute2 accepts any; a fixed order keeps logs stable).
-METRIC_ORDER = ("cwnd", "window", "quickack")
+METRIC_ORDER = ("cwnd", "window", "quickack", "advmss")
 
 
 def parse_route_get(text: str) -> Tuple[Optional[str], str]:

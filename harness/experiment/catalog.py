@@ -74,6 +74,14 @@ POLICIES = (
             ParamSpec("congestion", "choice", "default congestion module for every flow",
                       default="cubic", choices=CONGESTION_MODULES),
             "default for flows that do not name one; loads the module"),
+    _scalar("adaptive_window", "policies.adaptive_window:adaptive_window",
+            ParamSpec("adaptive_window", "bool", "window limit from the round-trip hop count "
+                      "(paper 001's table)", default=False),
+            "route 'cwnd lock N' on the sender, N from the RTHC of the route in force"),
+    _scalar("mss", "policies.segment_size:segment_size",
+            ParamSpec("mss", "int", "MSS the receiver advertises (bytes)", min=40, max=1460,
+                      nullable=True, null_label="Linux default"),
+            "route 'advmss N' on the receiver: smaller data segments (paper 004, Table 1)"),
     Policy(
         name="mac", apply="policies.mac:apply",
         doc="802.11 settings of every radio (overrides the builder's rate/rts)",
