@@ -1,0 +1,131 @@
+"""Pure analysis of stored records for the paper reports and tests (no kernel, no plots).
+
+The papers count *delivered packets* (001: over 1000 s; 004 Table 1: over 100 s); we store
+goodput and the MSS the sender used, so packets per second = bytes / MSS / seconds.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from harness import stats
+from harness.experiment import paths
+
+Series = Dict[Any, List[float]]
+
+
+def flow_packets_per_s(flow: Mapping[str, Any]) -> Optional[float]:
+    """Data segments per second the receiver got: bytes / payload per segment / duration."""
+    mss, nbytes, dur = flow.get("mss"), flow.get("bytes"), flow.get("duration")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (mss, nbytes, dur)):
+        return None
+    if mss <= 0 or dur <= 0:
+        return None
+    return nbytes / mss / dur
+
+
+def packets_per_s(rec: Mapping[str, Any]) -> Optional[float]:
+    """Sum over the run's flows (None if any flow lacks the numbers)."""
+    if rec.get("status") != "ok":
+        return None
+    rates = [flow_packets_per_s(f) for f in rec.get("flows") or []]
+    if not rates or any(r is None for r in rates):
+        return None
+    return float(sum(rates))
+
+
+def throughput_kbps(rec: Mapping[str, Any]) -> Optional[float]:
+    """Aggregate goodput in kbit/s (the unit paper 004 prints)."""
+    if rec.get("status") != "ok" or not rec.get("flows"):
+        return None
+    return sum(float(f["throughput_bps"]) for f in rec["flows"]) / 1e3
+
+
+def per_flow_kbps(rec: Mapping[str, Any]) -> Optional[float]:
+    """Mean goodput per flow, kbit/s."""
+    total = throughput_kbps(rec)
+    return None if total is None else total / len(rec["flows"])
+
+
+def param(rec: Mapping[str, Any], path: str) -> Any:
+    return paths.get(rec.get("params") or {}, path, None)
+
+
+def collect(records: Iterable[Mapping[str, Any]], x: str, metric, where: Optional[Mapping[str, Any]] = None
+            ) -> Series:
+    """``{x: [metric per repetition]}`` over ok records matching ``where`` (x sorted; None last)."""
+    out: Series = {}
+    for rec in records:
+        if rec.get("status") != "ok":
+            continue
+        if any(not _same(param(rec, k), v) for k, v in (where or {}).items()):
+            continue
+        value = metric(rec)
+        if value is not None:
+            out.setdefault(param(rec, x), []).append(float(value))
+    return dict(sorted(out.items(), key=lambda kv: (kv[0] is None, kv[0] if kv[0] is not None else 0)))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return a == b
+
+
+def means(series: Mapping[Any, Sequence[float]]) -> Dict[Any, float]:
+    return {x: stats.mean(v) for x, v in series.items() if v}
+
+
+def best_limited(series: Mapping[Any, Sequence[float]]) -> Optional[Any]:
+    """The window limit (not None = unlimited) with the largest mean."""
+    m = {x: v for x, v in means(series).items() if x is not None}
+    return max(m, key=lambda x: (m[x], -x)) if m else None
+
+
+def smallest_reaching(series: Mapping[Any, Sequence[float]], fraction: float = 0.95
+                      ) -> Optional[Any]:
+    """Smallest limited window whose mean reaches ``fraction`` of the best mean of any point
+    (unlimited included): the "achievable window" in the sense of paper 001's Fig. 4."""
+    m = means(series)
+    if not m:
+        return None
+    top = max(m.values())
+    limited = sorted(x for x in m if x is not None)
+    for x in limited:
+        if m[x] >= fraction * top:
+            return x
+    return None
+
+
+def achievable_bound(hops: int) -> int:
+    """The quick/slow tests' bound on the smallest window reaching 95%: ceil(2h/5) + 1."""
+    return math.ceil(2 * hops / 5) + 1
+
+
+def ratio(a: Optional[float], b: Optional[float]) -> Optional[float]:
+    return None if a is None or b in (None, 0) else a / b
+
+
+def groups_by(records: Iterable[Mapping[str, Any]], path: str) -> Dict[Any, List[Mapping[str, Any]]]:
+    out: Dict[Any, List[Mapping[str, Any]]] = {}
+    for rec in records:
+        if rec.get("status") == "ok":
+            out.setdefault(param(rec, path), []).append(rec)
+    return out
+
+
+def table_lines(series: Mapping[Any, Sequence[float]], x_name: str, what: str,
+                marks: Optional[Mapping[Any, str]] = None) -> List[str]:
+    """Markdown rows (x, n, mean ± 95% CI, min-max) for a report."""
+    out = [f"| {x_name} | n | mean {what} ± 95% CI | min – max |", "|---|---|---|---|"]
+    for x, vals in series.items():
+        s = stats.summarize(vals)
+        ci = "" if math.isnan(s.ci) else f" ± {s.ci:.3g}"
+        mark = f" {marks[x]}" if marks and x in marks else ""
+        label = "none" if x is None else (("on" if x else "off") if isinstance(x, bool) else x)
+        out.append(f"| {label}{mark} | {s.n} | {s.mean:.4g}{ci} | {s.min:.4g} – {s.max:.4g} |")
+    return out
+
+
+def pairs(d: Mapping[Any, Any]) -> List[Tuple[Any, Any]]:
+    return list(d.items())

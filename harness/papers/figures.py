@@ -1,0 +1,80 @@
+"""Figures in the papers' layouts (matplotlib object API, Agg; imported only when drawing).
+
+Each figure is a set of named lines ``{label: {x: [repetitions]}}``; an ``x`` of None (no
+window limit) is drawn as a dashed horizontal line in the line's colour, so "limited vs
+unlimited" reads at a glance as in paper 001's Fig. 2.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from harness import stats
+
+Lines = Mapping[str, Mapping[Any, Sequence[float]]]
+
+
+def _figure(panels: int = 1):
+    from harness.plot import _figure_class
+    Figure = _figure_class()
+    fig = Figure(figsize=(6.4 * panels, 4.4), dpi=110)
+    return fig, [fig.add_subplot(1, panels, i + 1) for i in range(panels)]
+
+
+def _draw(ax, lines: Lines, *, xlabel: str, ylabel: str, title: str) -> None:
+    for label, series in lines.items():
+        xs = [x for x in series if x is not None and series[x]]
+        ys = [stats.mean(series[x]) for x in xs]
+        err = [0.0 if len(series[x]) < 2 else stats.ci_half_width(series[x]) for x in xs]
+        handle = ax.errorbar(xs, ys, yerr=err, marker="o", ms=3, capsize=2, label=label)
+        if None in series and series[None]:
+            colour = handle[0].get_color()
+            ax.axhline(stats.mean(series[None]), ls="--", lw=1, color=colour)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize="medium")
+    ax.grid(True, alpha=0.3)
+    ax.set_ylim(bottom=0)
+    if len(lines) > 1:
+        ax.legend(fontsize="x-small", ncol=2 if len(lines) > 6 else 1)
+
+
+def lines_figure(panels: Sequence[Tuple[str, Lines]], path: Path, *, xlabel: str,
+                 ylabel: str, note: str = "") -> Path:
+    """One panel per (title, lines); dashed = no limit. Returns the file written."""
+    fig, axes = _figure(len(panels))
+    for ax, (title, lines) in zip(axes, panels):
+        _draw(ax, lines, xlabel=xlabel, ylabel=ylabel, title=title)
+    if note:
+        fig.text(0.01, 0.01, note, fontsize="x-small")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    return path
+
+
+def achievable_figure(points: Mapping[str, Mapping[int, Optional[int]]], path: Path) -> Path:
+    """Achievable window (smallest limit reaching 95% of the best) against round-trip hop count
+    N = 2h, with paper 001's k = 1/5 line and its 1/8 .. 1/4 bound."""
+    fig, (ax,) = _figure(1)
+    top = 2
+    for label, by_hops in points.items():
+        xs = [2 * h for h, w in by_hops.items() if w is not None]
+        ys = [w for w in by_hops.values() if w is not None]
+        ax.plot(xs, ys, "o-", ms=4, label=label)
+        top = max([top] + xs)
+    ns = list(range(0, top + 2))
+    ax.plot(ns, [n / 5 for n in ns], "k-", lw=1, label="k = 1/5 (paper 001)")
+    ax.fill_between(ns, [n / 8 for n in ns], [n / 4 for n in ns], color="0.85",
+                    label="1/8 < k < 1/4 (Corollary 1)")
+    ax.set_xlabel("round-trip hop count N = 2h")
+    ax.set_ylabel("achievable window (packets)")
+    ax.set_title("achievable window vs round-trip hop count", fontsize="medium")
+    ax.grid(True, alpha=0.3)
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize="x-small")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    return path

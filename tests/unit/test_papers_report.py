@@ -1,0 +1,103 @@
+"""Paper report sections from stored records (synthetic records: tests the generation only)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import pytest
+
+from harness.experiment.results import load_results
+from harness.papers import paper001, paper004, section
+from harness.report import write_report
+
+
+def record(i: int, point: Dict[str, Any], *, hops: int, pps: float, clamp: Optional[int] = None,
+           delayed: bool = False, mss: int = 1448, count: int = 1,
+           extra_policy: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    policy = {"congestion": "reno", "sack": False, "delayed_ack": delayed, "cwnd_clamp": clamp}
+    if extra_policy:
+        policy.update(extra_policy)
+    dur = 10.0
+    flows = [{"throughput_bps": pps / count * mss * 8, "bytes": int(pps / count * mss * dur),
+              "duration": dur, "mss": mss} for _ in range(count)]
+    return {"schema": 1, "run_id": f"r{i:04d}", "experiment": "x", "index": i, "repetition": 0,
+            "seed": i, "point": point, "status": "ok", "flows": flows,
+            "params": {"topology": {"builder": "chain", "hops": hops, "geometry": "ns2-001"},
+                       "policy": policy, "medium": {},
+                       "flows": [{"src": "first", "dst": "last", "count": count}]},
+            "environment": {"where": "vm", "accel": "tcg", "kernel": "6.1"}}
+
+
+def store(root: Path, name: str, recs: List[Dict[str, Any]]) -> Path:
+    (root / "runs").mkdir(parents=True)
+    (root / "experiment.yaml").write_text(f"name: {name}\n")
+    for r in recs:
+        (root / "runs" / f"{r['run_id']}.json").write_text(json.dumps(r))
+    return root
+
+
+def cwl_records() -> List[Dict[str, Any]]:
+    """Peaks at limit ceil(0.4 h) with quickack, one higher with delayed ACK."""
+    recs, i = [], 0
+    for delayed in (False, True):
+        for h in (1, 2, 4, 7, 15):
+            peak = max(1, round(0.4 * h)) + (1 if delayed else 0)
+            for clamp in [1, 2, 3, 4, 5, 6, 8, None]:
+                x = 10 if clamp is None else clamp
+                pps = 100.0 / h if h <= 2 and clamp != 1 else 100.0 / h * (1 - 0.05 * abs(x - peak))
+                recs.append(record(i, {"topology.hops": h, "policy.cwnd_clamp": clamp,
+                                       "policy.delayed_ack": delayed},
+                                   hops=h, pps=pps, clamp=clamp, delayed=delayed))
+                i += 1
+    return recs
+
+
+def test_paper001_rows_read_the_sweep():
+    rows = {r.claim.key: r for r in paper001.rows(cwl_records())}
+    assert rows["001.best_cwl_15"].ours == 6 and rows["001.best_cwl_15"].verdict == "agrees"
+    assert rows["001.flat_1_2"].verdict == "agrees"
+    assert "out of scope" in rows["001.gain"].verdict
+    assert paper001.achievable(cwl_records(), False)[7] == 3
+
+
+def test_cwl_report_has_figures_claims_and_both_regimes(tmp_path):
+    pytest.importorskip("matplotlib")
+    root = store(tmp_path / "res", "paper001_cwl_sweep", cwl_records())
+    out = write_report(root)
+    text = out.read_text()
+    assert "## Paper 001: comparison with the paper" in text
+    assert "best window limit (achievable BDP), 15-hop chain | 5 packets" in text
+    assert "### Regimes side by side" in text and "Linux delayed ACK" in text
+    figs = out.parent / "report-figures"
+    assert (figs / "paper001_packets_vs_limit.png").stat().st_size > 1000
+    assert (figs / "paper001_achievable_vs_rthc.png").stat().st_size > 1000
+    assert "TCP-DCA and TCP-TDA" in text
+
+
+def test_paper004_sections(tmp_path):
+    pytest.importorskip("matplotlib")
+    acks = [record(i, {"topology.hops": h, "policy.delayed_ack": d}, hops=h,
+                   pps=(120.0 if d else 100.0) / h, delayed=d)
+            for i, (h, d) in enumerate((h, d) for h in (1, 2, 3, 4, 5) for d in (True, False))]
+    root = store(tmp_path / "acks", "paper004_ack_hops", acks)
+    text = write_report(root).read_text()
+    assert "paper004_throughput_vs_hops.png" in text
+    rows = {r.claim.key: r for r in paper004.rows(load_results(root).records)}
+    assert rows["004.da_gain_1"].ours == pytest.approx(20.0)
+    assert rows["004.tda_13"].verdict.startswith("out of scope")
+    sizes = [record(i, {"topology.hops": h, "policy.mss": m}, hops=h, mss=1000 if m == 1012 else 36,
+                    pps=(130.0 if m == 48 else 100.0), extra_policy={"mss": m})
+             for i, (h, m) in enumerate((h, m) for h in (6, 8) for m in (1012, 48))]
+    root2 = store(tmp_path / "sizes", "paper004_packet_size", sizes)
+    text2 = write_report(root2).read_text()
+    assert "| 6 | 100 | 130 | 1.30 | 1.23 |" in text2
+    flows = [record(i, {"flows[0].count": n}, hops=7, pps=100.0 / (1 + 0.2 * n), count=n,
+                    delayed=True) for i, n in enumerate((1, 2, 6))]
+    rows = {r.claim.key: r for r in paper004.rows(flows)}
+    assert rows["004.flows"].verdict == "agrees"
+
+
+def test_other_experiments_get_no_paper_section(tmp_path):
+    root = store(tmp_path / "o", "quick_chain", [record(0, {"topology.hops": 1}, hops=1, pps=1)])
+    assert section(load_results(root), root / "report.md") == ""
