@@ -118,7 +118,10 @@ def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") ->
             except HarnessError:
                 pass  # no data for this metric: the section says so
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(render(rs, figures, output, note))
+    text = render(rs, figures, output, note)
+    from harness.papers import section as paper_section  # paper experiments (docs/papers.md)
+    extra = paper_section(rs, output, fmt)
+    output.write_text(text + ("\n" + extra if extra else ""))
     return output
 
 
