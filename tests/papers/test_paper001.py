@@ -1,0 +1,123 @@
+"""Paper 001 (Chen, Xue, Nahrstedt) on the emulator, in the paper's regime: 802.11b 2 Mbit/s,
+RTS/CTS, 250 m spacing = transmission range, 500 m interference (geometry ns2-001), queue 25,
+one Reno flow first -> last, sender window limit, one ACK per segment (quickack).
+
+Claims (papers.md 001.4, catalogue E7):
+- 1-2 hops: window limits >= 2 lie within 10% of each other;
+- h >= 3: the smallest limit reaching 95% of the best mean is at most ceil(2h/5) + 1, and the
+  best limited window is at least as good as no limit;
+- the adaptive policy (limit from the RTHC by the paper's table) reaches the best fixed
+  limit's throughput within 10%.
+Quick: experiments/papers/001_cwl_sweep_quick.yaml + 001_adaptive_quick.yaml (1 and 4 hops).
+Slow: the full 001_cwl_sweep.yaml and 001_adaptive.yaml (hours; see docs/papers.md).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+import pytest
+
+from harness import trends
+from harness.papers import analysis as A
+from harness.papers.paper001 import per_hop
+
+from paperlib import run_file, show
+
+pytestmark = [pytest.mark.emulation, pytest.mark.paper]
+
+REGIME = {"paper": "001", "phy": "802.11b 2 Mbit/s", "rts": "on", "geometry": "ns2-001",
+          "acks": "one per segment (quickack)", "tcp": "reno, SACK off"}
+WHAT = "delivered packets/s"
+
+
+def check_flat(series: A.Series, hops: int) -> None:
+    s = {x: v for x, v in series.items() if x is None or x >= 2}
+    show(s, WHAT, "window limit", {**REGIME, "hops": hops})
+    assert len(s) >= 2, f"need two limits >= 2 at {hops} hops, got {list(series)}"
+    trends.assert_relative_spread_below(s, 10, what=WHAT, x_name="window limit",
+                                        regime={**REGIME, "hops": hops})
+
+
+def check_long_chain(series: A.Series, hops: int) -> None:
+    show(series, WHAT, "window limit", {**REGIME, "hops": hops})
+    bound = A.achievable_bound(hops)
+    got = A.smallest_reaching(series, 0.95)
+    assert got is not None and got <= bound, (
+        f"{hops} hops: smallest window limit reaching 95% of the best mean is {got}, "
+        f"expected <= ceil(2h/5)+1 = {bound}\nregime: {REGIME}\n"
+        + trends.table(trends.points(series), WHAT, "window limit"))
+    best = A.best_limited(series)
+    assert None in series, f"{hops} hops: no unlimited run to compare with"
+    groups = {f"best limit ({best})": series[best], "no limit": series[None]}
+    trends.assert_ordering(groups, what=WHAT, x_name="window", regime={**REGIME, "hops": hops})
+
+
+def check_adaptive(adaptive: List[float], series: A.Series, hops: int) -> None:
+    best = A.best_limited(series)
+    groups = {"adaptive (table)": adaptive, f"best fixed limit ({best})": series[best]}
+    show(groups, WHAT, "policy", {**REGIME, "hops": hops})
+    trends.assert_ordering({"adaptive / 0.9": [v / 0.9 for v in adaptive],
+                            f"best fixed limit ({best})": series[best]},
+                           what=f"{WHAT} (adaptive scaled by 1/0.9)", x_name="policy",
+                           regime={**REGIME, "hops": hops})
+
+
+# -- quick (CI) ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    return run_file("001_cwl_sweep_quick", tmp_path_factory.mktemp("p001q"))
+
+
+def test_one_hop_limits_of_two_and_more_within_ten_percent(quick):
+    check_flat(per_hop(quick.records, False)[1], 1)
+
+
+def test_four_hops_small_window_suffices_and_beats_no_limit(quick):
+    check_long_chain(per_hop(quick.records, False)[4], 4)
+
+
+def test_every_run_held_its_window_limit(quick):
+    for rec in quick.ok:
+        limit = rec["params"]["policy"].get("cwnd_clamp")
+        if limit is None:
+            continue
+        check = rec["flows"][0]["checks"]["cwnd_clamp"]
+        print(f"hops={rec['params']['topology']['hops']} limit={limit}: max cwnd "
+              f"{check['max_cwnd']}, max unacked {check['max_unacked']}")
+        assert check["held"] and check["max_cwnd"] <= limit
+
+
+def test_adaptive_limit_within_ten_percent_of_best_fixed(quick, tmp_path):
+    ad = run_file("001_adaptive_quick", tmp_path / "ad")
+    rec = ad.ok[0]
+    pair = rec["policies"]["adaptive_window"]["pairs"]["sta1->sta5"]
+    print(f"\nadaptive window: {pair}")
+    assert pair["rthc"] == 8 and pair["limit"] == 1
+    check_adaptive([A.packets_per_s(r) for r in ad.ok], per_hop(quick.records, False)[4], 4)
+
+
+# -- slow (full sweep, hours) ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def full():
+    return run_file("001_cwl_sweep")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hops", [1, 2])
+def test_full_short_chains_flat(full, hops):
+    check_flat(per_hop(full.records, False)[hops], hops)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hops", list(range(3, 16)))
+def test_full_long_chains(full, hops):
+    check_long_chain(per_hop(full.records, False)[hops], hops)
+
+
+@pytest.mark.slow
+def test_full_adaptive_within_ten_percent(full):
+    ad = run_file("001_adaptive")
+    by = A.collect(ad.records, "topology.hops", A.packets_per_s)
+    sweep = per_hop(full.records, False)
+    for hops, values in by.items():
+        check_adaptive(values, sweep[hops], hops)
