@@ -147,7 +147,7 @@ def run_check(check: Check, *, warmup: float = 1.0) -> Check:
         else:
             flow = Flow("sta1", "sta2", check.duration + warmup, "tcp",
                         extra=["--omit", f"{warmup:g}"])
-        result = run_flow(net, flow).result
+        result = retry_setup(lambda: run_flow(net, flow).result)
         delta = stats_delta(before, handle.stats())
     check.measured = round(result.throughput_mbps, 4)
     check.ok = abs(check.error_pct or 100.0) <= check.tolerance_pct
@@ -176,6 +176,22 @@ def medium_evidence(delta: Dict[str, Any], check: Optional[Check] = None) -> Dic
     if check is not None and check.protocol == "tcp" and fwd and rev and rev["successes"]:
         out["data_frames_per_ack_frame"] = round(fwd["successes"] / rev["successes"], 3)
     return out
+
+
+#: iperf3's UDP stream setup is one unacknowledged datagram each way (esnet/iperf#862): on a
+#: lossy or colliding link it can be lost and iperf3 gives up before measuring anything.
+SETUP_LOST = "unable to read from stream socket"
+
+
+def retry_setup(fn, attempts: int = 3):
+    """Call ``fn`` again when iperf3's UDP setup datagram was lost (nothing was measured)."""
+    from harness.errors import HarnessError
+    for i in range(attempts):
+        try:
+            return fn()
+        except HarnessError as err:
+            if SETUP_LOST not in str(err) or i == attempts - 1:
+                raise
 
 
 def run_together(net, flows: List[Any], timeout_extra: float = 30.0) -> List[Any]:

@@ -21,8 +21,8 @@ import re
 import pytest
 
 from harness.medium import MediumSpec, handle_for, link_stats, stats_delta
-from harness.medium_fidelity import (BASIC, common_goodput_mbps, run_check, run_together,
-                                     tcp_check, udp_check)
+from harness.medium_fidelity import (BASIC, common_goodput_mbps, retry_setup, run_check,
+                                     run_together, tcp_check, udp_check)
 from harness.net import Network
 from harness.topo import Topology
 from harness.traffic import Flow, ping, run_flow
@@ -87,12 +87,15 @@ def test_retry_limit_is_enforced_by_the_medium(retry_limit):
         handle = handle_for(net)
         sta2_mac = net.radios[1].mac
         ping(net, "sta1", "sta2", count=3)          # ARP + peer (may lose some: fine)
-        failed_before = kernel_tx_failed(net, "sta1", sta2_mac)
-        before = handle.stats()
         flow = Flow("sta1", "sta2", 6, "udp", bitrate="2M", extra=["-l", "1000"])
-        result = run_flow(net, flow).result
-        delta = stats_delta(before, handle.stats())
-        failed = kernel_tx_failed(net, "sta1", sta2_mac) - failed_before
+
+        def measured_flow():
+            failed_before = kernel_tx_failed(net, "sta1", sta2_mac)
+            before = handle.stats()
+            result = run_flow(net, flow).result
+            delta = stats_delta(before, handle.stats())
+            return result, delta, kernel_tx_failed(net, "sta1", sta2_mac) - failed_before
+        result, delta, failed = retry_setup(measured_flow)
     link = link_stats(delta, "sta1", "sta2")
     frames = link["successes"] + link["retry_drops"]
     drop = link["retry_drops"] / frames
@@ -125,10 +128,13 @@ def chain_network(hops: int) -> Network:
 def saturated_udp(net: Network, src: str, dst: str, seconds: float, rate: str = "12M",
                   port: int = 5201):
     handle = handle_for(net)
-    before = handle.stats()
-    result = run_flow(net, Flow(src, dst, seconds + 1, "udp", bitrate=rate, port=port,
-                                extra=["-l", "1472", "--omit", "1"])).result
-    return result, stats_delta(before, handle.stats())
+
+    def measured():
+        before = handle.stats()
+        result = run_flow(net, Flow(src, dst, seconds + 1, "udp", bitrate=rate, port=port,
+                                    extra=["-l", "1472", "--omit", "1"])).result
+        return result, stats_delta(before, handle.stats())
+    return retry_setup(measured)
 
 
 def test_chain_three_hops_is_limited_by_contention():
@@ -178,12 +184,16 @@ def two_senders(net: Network, seconds: float = 12):
     handle = handle_for(net)
     ping(net, "a", "b", count=2)
     ping(net, "c", "b", count=2)
-    before = handle.stats()
     flows = [Flow("a", "b", seconds, "udp", bitrate="2M", port=5201, extra=["-l", "1472"]),
              Flow("c", "b", seconds, "udp", bitrate="2M", port=5202, extra=["-l", "1472"])]
-    results = run_together(net, flows)
+
+    def measured():
+        before = handle.stats()
+        results = run_together(net, flows)
+        return results, stats_delta(before, handle.stats())
+    results, delta = retry_setup(measured)
     per_flow = common_goodput_mbps(results)
-    return sum(per_flow), per_flow, stats_delta(before, handle.stats())
+    return sum(per_flow), per_flow, delta
 
 
 def test_hidden_terminals_rts_cts_raises_throughput():
