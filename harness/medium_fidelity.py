@@ -172,6 +172,12 @@ def medium_evidence(delta: Dict[str, Any], check: Optional[Check] = None) -> Dic
                              for r in delta["radios"]},
            "queue_drops": {r.get("node"): r["queue_drops"] for r in delta["radios"]},
            "links": links}
+    # Air used by frames not addressed to one station (IBSS beacons, ARP): real frames of the
+    # real stack that the one-flow analytic model does not count.
+    radio_air = sum(r.get("tx_airtime_us", 0) for r in delta["radios"])
+    link_air = sum(l.get("airtime_us", 0) for l in delta["links"])
+    if delta["interval_s"] > 0:
+        out["group_airtime_share"] = round(max(0, radio_air - link_air) / 1e6 / delta["interval_s"], 4)
     fwd, rev = links.get("sta1>sta2"), links.get("sta2>sta1")
     if check is not None and check.protocol == "tcp" and fwd and rev and rev["successes"]:
         out["data_frames_per_ack_frame"] = round(fwd["successes"] / rev["successes"], 3)
