@@ -6,6 +6,7 @@ with ``harness run`` is reused, and an interrupted slow test resumes where it st
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Dict, Optional
 
@@ -20,10 +21,18 @@ def load(name: str) -> Dict[str, Any]:
     return yaml.safe_load((EXPERIMENTS / f"{name}.yaml").read_text())
 
 
+#: Set to a directory to keep the quick suites' results there (resumable, for a report)
+#: instead of pytest's temporary directories.
+KEEP_ENV = "HARNESS_PAPERS_KEEP"
+
+
 def run_file(name: str, output: Optional[Path] = None):
     """Run (or resume) an experiment file; ``output`` None = the file's own ``output``."""
     from harness.fixtures import run_experiment_text
     data = load(name)
+    keep = os.environ.get(KEEP_ENV)
+    if output is not None and keep:
+        output = Path(keep) / name
     out = Path(output) if output is not None else REPO / data["output"]
     return run_experiment_text(data, out)
 
