@@ -101,3 +101,46 @@ def test_achievable_helpers():
 def test_experiments_map_to_papers():
     assert paper_of("paper001_cwl_sweep") == "001" and paper_of("paper004_flows_quick") == "004"
     assert paper_of("quick_chain") == ""
+
+
+class _Res:
+    def __init__(self, stdout: str, returncode: int = 0):
+        self.stdout, self.returncode = stdout, returncode
+
+
+class _Node:
+    """A chain station answering ``ip route get`` like Linux (static routes hop by hop)."""
+
+    def __init__(self, i: int, n: int):
+        self.i, self.n = i, n
+        self.ips = [f"10.0.0.{i + 1}/24"]
+
+    @property
+    def ip(self) -> str:
+        return self.ips[0].split("/")[0]
+
+    def cmd(self, args, check: bool = True):
+        if args[:2] == ["iw", "dev"]:
+            return _Res("command failed: Operation not supported (-95)", 161)
+        dst = int(args[-1].split(".")[-1]) - 1
+        if abs(dst - self.i) == 1:
+            return _Res(f"{args[-1]} dev wlan0 src {self.ip} uid 0 \\    cache ")
+        nxt = self.i + (1 if dst > self.i else -1)
+        return _Res(f"{args[-1]} via 10.0.0.{nxt + 1} dev wlan0 src {self.ip} uid 0")
+
+
+class _Net:
+    def __init__(self, n: int):
+        self.nodes = {f"sta{i + 1}": _Node(i, n) for i in range(n)}
+        self.radios = []
+
+    def __getitem__(self, name: str):
+        return self.nodes[name]
+
+
+def test_route_hops_walks_static_routes_both_ways():
+    from policies.adaptive_window import route_hops
+    net = _Net(8)
+    assert route_hops(net, "sta1", "sta8") == 7 and route_hops(net, "sta8", "sta1") == 7
+    assert route_hops(net, "sta3", "sta4") == 1
+    assert cwl_for_rthc(route_hops(net, "sta1", "sta8") * 2) == 3   # paper: 7 hops -> 3
