@@ -36,6 +36,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed run")
     p.add_argument("--retry-failed", action="store_true",
                    help="run again the runs whose stored record says failed")
+    p.add_argument("--no-report", dest="report", action="store_false",
+                   help="do not print the summary table nor write OUTPUT/report.md at the end")
     p.set_defaults(func=cmd_run, fresh=False)
 
 
@@ -53,7 +55,7 @@ def to_argv(args: argparse.Namespace) -> List[str]:
     for flag in ("fresh", "quick", "fail_fast", "retry_failed"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
-    return argv
+    return argv + ["--no-report"]  # the host writes the report (the guest has no matplotlib)
 
 
 def maybe_in_vm(argv: List[str]) -> Optional[int]:
@@ -118,6 +120,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
     code = maybe_in_vm(to_argv(args))
     if code is not None:
+        if args.report:
+            summarize(out)
         return code
     module = load_executor()
     environment: Optional[Callable[[], dict]] = getattr(module, "environment", None)
@@ -129,6 +133,24 @@ def cmd_run(args: argparse.Namespace) -> int:
           f"stored, {result.remaining} not run -> {out}", file=sys.stderr)
     if result.interrupted:
         return 130
-    if result.ok + result.skipped:
-        print(f"next: harness report {out}", file=sys.stderr)
+    if result.ok + result.skipped and args.report:
+        summarize(out)
     return 1 if result.failed else 0
+
+
+def summarize(out: Path) -> None:
+    """The throughput table on the terminal, and the full report (tables + figures) on disk."""
+    from harness.experiment.results import load_results
+    from harness.report import keys_ok, metric_table, write_report
+    try:
+        rs = load_results(out)
+    except HarnessError:
+        return  # nothing stored (e.g. the VM could not start): the error was printed already
+    if not rs.ok:
+        return
+    if keys_ok(rs):
+        print(f"\nthroughput (Mbit/s), {out}:")
+        for row in metric_table(rs, "throughput", rs.sweep_keys):
+            print("  " + row)
+    report = write_report(out)
+    print(f"\nreport: {report}  (figures beside it; `harness plot {out}` for more)")
