@@ -90,7 +90,7 @@ def test_the_vm_decision_is_one_call_with_the_command_line(exp_file, monkeypatch
     monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 7)
     monkeypatch.setattr(run_cmd, "load_executor", lambda: pytest.fail("ran here"))
     assert cli.main(["run", str(exp_file), "--output", "o", "--quick", "--fresh"]) == 7
-    assert seen == [["run", str(exp_file), "--output", "o", "--fresh", "--quick"]]
+    assert seen == [["run", str(exp_file), "--output", "o", "--fresh", "--quick", "--no-report"]]
 
 
 def test_missing_executor_is_a_clear_error(exp_file, monkeypatch, capsys):
@@ -104,9 +104,11 @@ def test_whole_sweep_then_resume_then_report(exp_file, tmp_path, here, capsys):
     out = tmp_path / "out"
     assert cli.main(["run", str(exp_file)]) == 0
     assert len(here.calls) == 6
-    err = capsys.readouterr().err
-    assert "demo: 6 ok, 0 failed, 0 already stored, 0 not run" in err
-    assert f"next: harness report {out}" in err
+    captured = capsys.readouterr()
+    assert "demo: 6 ok, 0 failed, 0 already stored, 0 not run" in captured.err
+    assert f"report: {out / 'report.md'}" in captured.out  # written at the end of the run
+    assert "| 3 | unclamped | 1 | 0.333 |" in captured.out  # the throughput table, printed
+    assert (out / "report.md").exists()
     rec = json.loads(next((out / "runs").glob("*.json")).read_text())
     assert rec["environment"]["where"] == "test" and rec["environment"]["accel"] == "none"
     assert cli.main(["run", str(exp_file), "--resume"]) == 0
