@@ -39,9 +39,14 @@ def _check_segments(value: Any, key: str) -> Optional[int]:
 
 
 # -- verification from ss samples (pure) --------------------------------------------------
-def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: bool
-                 ) -> Dict[str, Any]:
-    """Check cwnd (if ``check_cwnd``) and unacked <= ``limit`` in every sample.
+def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: bool,
+                 window_bytes: Optional[int] = None) -> Dict[str, Any]:
+    """Check cwnd (if ``check_cwnd``) and unacked against ``limit`` segments in every sample.
+
+    ``window_bytes`` (receiver window): the bound on unacked is the window in segments of the
+    size the sender actually uses (``window_bytes // mss``): Linux bounds the MSS to half the
+    largest window the peer ever advertised, so a 1-segment receiver window is sent as two
+    half-size segments.
 
     ``unacked`` counts segments sent and not yet acknowledged, including segments marked lost;
     during loss recovery it may exceed the window legitimately (in flight = unacked - lost -
@@ -64,16 +69,23 @@ def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: b
         if s.cwnd is not None:
             max_cwnd = max(max_cwnd, s.cwnd)
         max_unacked = max(max_unacked, s.unacked)
+        bound = limit
+        if window_bytes is not None:
+            bound = max(1, window_bytes // (s.mss or SEGMENT_BYTES))
         if check_cwnd and s.cwnd is not None and s.cwnd > limit:
             bad.append(f"t={s.t:.1f}s cwnd={s.cwnd}")
-        if s.unacked > limit:
+        if s.unacked > bound:
             if in_recovery:
                 excused += 1
             else:
-                bad.append(f"t={s.t:.1f}s unacked={s.unacked}")
-    summary = {"limit": limit, "samples": len(samples), "max_cwnd": max_cwnd,
-               "max_unacked": max_unacked, "unacked_excused_in_recovery": excused,
-               "held": not bad}
+                bad.append(f"t={s.t:.1f}s unacked={s.unacked}" +
+                           (f" (mss {s.mss})" if window_bytes is not None else ""))
+    summary: Dict[str, Any] = {"limit": limit, "samples": len(samples), "max_cwnd": max_cwnd,
+                               "max_unacked": max_unacked,
+                               "unacked_excused_in_recovery": excused, "held": not bad}
+    if window_bytes is not None:
+        summary["window_bytes"] = window_bytes
+        summary["mss_seen"] = sorted({s.mss for s in samples if s.mss})
     if bad:
         raise PolicyViolation(
             f"{what} {limit} did not hold: {len(bad)} of {len(samples)} ss samples above it "
@@ -189,13 +201,8 @@ class RwndClamp(Policy):
     def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
             return {}
-        samples = run.ss
-        mss = {s.mss for s in samples if s.mss}
-        if mss and mss != {SEGMENT_BYTES}:
-            raise PolicyViolation(f"rwnd clamp: the flow's MSS is {sorted(mss)}, not the "
-                                  f"{SEGMENT_BYTES} bytes the window of {self.value} segments "
-                                  f"({self.window_bytes} bytes) assumes")
-        return check_window(samples, self.value, what="rwnd clamp", check_cwnd=False)
+        return check_window(run.ss, self.value, what="rwnd clamp", check_cwnd=False,
+                            window_bytes=self.window_bytes)
 
     def record(self) -> Dict[str, Any]:
         return {"value": self.value, "window_bytes": self.window_bytes,

@@ -27,10 +27,10 @@ flows:
 """
 
 
-def sample(t, cwnd, unacked, retrans=0):
+def sample(t, cwnd, unacked, retrans=0, mss=SEGMENT_BYTES):
     return SsSample(t=t, local="a", peer="b", congestion="reno", cwnd=cwnd, rtt_ms=5.0,
                     rttvar_ms=1.0, unacked=unacked, bytes_acked=1000, retrans_total=retrans,
-                    mss=SEGMENT_BYTES)
+                    mss=mss)
 
 
 # -- routes ------------------------------------------------------------------------------
@@ -76,6 +76,17 @@ def test_receiver_window_ignores_cwnd_but_not_unacked():
     assert check_window([sample(0, 10, 2)], 2, what="rwnd clamp", check_cwnd=False)["held"]
     with pytest.raises(PolicyViolation):
         check_window([sample(0, 10, 3)], 2, what="rwnd clamp", check_cwnd=False)
+
+
+def test_receiver_window_bounds_bytes_whatever_the_segment_size():
+    """Linux halves the MSS to half the peer's largest window: a 1448-byte window carries two
+    724-byte segments, and that is the clamp holding, not breaking."""
+    got = check_window([sample(0, 10, 2, mss=724)], 1, what="rwnd clamp", check_cwnd=False,
+                       window_bytes=SEGMENT_BYTES)
+    assert got["held"] and got["mss_seen"] == [724]
+    with pytest.raises(PolicyViolation, match="unacked=3 \\(mss 724\\)"):
+        check_window([sample(0, 10, 3, mss=724)], 1, what="rwnd clamp", check_cwnd=False,
+                     window_bytes=SEGMENT_BYTES)
 
 
 def test_no_samples_is_a_failure_not_a_pass():
