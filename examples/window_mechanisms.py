@@ -62,16 +62,17 @@ def main() -> int:
             unacked = [s["unacked"] for s in flow["ss"]]
             rows.append((mech, "delayed" if delayed else "quickack", flow["throughput_bps"] / 1e6,
                          flow.get("rtt_mean_ms"), max(cwnd, default=None),
-                         max(unacked, default=None)))
+                         max(unacked, default=None), flow.get("mss")))
             print(f"  done: {mech}={args.window}, {rows[-1][1]} ACK: {rows[-1][2]:.3f} Mbit/s",
                   file=sys.stderr)
     print(f"\n{args.hops} hop(s), 802.11b 2 Mbit/s, window {args.window} segment(s), "
           f"{args.duration:g} s per flow")
     print(f"  {'mechanism':<11} {'ACKs':<9} {'Mbit/s':>7} {'rtt ms':>7} {'max cwnd':>8} "
-          f"{'max unacked':>11}")
-    for mech, ack, mbps, rtt, cwnd, unacked in rows:
+          f"{'max unacked':>11} {'mss':>5}")
+    for mech, ack, mbps, rtt, cwnd, unacked, mss in rows:
         rtt_text = f"{rtt:.1f}" if rtt is not None else "-"
-        print(f"  {mech:<11} {ack:<9} {mbps:7.3f} {rtt_text:>7} {cwnd!s:>8} {unacked!s:>11}")
+        print(f"  {mech:<11} {ack:<9} {mbps:7.3f} {rtt_text:>7} {cwnd!s:>8} {unacked!s:>11} "
+              f"{mss!s:>5}")
     return 0
 
 
