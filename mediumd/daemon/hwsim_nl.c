@@ -321,7 +321,7 @@ int hwsim_nl_send_frame(struct hwsim_nl *nl, const uint8_t receiver[6],
 }
 
 int hwsim_nl_send_tx_status(struct hwsim_nl *nl, const uint8_t transmitter[6],
-			    uint64_t cookie, int acked, int signal_dbm,
+			    uint64_t cookie, uint32_t flags, int signal_dbm,
 			    const struct hwsim_rate used[HWSIM_MAX_RATES])
 {
 	struct nl_msg *msg = new_msg(nl, HWSIM_CMD_TX_INFO_FRAME, 0);
@@ -335,7 +335,7 @@ int hwsim_nl_send_tx_status(struct hwsim_nl *nl, const uint8_t transmitter[6],
 		wire[i].count = used[i].idx < 0 ? 0 : used[i].count;
 	}
 	if (nla_put(msg, HWSIM_ATTR_ADDR_TRANSMITTER, 6, transmitter) < 0 ||
-	    nla_put_u32(msg, HWSIM_ATTR_FLAGS, acked ? HWSIM_TX_STAT_ACK : 0) < 0 ||
+	    nla_put_u32(msg, HWSIM_ATTR_FLAGS, flags) < 0 ||
 	    nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)signal_dbm) < 0 ||
 	    nla_put(msg, HWSIM_ATTR_TX_INFO, sizeof(wire), wire) < 0 ||
 	    nla_put_u64(msg, HWSIM_ATTR_COOKIE, cookie) < 0) {

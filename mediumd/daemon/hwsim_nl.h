@@ -87,10 +87,11 @@ int hwsim_nl_send_frame(struct hwsim_nl *nl, const uint8_t receiver[6],
 			int signal_dbm, uint32_t freq);
 
 /* Report the fate of the transmission `cookie` of radio `transmitter`:
- * acked or not, the attempts used per rate (unused entries idx -1), and the
- * ACK's signal. */
+ * flags (HWSIM_TX_STAT_ACK when acknowledged; HWSIM_TX_CTL_NO_ACK echoed for
+ * frames sent without ACK), the attempts used per rate (unused entries idx -1),
+ * and the ACK's signal. */
 int hwsim_nl_send_tx_status(struct hwsim_nl *nl, const uint8_t transmitter[6],
-			    uint64_t cookie, int acked, int signal_dbm,
+			    uint64_t cookie, uint32_t flags, int signal_dbm,
 			    const struct hwsim_rate used[HWSIM_MAX_RATES]);
 
 const struct hwsim_nl_counters *hwsim_nl_counters(const struct hwsim_nl *nl);

@@ -18,6 +18,7 @@ struct frame {
 	struct frame *fnext;                   /* finished list */
 	int radio;
 	int dst_radio;                         /* addressee, -1 group/unknown */
+	uint32_t no_ack;                       /* HWSIM_TX_CTL_NO_ACK of the frame */
 	uint64_t cookie;
 	uint32_t freq;
 	struct hwsim_rate table[HWSIM_MAX_RATES]; /* the kernel's rate table */
@@ -111,11 +112,15 @@ static void on_tx_status(void *ctx, const struct medium_tx_report *rep)
 	if (tries == 0) /* never on air (queue drop): nothing for rate control */
 		for (i = 0; i < HWSIM_MAX_RATES; i++)
 			used[i].idx = -1;
-	if (rep->acked && f->dst_radio >= 0) {
+	if (rep->acked && !f->no_ack && f->dst_radio >= 0) {
 		double p = medium_rx_power_dbm(d->m, f->dst_radio, f->radio);
 		signal = isfinite(p) ? (int)lround(p) : 0;
 	}
-	hwsim_nl_send_tx_status(d->nl, d->hwaddr[f->radio], f->cookie, rep->acked,
+	/* A frame sent without ACK is reported as such (the kernel then marks it
+	 * "transmitted, no ACK expected"), never as acknowledged. */
+	hwsim_nl_send_tx_status(d->nl, d->hwaddr[f->radio], f->cookie,
+				f->no_ack ? HWSIM_TX_CTL_NO_ACK
+					  : rep->acked ? HWSIM_TX_STAT_ACK : 0,
 				signal, used);
 	if (!rep->queue_drop)
 		lagstat_add(&d->status_lag, (int64_t)(mono_ns() - rep->done_ns));
@@ -167,7 +172,8 @@ static void refuse(struct daemon *d, const struct hwsim_tx_frame *hf)
 		none[i].idx = -1;
 		none[i].count = 0;
 	}
-	hwsim_nl_send_tx_status(d->nl, hf->transmitter, hf->cookie, 0, 0, none);
+	hwsim_nl_send_tx_status(d->nl, hf->transmitter, hf->cookie,
+				hf->flags & HWSIM_TX_CTL_NO_ACK, 0, none);
 }
 
 int relay_radio_by_mac(struct daemon *d, const uint8_t mac[6])
@@ -233,7 +239,8 @@ void relay_frame_in(void *ctx, const struct hwsim_tx_frame *hf)
 	f->dst_radio = (fi.dst[0] & 1) ? -1 : medium_radio_by_mac(d->m, fi.dst);
 	if (f->dst_radio < 0)
 		f->dst_radio = -1;
-	if (hf->flags & HWSIM_TX_CTL_NO_ACK)
+	f->no_ack = hf->flags & HWSIM_TX_CTL_NO_ACK;
+	if (f->no_ack)
 		fi.flags |= MEDIUM_FRAME_NO_ACK;
 	for (i = 0; i < MEDIUM_MAX_RATES; i++) {
 		fi.rates[i].idx = hf->rates[i].idx;
