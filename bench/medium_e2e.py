@@ -25,23 +25,7 @@ from typing import Any, Dict, List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CLK_TCK = os.sysconf("SC_CLK_TCK")
-
-
-def proc_cpu_s(pid: int) -> float:
-    """utime + stime of a process, seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-
-def system_cpu() -> List[int]:
-    return [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-
-
-def busy_share(before: List[int], after: List[int]) -> float:
-    d = [a - b for a, b in zip(after, before)]
-    idle = d[3] + (d[4] if len(d) > 4 else 0)
-    return 1.0 - idle / sum(d) if sum(d) else 0.0
+from harness.medium_fidelity import cpu_busy as busy_share, proc_cpu_s, system_cpu  # noqa: E402
 
 
 def measure(net, src: str, dst: str, protocol: str, seconds: float,

@@ -13,7 +13,11 @@ its own DCF exchange (design.md §4).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+import time
 from typing import Any, Dict, List, Optional, Tuple
+
+import os
+from pathlib import Path
 
 from harness import analytic
 from harness.medium import MediumSpec, handle_for, stats_delta
@@ -117,6 +121,55 @@ def expected_tcp(check: Check, segments_per_ack: float = 2.0) -> float:
     return segments_per_ack * check.payload * 8 / t
 
 
+# -- CPU: was it the medium's air or the machine's CPU? ----------------------------------------
+#: Guest CPU busy fraction (all CPUs) above which a run is called CPU-bound: the frames the
+#: medium would carry are not produced and consumed fast enough (TCG is ~10x slower).
+CPU_BOUND = 0.85
+
+
+def proc_cpu_s(pid: int) -> float:
+    """utime + stime of a process in seconds (includes softirq work run in its syscalls,
+    e.g. the receive path of frames mediumd injects)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def system_cpu() -> List[int]:
+    return [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+
+
+def cpu_busy(before: List[int], after: List[int]) -> float:
+    """Busy fraction of all CPUs between two /proc/stat samples."""
+    d = [a - b for a, b in zip(after, before)]
+    idle = d[3] + (d[4] if len(d) > 4 else 0)
+    return 1.0 - idle / sum(d) if sum(d) else 0.0
+
+
+class CpuMeter:
+    """CPU of the machine and of mediumd across one flow."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.t0, self.sys0, self.proc0 = time.monotonic(), system_cpu(), proc_cpu_s(pid)
+
+    def result(self) -> Dict[str, float]:
+        wall = time.monotonic() - self.t0
+        return {"guest_cpu_busy" if _in_vm() else "cpu_busy": round(cpu_busy(self.sys0, system_cpu()), 3),
+                "mediumd_cpu_share": round((proc_cpu_s(self.pid) - self.proc0) / wall, 3),
+                "ncpu": os.cpu_count() or 1}
+
+
+def _in_vm() -> bool:
+    from harness.host import in_vm
+    return in_vm()
+
+
+def cpu_bound(check: "Check") -> bool:
+    """The regime this check ran in: the CPU, not the air, was saturated."""
+    busy = check.medium.get("guest_cpu_busy", check.medium.get("cpu_busy", 0.0))
+    return busy >= CPU_BOUND
+
+
 # -- measuring --------------------------------------------------------------------------
 def pair_topology(check: Check, distance: float = 20.0):
     from harness.topo import Topology
@@ -147,12 +200,23 @@ def run_check(check: Check, *, warmup: float = 1.0) -> Check:
         else:
             flow = Flow("sta1", "sta2", check.duration + warmup, "tcp",
                         extra=["--omit", f"{warmup:g}"])
+        meter = CpuMeter(handle.proc.pid)
         result = retry_setup(lambda: run_flow(net, flow).result)
+        cpu = meter.result()
         delta = stats_delta(before, handle.stats())
     check.measured = round(result.throughput_mbps, 4)
     check.ok = abs(check.error_pct or 100.0) <= check.tolerance_pct
     check.medium = medium_evidence(delta, check)
+    check.medium.update(cpu)
+    if not check.ok and cpu_bound(check):
+        check.note = (f"CPU-bound: the machine was {100 * cpu_busy_of(check):.0f}% busy "
+                      f"(mediumd {100 * cpu['mediumd_cpu_share']:.0f}% of one CPU) while the "
+                      f"air was busy {100 * check.medium['busy_fraction'].get('sta1', 0):.0f}%")
     return check
+
+
+def cpu_busy_of(check: "Check") -> float:
+    return check.medium.get("guest_cpu_busy", check.medium.get("cpu_busy", 0.0))
 
 
 def _prime(net) -> None:

@@ -21,8 +21,8 @@ import re
 import pytest
 
 from harness.medium import MediumSpec, handle_for, link_stats, stats_delta
-from harness.medium_fidelity import (BASIC, common_goodput_mbps, retry_setup, run_check,
-                                     run_together, tcp_check, udp_check)
+from harness.medium_fidelity import (BASIC, common_goodput_mbps, cpu_bound, retry_setup,
+                                     run_check, run_together, tcp_check, udp_check)
 from harness.net import Network
 from harness.topo import Topology
 from harness.traffic import Flow, ping, run_flow
@@ -30,34 +30,38 @@ from harness.traffic import Flow, ping, run_flow
 pytestmark = pytest.mark.emulation
 
 
+def assert_fidelity(check) -> None:
+    """Within tolerance, or else the run states why: a CPU-bound run (the machine saturated,
+    the air not) is an expected failure under TCG, reported with its numbers; any other
+    miss is a real failure."""
+    print("\n" + story(check))
+    if not check.ok and cpu_bound(check):
+        pytest.xfail("CPU-bound, not the medium: " + story(check))
+    assert check.ok, story(check)
+
+
 def story(check) -> str:
     return (f"{check.name}: measured {check.measured} Mbit/s, analytic {check.expected:.3f} "
-            f"({check.error_pct:+.1f}%, tolerance {check.tolerance_pct}%)\n"
+            f"({check.error_pct:+.1f}%, tolerance {check.tolerance_pct}%) {check.note}\n"
             f"settings {json.dumps(check.settings())}\nmedium {json.dumps(check.medium)}")
 
 
 # -- one hop against the analytic model ------------------------------------------------------
 @pytest.mark.parametrize("phy, rate", [("b", 11), ("g", 54)])
 def test_udp_one_hop_matches_analytic(phy, rate):
-    check = run_check(udp_check(phy, rate, duration=8))
-    print("\n" + story(check))
-    assert check.ok, story(check)
+    assert_fidelity(run_check(udp_check(phy, rate, duration=8)))
 
 
 @pytest.mark.parametrize("phy, rate", [("b", 11)])
 def test_tcp_one_hop_matches_analytic(phy, rate):
-    check = run_check(tcp_check(phy, rate, duration=8))
-    print("\n" + story(check))
-    assert check.ok, story(check)
+    assert_fidelity(run_check(tcp_check(phy, rate, duration=8)))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("proto, phy, rate", [("udp", "b", 2), ("tcp", "b", 2), ("tcp", "g", 54)])
 def test_one_hop_other_rates_match_analytic(proto, phy, rate):
     make = udp_check if proto == "udp" else tcp_check
-    check = run_check(make(phy, rate, duration=15))
-    print("\n" + story(check))
-    assert check.ok, story(check)
+    assert_fidelity(run_check(make(phy, rate, duration=15)))
 
 
 # -- retry limit ---------------------------------------------------------------------------
