@@ -5,7 +5,7 @@ rate, RTS/CTS, 200 m spacing, 250 m transmission, 550 m interference, capture 10
 Claims (papers.md 004.4, catalogue E8, E18-E20):
 - Linux's delayed ACK (TCP-DA) beats one ACK per segment (regular TCP) at every hop count;
 - throughput per flow falls as flows are added;
-- 36-byte-payload packets raise the packet rate by far less than their size ratio
+- 76-byte-payload packets raise the packet rate by far less than their size ratio
   (asserted: ratio below a third of the size ratio);
 - 7 hops: the best window limit lies in [n/3, n/2] (+-1) (slow).
 """
@@ -23,8 +23,8 @@ pytestmark = [pytest.mark.emulation, pytest.mark.paper]
 
 REGIME = {"paper": "004", "phy": "802.11b 11 Mbit/s, basic 1", "rts": "on",
           "geometry": "ns2-004", "tcp": "reno, SACK off"}
-#: IP bytes of the large (1000-byte payload) and small (36-byte payload) packets.
-IP_LARGE, IP_SMALL = 1000 + 52, 36 + 52
+#: IP bytes of the large (1000-byte payload) and small (76-byte payload) packets.
+IP_LARGE, IP_SMALL = 1000 + 52, 76 + 52
 
 
 def check_delayed_ack_wins(records) -> None:
@@ -50,9 +50,9 @@ def check_small_packets(records) -> None:
     table = paper004.packet_size_table(records)
     assert table, "no packet-size runs"
     for hops, by in sorted(table.items()):
-        s = {1012: [by[1012]], 48: [by[48]]}
+        s = {1012: [by[1012]], 88: [by[88]]}
         show(s, "packets/s", "advertised MSS", {**REGIME, "hops": hops, "acks": "quickack"})
-        ratio = by[48] / by[1012]
+        ratio = by[88] / by[1012]
         limit = (IP_LARGE / IP_SMALL) / 3
         print(f"packet-rate ratio {ratio:.2f} (paper Table 1: 1.14-1.53), size ratio "
               f"{IP_LARGE / IP_SMALL:.1f}, asserted < {limit:.1f}")
@@ -61,10 +61,10 @@ def check_small_packets(records) -> None:
 
 def check_small_segments_were_small(records) -> None:
     for rec in records:
-        if rec.get("status") == "ok" and rec["params"]["policy"].get("mss") == 48:
+        if rec.get("status") == "ok" and rec["params"]["policy"].get("mss") == 88:
             got = rec["flows"][0]["checks"]["mss"]["payload_bytes"]
-            print(f"MSS 48 run used payloads {got}")
-            assert max(got) <= 36
+            print(f"MSS 88 run used payloads {got}")
+            assert max(got) <= 76
 
 
 # -- quick (CI) ---------------------------------------------------------------------------------

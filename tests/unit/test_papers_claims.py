@@ -51,7 +51,7 @@ def test_walk_counts_hops_and_refuses_loops():
 
 def test_segment_size_payloads():
     assert expected_payload(1012) == 1000
-    assert expected_payload(40) == 36 and expected_payload(48) == 36
+    assert expected_payload(40) == 76 and expected_payload(88) == 76
 
 
 def test_paper_presets_come_from_the_papers_geometry():

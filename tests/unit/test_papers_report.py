@@ -86,9 +86,9 @@ def test_paper004_sections(tmp_path):
     rows = {r.claim.key: r for r in paper004.rows(load_results(root).records)}
     assert rows["004.da_gain_1"].ours == pytest.approx(20.0)
     assert rows["004.tda_13"].verdict.startswith("out of scope")
-    sizes = [record(i, {"topology.hops": h, "policy.mss": m}, hops=h, mss=1000 if m == 1012 else 36,
-                    pps=(130.0 if m == 48 else 100.0), extra_policy={"mss": m})
-             for i, (h, m) in enumerate((h, m) for h in (6, 8) for m in (1012, 48))]
+    sizes = [record(i, {"topology.hops": h, "policy.mss": m}, hops=h, mss=1000 if m == 1012 else 76,
+                    pps=(130.0 if m == 88 else 100.0), extra_policy={"mss": m})
+             for i, (h, m) in enumerate((h, m) for h in (6, 8) for m in (1012, 88))]
     root2 = store(tmp_path / "sizes", "paper004_packet_size", sizes)
     text2 = write_report(root2).read_text()
     assert "| 6 | 100 | 130 | 1.30 | 1.23 |" in text2
