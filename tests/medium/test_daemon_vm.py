@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -100,6 +101,26 @@ def test_frames_cross_the_medium_and_control_changes_the_world(medium_pair):
 
         with pytest.raises(MediumControlError, match="no radio"):
             ctl.set_position("02:00:00:00:99:00", 0, 0)
+
+    # framing: two requests in one write, a bad line, a line split across writes
+    raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    raw.settimeout(5)
+    raw.connect(str(paths["sock"]))
+    raw.sendall(b'{"cmd":"ping"}\n{"cmd":"get_link","a":"%s","b":"%s"}\n{"cmd":\n{"cmd":"pi'
+                % (a.encode(), b.encode()))
+    time.sleep(0.2)
+    raw.sendall(b'ng","extra":1}\n')
+    replies = b""
+    while replies.count(b"\n") < 4:
+        chunk = raw.recv(4096)
+        assert chunk, replies
+        replies += chunk
+    raw.close()
+    r = [json.loads(line) for line in replies.splitlines()]
+    assert r[0] == {"ok": True}
+    assert r[1]["ok"] and r[1]["rx_power_dbm"] < -30
+    assert r[2]["ok"] is False and "bad JSON" in r[2]["error"]
+    assert r[3] == {"ok": False, "error": 'unknown key "extra"'}
 
     flow = run_iperf(net, "sta1", "sta2", duration=4)
     print(f"\nTCP through mediumd at 11 Mbit/s: {flow.throughput_mbps:.2f} Mbit/s")
