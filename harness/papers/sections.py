@@ -142,7 +142,7 @@ def _section_004(rs: Any, fig_dir: Path, report: Path, fmt: str) -> List[str]:
                 pr = paper004.TABLE1.get(h)
                 out.append(f"| {h} | {big or 0:.4g} | {small or 0:.4g} | "
                            f"{f'{r:.2f}' if r else '-'} | "
-                           f"{f'{pr[1] / pr[0]:.2f}' if pr else '-'} |")
+                           f"{paper004.TABLE1_RATIO[h] if pr else '-'} |")
             out.append("")
     out += ["### The paper's numbers beside ours", "",
             "Rows this experiment does not measure show `-` (see the other paper-004 reports)."]
