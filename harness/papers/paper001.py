@@ -98,7 +98,7 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
     uni = [h for h in data if h >= 3]
     rise_fall = [h for h in uni if _rises_then_falls(data[h])]
     out.append(Row(c("001.unimodal"), f"{len(rise_fall)} of {len(uni)} chains" if uni else None,
-                   "peak inside the limits and the last limited point below the peak",
+                   "peak after limit 1, and the largest limit (or none) below the peak",
                    ("agrees" if uni and len(rise_fall) == len(uni) else
                     "partly" if rise_fall else "differs") if uni else "not measured"))
     out.append(Row(c("001.table"), None, "the adaptive policy applies this table; see the "
@@ -109,12 +109,13 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
 
 
 def _rises_then_falls(series: A.Series) -> bool:
-    m = {x: v for x, v in A.means(series).items() if x is not None}
-    if len(m) < 3:
+    """Peak after the smallest limit, and the largest limit (no limit, when run) below it."""
+    m = A.means(series)
+    xs = sorted(x for x in m if x is not None) + ([None] if None in m else [])
+    if len(xs) < 3:
         return False
-    xs = sorted(m)
     peak = max(xs, key=lambda x: m[x])
-    return peak not in (xs[0],) and m[xs[-1]] < m[peak]
+    return peak != xs[0] and m[xs[-1]] < m[peak]
 
 
 def adaptive_rows(adaptive: Sequence[Mapping[str, Any]], sweep: Sequence[Mapping[str, Any]]
