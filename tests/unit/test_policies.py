@@ -67,9 +67,15 @@ def test_unacked_above_the_window_is_excused_only_in_loss_recovery():
     ok = check_window([sample(0, 2, 2), sample(1, 2, 3, retrans=1)], 2, what="cwnd clamp",
                       check_cwnd=True)
     assert ok["unacked_excused_in_recovery"] == 1
-    with pytest.raises(PolicyViolation, match="unacked=3"):
-        check_window([sample(0, 2, 2, retrans=1), sample(1, 2, 3, retrans=1)], 2,
+    with pytest.raises(PolicyViolation, match="unacked=5"):
+        check_window([sample(0, 2, 2, retrans=1), sample(1, 2, 5, retrans=1)], 2,
                      what="cwnd clamp", check_cwnd=True)
+
+
+def test_limited_transmit_may_send_two_segments_beyond_a_held_cwnd():
+    ok = check_window([sample(0, 2, 2, retrans=1), sample(1, 2, 4, retrans=1)], 2,
+                      what="cwnd clamp", check_cwnd=True)
+    assert ok["unacked_excused_limited_transmit"] == 1
 
 
 def test_receiver_window_ignores_cwnd_but_not_unacked():
