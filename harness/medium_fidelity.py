@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
+import json
 import os
 from pathlib import Path
 
@@ -193,18 +194,19 @@ def run_check(check: Check, *, warmup: float = 1.0) -> Check:
         handle = handle_for(net)
         _prime(net)
         before = handle.stats()
+        extra = ["--omit", f"{warmup:g}", "--get-server-output"]
         if check.protocol == "udp":
             flow = Flow("sta1", "sta2", check.duration + warmup, "udp",
                         bitrate=f"{max(2 * check.expected, 1):.0f}M",
-                        extra=["-l", str(check.payload), "--omit", f"{warmup:g}"])
+                        extra=["-l", str(check.payload)] + extra)
         else:
-            flow = Flow("sta1", "sta2", check.duration + warmup, "tcp",
-                        extra=["--omit", f"{warmup:g}"])
+            flow = Flow("sta1", "sta2", check.duration + warmup, "tcp", extra=extra)
         meter = CpuMeter(handle.proc.pid)
-        result = retry_setup(lambda: run_flow(net, flow).result)
+        result = retry_setup(lambda: run_together(net, [flow])[0])
         cpu = meter.result()
         delta = stats_delta(before, handle.stats())
-    check.measured = round(result.throughput_mbps, 4)
+    # receiver side: what arrived (a UDP client's own report counts what it sent)
+    check.measured = round(receiver_mbps(result, skip=0), 4)
     check.ok = abs(check.error_pct or 100.0) <= check.tolerance_pct
     check.medium = medium_evidence(delta, check)
     check.medium.update(cpu)
@@ -290,6 +292,7 @@ def run_together(net, flows: List[Any], timeout_extra: float = 30.0) -> List[Any
                 raise HarnessError(f"iperf3 {f.src}->{f.dst} printed nothing: {err.strip()}")
             result = iperf.parse(out)
             result.src, result.dst = f.src, f.dst
+            result.raw = json.loads(out)  # type: ignore[attr-defined]
             results.append(result)
         return results
     finally:
@@ -304,14 +307,31 @@ def run_together(net, flows: List[Any], timeout_extra: float = 30.0) -> List[Any
                 node.procs.remove(proc)
 
 
-def common_goodput_mbps(results: List[Any], skip: int = 1) -> List[float]:
-    """Each flow's goodput over the interval reports all flows share (skipping the first
-    ``skip`` and the last one), so a flow that started or ended alone does not count."""
-    n = min(len(r.intervals) for r in results)
-    window = range(skip, max(skip + 1, n - 1))
+def receiver_intervals(result: Any) -> List[Tuple[float, float, int]]:
+    """(start, end, bytes) per second as the *receiver* counted them (``--get-server-output``;
+    an iperf3 client's own UDP intervals count what it sent)."""
+    raw = getattr(result, "raw", None) or {}
+    server = raw.get("server_output_json") or {}
     out = []
-    for r in results:
-        ivs = [r.intervals[i] for i in window if i < len(r.intervals)]
-        secs = sum(iv.end - iv.start for iv in ivs)
-        out.append(sum(iv.bytes for iv in ivs) * 8 / secs / 1e6 if secs else 0.0)
+    for iv in server.get("intervals", []):
+        total = iv.get("sum", {})
+        if not total.get("omitted"):
+            out.append((float(total.get("start", 0)), float(total.get("end", 0)),
+                        int(total.get("bytes", 0))))
     return out
+
+
+def receiver_mbps(result: Any, skip: int = 1) -> float:
+    """Receiver-side goodput over its intervals, skipping the first ``skip`` and the last."""
+    ivs = receiver_intervals(result)
+    ivs = ivs[skip:len(ivs) - 1] if len(ivs) > skip + 1 else ivs
+    secs = sum(e - s for s, e, _ in ivs)
+    if not secs:
+        raise ValueError("the iperf3 server reported no intervals (was --get-server-output given?)")
+    return sum(b for _, _, b in ivs) * 8 / secs / 1e6
+
+
+def common_goodput_mbps(results: List[Any], skip: int = 1) -> List[float]:
+    """Each flow's receiver-side goodput over the seconds all flows ran (started together;
+    skipping the first ``skip`` and the last second), so no flow counts time it ran alone."""
+    return [receiver_mbps(r, skip) for r in results]

@@ -287,3 +287,17 @@ def test_annotate_derives_busy_time_from_fraction_and_uptime():
     radio = h.annotate(stats, mono_s=100.0)["radios"][0]
     assert radio["node"] == "sta1"
     assert radio["busy_us"] == pytest.approx(2e6)
+
+
+def test_receiver_goodput_comes_from_the_server_report():
+    """A UDP iperf3 client's own intervals count what it sent; goodput is what the server got."""
+    from types import SimpleNamespace
+    from harness.medium_fidelity import common_goodput_mbps, receiver_mbps
+    server = {"intervals": [{"sum": {"start": 0, "end": 1, "bytes": 9_000_000, "omitted": True}}]
+              + [{"sum": {"start": i, "end": i + 1, "bytes": 125_000}} for i in range(1, 6)]
+              + [{"sum": {"start": 6, "end": 6.1, "bytes": 100}}]}
+    result = SimpleNamespace(raw={"server_output_json": server})
+    assert receiver_mbps(result) == pytest.approx(1.0)
+    assert common_goodput_mbps([result, result]) == [pytest.approx(1.0)] * 2
+    with pytest.raises(ValueError, match="get-server-output"):
+        receiver_mbps(SimpleNamespace(raw={}))
