@@ -308,8 +308,8 @@ def run_together(net, flows: List[Any], timeout_extra: float = 30.0) -> List[Any
 
 
 def receiver_intervals(result: Any) -> List[Tuple[float, float, int]]:
-    """(start, end, bytes) per second as the *receiver* counted them (``--get-server-output``;
-    an iperf3 client's own UDP intervals count what it sent)."""
+    """(start, end, bytes) per second as the *receiver* counted them (``--get-server-output``
+    with a JSON-mode server; an iperf3 client's own UDP intervals count what it sent)."""
     raw = getattr(result, "raw", None) or {}
     server = raw.get("server_output_json") or {}
     out = []
@@ -327,11 +327,15 @@ def receiver_mbps(result: Any, skip: int = 1) -> float:
     ivs = ivs[skip:len(ivs) - 1] if len(ivs) > skip + 1 else ivs
     secs = sum(e - s for s, e, _ in ivs)
     if not secs:
-        raise ValueError("the iperf3 server reported no intervals (was --get-server-output given?)")
+        # a server not in JSON mode sends text: the client's end.sum_received (receiver side,
+        # omitted seconds excluded) is the same measure over the whole test
+        if getattr(result, "protocol", "") and getattr(result, "throughput_bps", None) is not None:
+            return result.throughput_bps / 1e6
+        raise ValueError("no receiver-side report (iperf3 server intervals or end.sum_received)")
     return sum(b for _, _, b in ivs) * 8 / secs / 1e6
 
 
 def common_goodput_mbps(results: List[Any], skip: int = 1) -> List[float]:
-    """Each flow's receiver-side goodput over the seconds all flows ran (started together;
-    skipping the first ``skip`` and the last second), so no flow counts time it ran alone."""
+    """Each flow's receiver-side goodput; the flows were started together (``run_together``),
+    so each one's test time is (to milliseconds) the time they all ran."""
     return [receiver_mbps(r, skip) for r in results]
