@@ -72,7 +72,8 @@ class Image:
 def recipe_files() -> List[Path]:
     vm_dir = project_file("vm")
     files = [vm_dir / "packages.txt", vm_dir / "initrd" / "init"]
-    files += sorted((vm_dir / "guest").iterdir())
+    files += sorted(p for p in (vm_dir / "guest").iterdir()
+                    if p.is_file() and p.suffix != ".pyc")  # not an installed copy's __pycache__
     return files
 
 

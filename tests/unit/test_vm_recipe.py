@@ -54,6 +54,9 @@ def test_recipe_hash_follows_package_list(tmp_path, monkeypatch):
     first = image.recipe_hash()
     assert image.package_list() == ["iw", "iperf3"]
     assert image.recipe_hash() == first  # stable
+    (vm / "guest" / "__pycache__").mkdir()  # an installed copy byte-compiles agent.py
+    (vm / "guest" / "__pycache__" / "agent.cpython-311.pyc").write_bytes(b"\0")
+    assert image.recipe_hash() == first
     (vm / "packages.txt").write_text("iw\niperf3\ntcpdump\n")
     assert image.recipe_hash() != first
 
