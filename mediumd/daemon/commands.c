@@ -276,11 +276,12 @@ int commands_handle(void *ctx, const struct json_obj *req, struct jbuf *reply,
 	}
 	/* Changes apply from now on: settle everything that is already past. */
 	relay_advance(d, mono_ns());
-	if (!strcmp(cmd, "ping"))
-		return 0;
-	if (!strcmp(cmd, "stats")) {
-		stats_json(d, reply);
-		return 0;
+	if (!strcmp(cmd, "ping") || !strcmp(cmd, "stats")) {
+		static const char *const none[] = { NULL };
+		int rc = only_keys(req, none, err, errlen);
+		if (rc == 0 && cmd[1] == 't')
+			stats_json(d, reply);
+		return rc;
 	}
 	if (!strcmp(cmd, "set_position"))
 		return cmd_set_position(d, req, err, errlen);

@@ -20,15 +20,24 @@ PRESENT = (1 << 1) | (1 << 2) | (1 << 3) | (1 << 5) | (1 << 15) | (1 << 17)
 RT_LEN = 19
 
 
-@pytest.fixture(scope="module")
-def pcap_file(tmp_path_factory) -> bytes:
+def build_test_program(tmp_path_factory, name: str) -> Path:
+    """Build mediumd/daemon/tests/<name>.c outside the checkout (a guest sharing the
+    checkout must not write into it); the build directory is shared by the session."""
     if shutil.which("make") is None or shutil.which("cc") is None:
         pytest.skip("needs make and a C compiler")
-    build = subprocess.run(["make", "-C", str(MEDIUMD), "build/daemon/tests/test_pcap"],
-                           capture_output=True, text=True)
-    assert build.returncode == 0, build.stdout + build.stderr
+    build_dir = tmp_path_factory.getbasetemp() / "mediumd-build"
+    target = build_dir / "daemon" / "tests" / name
+    proc = subprocess.run(["make", "-C", str(MEDIUMD), f"BUILD={build_dir}", str(target)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return target
+
+
+@pytest.fixture(scope="module")
+def pcap_file(tmp_path_factory) -> bytes:
+    program = build_test_program(tmp_path_factory, "test_pcap")
     out = tmp_path_factory.mktemp("pcap")
-    run = subprocess.run([str(MEDIUMD / "build/daemon/tests/test_pcap"), str(out)],
+    run = subprocess.run([str(program), str(out)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     return (out / "attempts.pcap").read_bytes()
@@ -95,13 +104,9 @@ def test_records_carry_rate_channel_signal_and_fate(pcap_file):
 
 @pytest.fixture(scope="module")
 def capture_run(tmp_path_factory):
-    if shutil.which("make") is None or shutil.which("cc") is None:
-        pytest.skip("needs make and a C compiler")
-    build = subprocess.run(["make", "-C", str(MEDIUMD), "build/daemon/tests/test_capture"],
-                           capture_output=True, text=True)
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    program = build_test_program(tmp_path_factory, "test_capture")
     out = tmp_path_factory.mktemp("capture")
-    run = subprocess.run([str(MEDIUMD / "build/daemon/tests/test_capture"), str(out)],
+    run = subprocess.run([str(program), str(out)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     import json

@@ -11,10 +11,11 @@ import pytest
 MEDIUMD_DIR = Path(__file__).resolve().parents[2] / "mediumd"
 
 
-def test_daemon_c_unit_tests_pass():
+def test_daemon_c_unit_tests_pass(tmp_path_factory):
     if shutil.which("make") is None or shutil.which("cc") is None:
         pytest.skip("needs make and a C compiler")
-    proc = subprocess.run(["make", "-C", str(MEDIUMD_DIR), "daemon-test"],
+    build_dir = tmp_path_factory.getbasetemp() / "mediumd-build"  # outside the checkout
+    proc = subprocess.run(["make", "-C", str(MEDIUMD_DIR), f"BUILD={build_dir}", "daemon-test"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert proc.stdout.count("\nok\n") + proc.stdout.startswith("ok\n") >= 2, proc.stdout
