@@ -4,7 +4,8 @@ runner and executor as ``harness run``: the numbers asserted on are the stored r
 Regime of every test here: 802.11b at a fixed 2 Mbit/s, RTS/CTS off, 200 m spacing with 250 m
 transmission and 550 m interference range (``geometry: ns2``), one bulk TCP flow (reno, SACK)
 from the first to the last station, Linux's delayed ACK unless a test turns it off.
-Quick subset: one repetition per point, 8 s flows (each run also spends ~20 s building and
+Quick subset: one repetition per point (two for the window sweep, whose assertion is a 10%
+band: single runs under a loaded TCG host vary by several percent), 8 s flows (each run also spends ~20 s building and
 tearing down under TCG). The ``slow`` tests repeat with more runs and longer flows.
 """
 from __future__ import annotations
@@ -69,7 +70,7 @@ def window_runs(tmp_path_factory):
     from harness.fixtures import run_experiment_text
     return run_experiment_text(
         experiment("window", {"policy.cwnd_clamp": [2, 3, 4, None]},
-                   policy={"delayed_ack": False}, **QUICK),
+                   policy={"delayed_ack": False}, **{**QUICK, "repetitions": 2}),
         tmp_path_factory.mktemp("window"))
 
 
@@ -92,7 +93,7 @@ def test_one_hop_window_limits_of_two_and_more_barely_matter(window_runs):
 
 def test_cwnd_clamp_of_two_is_seen_in_the_samples(window_runs):
     recs = [r for r in window_runs.ok if r["params"]["policy"].get("cwnd_clamp") == 2]
-    assert len(recs) == 1, [r.get("point") for r in window_runs.records]
+    assert recs, [r.get("point") for r in window_runs.records]
     rec = recs[0]
     cwnd, unacked = ss_values(rec, "cwnd"), ss_values(rec, "unacked")
     print(f"\ncwnd clamp 2: {len(cwnd)} ss samples, cwnd {sorted(set(cwnd))}, "
