@@ -87,11 +87,21 @@ def run_experiment_text(text: Union[str, Dict[str, Any]], output: Path, *,
         flows = rec.get("flows") or []
         tput = sum(f.get("throughput_bps") or 0 for f in flows) / 1e6
         print(f"  {rec['status']:6s} {rec['run_id']} {rec.get('point')} rep={rec['repetition']} "
-              f"{tput:.3f} Mbit/s" + (f"  error: {rec['error']}" if rec.get("error") else ""))
+              f"{tput:.3f} Mbit/s{lag_text(rec)}"
+              + (f"  error: {rec['error']}" if rec.get("error") else ""))
     if rs.failed and not allow_failed:
         pytest.fail("experiment runs failed:\n" + "\n".join(
             f"  {r['run_id']} {r.get('point')}: {r.get('error')}" for r in rs.failed))
     return rs
+
+
+def lag_text(rec: Dict[str, Any]) -> str:
+    """The medium's delivery lag (p50/p99): large values mean the CPU, not the air, limited
+    the run (a starved guest), which is the first thing to check when a trend fails."""
+    lag = ((rec.get("medium") or {}).get("summary") or {}).get("lag_us") or {}
+    if lag.get("p50") is None:
+        return ""
+    return f"  (medium lag p50 {lag['p50'] / 1000:.1f} ms, p99 {lag.get('p99', 0) / 1000:.1f} ms)"
 
 
 @pytest.fixture
