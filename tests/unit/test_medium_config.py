@@ -303,3 +303,15 @@ def test_receiver_goodput_comes_from_the_server_report():
     assert receiver_mbps(SimpleNamespace(raw={}, protocol="UDP", throughput_bps=2e6)) == 2.0
     with pytest.raises(ValueError, match="no receiver-side report"):
         receiver_mbps(SimpleNamespace(raw={}))
+
+
+def test_starved_regime_is_named():
+    from harness.medium_fidelity import cpu_bound, starved_reason, udp_check
+    c = udp_check("g", 54)
+    c.medium = {"guest_cpu_busy": 0.9, "mediumd_cpu_share": 0.7, "busy_fraction": {"sta1": 0.4},
+                "lag_us": {"p50": 700}}
+    assert cpu_bound(c) and starved_reason(c).startswith("CPU-bound: the machine was 90% busy")
+    c.medium.update(guest_cpu_busy=0.5, lag_us={"p50": 4000})
+    assert starved_reason(c).startswith("host-starved: median delivery lag 4.0 ms")
+    c.medium.update(lag_us={"p50": 600})
+    assert not cpu_bound(c)
