@@ -31,7 +31,7 @@ def cmd_example(args) -> int:
     if args.name not in names:
         raise HarnessError(f"example {args.name!r} not found; allowed values: {', '.join(names)}")
     from harness.vm.dispatch import maybe_in_vm
-    rc = maybe_in_vm(["example", args.name] + list(args.args))
+    rc = maybe_in_vm(["example", args.name, "--"] + list(args.args))  # -- keeps the example's options its own
     if rc is not None:
         return rc
     sys.argv = [str(examples / f"{args.name}.py")] + list(args.args)

@@ -59,7 +59,7 @@ POLICIES = (
     _scalar("cwnd_clamp", "policies.window:cwnd_clamp",
             ParamSpec("cwnd_clamp", "int", "max congestion window in segments", min=1, max=1024,
                       nullable=True, null_label="unclamped"),
-            "route metric 'cwnd N lock' on the sender (verified with ss)"),
+            "route metric 'cwnd lock N' on the sender (verified with ss)"),
     _scalar("rwnd_clamp", "policies.window:rwnd_clamp",
             ParamSpec("rwnd_clamp", "int", "max advertised window in segments", min=1, max=1024,
                       nullable=True, null_label="unclamped"),

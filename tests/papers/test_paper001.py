@@ -87,13 +87,22 @@ def test_every_run_held_its_window_limit(quick):
         assert check["held"] and check["max_cwnd"] <= limit
 
 
-def test_adaptive_limit_within_ten_percent_of_best_fixed(quick, tmp_path):
+def test_adaptive_policy_picks_the_table_limit_and_holds_it(quick, tmp_path):
+    """The mechanism, quickly: RTHC 8 on 4 hops maps to limit 1 and the clamp holds.
+
+    The 10% claim needs repetitions (one 10 s run varies by ~12%), so it is judged on the
+    full files in test_full_adaptive_within_ten_percent; here the numbers are only shown.
+    """
     ad = run_file("001_adaptive_quick", tmp_path / "ad")
     rec = ad.ok[0]
     pair = rec["policies"]["adaptive_window"]["pairs"]["sta1->sta5"]
     print(f"\nadaptive window: {pair}")
     assert pair["rthc"] == 8 and pair["limit"] == 1
-    check_adaptive([A.packets_per_s(r) for r in ad.ok], per_hop(quick.records, False)[4], 4)
+    check = rec["flows"][0]["checks"]["adaptive_window"]
+    assert check["held"] and check["max_cwnd"] <= 1, check
+    fixed = per_hop(quick.records, False)[4]
+    print(f"adaptive: {[round(A.packets_per_s(r), 2) for r in ad.ok]} packets/s; "
+          f"fixed limits at 4 hops: {fixed} (one run each: not a test of the 10% claim)")
 
 
 # -- slow (full sweep, hours) ---------------------------------------------------------------------
