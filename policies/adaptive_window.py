@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from harness.errors import HarnessError
 from policies import FlowPlan, Policy, RunContext
 from policies.routes import parse_route_get
-from policies.window import check_iperf_cwnd, check_window, priming_connection
+from policies.window import check_iperf_cwnd, check_window, prime_cwnd_locks
 
 #: Paper 001 §IV: (largest RTHC N of the row, window limit in packets).
 CWL_TABLE: Tuple[Tuple[int, int], ...] = ((4, 2), (8, 1), (12, 2), (20, 3), (26, 4), (30, 5))
@@ -174,15 +174,8 @@ class AdaptiveWindow(Policy):
             ctx.net[sender].set_sysctls({"net.ipv4.tcp_no_metrics_save": 0})
 
     def prime(self, ctx: RunContext) -> None:
-        if not self.active:
-            return
-        for (sender, receiver) in self.limits:
-            flow = next(f for f in ctx.tcp_flows() if (f.sender, f.receiver) == (sender, receiver))
-            peer_ip = ctx.net[receiver].ip
-            ctx.net[sender].cmd(f"ip tcp_metrics delete {peer_ip} 2>/dev/null || true")
-            priming_connection(ctx.net, flow)
-            self.metrics[f"{sender}->{receiver}"] = ctx.net[sender].cmd(
-                ["ip", "tcp_metrics", "show", peer_ip], check=False).stdout.strip()
+        if self.active:
+            prime_cwnd_locks(ctx, self.limits, self.metrics)
 
     def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":

@@ -149,6 +149,22 @@ def priming_connection(net, flow: FlowPlan, *, port: int = PRIME_PORT,
             server.procs.remove(srv)
 
 
+def prime_cwnd_locks(ctx: RunContext, pairs, metrics: Dict[str, str]) -> None:
+    """The recipe that makes a route's ``cwnd lock`` reach the flow (design.md §3).
+
+    Linux takes the locked cwnd from the tcp_metrics cache, filled when a connection to the
+    destination closes normally: so drop any cached entry, make one complete priming
+    connection from the same source, and keep what the cache then says as evidence.
+    """
+    for sender, receiver in pairs:
+        flow = next(f for f in ctx.tcp_flows() if (f.sender, f.receiver) == (sender, receiver))
+        peer_ip = ctx.net[receiver].ip
+        ctx.net[sender].cmd(f"ip tcp_metrics delete {peer_ip} 2>/dev/null || true")
+        priming_connection(ctx.net, flow)
+        metrics[f"{sender}->{receiver}"] = ctx.net[sender].cmd(
+            ["ip", "tcp_metrics", "show", peer_ip], check=False).stdout.strip()
+
+
 class CwndClamp(Policy):
     """Sender congestion-window clamp (route ``cwnd lock N``, primed, verified with ss)."""
 
@@ -166,15 +182,8 @@ class CwndClamp(Policy):
             ctx.net[sender].set_sysctls({"net.ipv4.tcp_no_metrics_save": 0})
 
     def prime(self, ctx: RunContext) -> None:
-        if not self.active:
-            return
-        for sender, receiver in ctx.pairs():
-            flow = next(f for f in ctx.tcp_flows() if (f.sender, f.receiver) == (sender, receiver))
-            peer_ip = ctx.net[receiver].ip
-            ctx.net[sender].cmd(f"ip tcp_metrics delete {peer_ip} 2>/dev/null || true")
-            priming_connection(ctx.net, flow)
-            self.metrics[f"{sender}->{receiver}"] = ctx.net[sender].cmd(
-                ["ip", "tcp_metrics", "show", peer_ip], check=False).stdout.strip()
+        if self.active:
+            prime_cwnd_locks(ctx, ctx.pairs(), self.metrics)
 
     def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
