@@ -9,6 +9,7 @@ checked during the run (design.md §3: clamps are verified, not assumed).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import select
@@ -141,8 +142,28 @@ class SsSampler:
         return parse_ss_log(text)
 
 
+def client_data_port(iperf_json: str) -> Optional[int]:
+    """The client's local port of iperf3's data connection (``start.connected``)."""
+    try:
+        connected = json.loads(iperf_json)["start"]["connected"]
+        return int(connected[0]["local_port"])
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def flow_samples(samples: List[SsSample], client_port: Optional[int]) -> List[SsSample]:
+    """The samples of the data connection: the socket whose client end is ``client_port``
+    (iperf3's control connection, also open, uses the namespace's default congestion module)."""
+    suffix = f":{client_port}"
+    mine = [s for s in samples if s.local.endswith(suffix) or s.peer.endswith(suffix)]
+    return mine if client_port is not None and mine else data_samples(samples)
+
+
 def data_samples(samples: List[SsSample]) -> List[SsSample]:
-    """Per sample time, the socket that moved the most data (the flow, not iperf3's control)."""
+    """Per sample time, the socket that moved the most data (the flow, not iperf3's control).
+
+    A fallback when iperf3 did not report its ports: at the first samples the control
+    connection may still have moved more bytes than the data connection."""
     best: Dict[float, SsSample] = {}
     for s in samples:
         if s.t not in best or s.bytes_acked > best[s.t].bytes_acked:
@@ -237,7 +258,7 @@ def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0
                                f"(exit {proc.returncode}): {proc.stderr.strip()}")
         result = iperf.parse(proc.stdout)
         result.src, result.dst = flow.src, flow.dst
-        return FlowRun(result, data_samples(samples))
+        return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)))
     finally:
         if sampler is not None:
             sampler.stop()
