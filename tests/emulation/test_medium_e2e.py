@@ -31,6 +31,11 @@ from harness.traffic import Flow, ping, run_flow
 pytestmark = pytest.mark.emulation
 
 
+def _in_vm() -> bool:
+    from harness.host import in_vm
+    return in_vm()
+
+
 def assert_fidelity(check) -> None:
     """Within tolerance, or else the run states why: a CPU-bound run (the machine saturated,
     the air not) is an expected failure under TCG, reported with its numbers; any other
@@ -48,7 +53,14 @@ def story(check) -> str:
 
 
 # -- one hop against the analytic model ------------------------------------------------------
-@pytest.mark.parametrize("phy, rate", [("b", 11), ("g", 54)])
+#: Measured in the TCG guest on a quiet host: 15.9-17.3 Mbit/s against 29.6 analytic, the
+#: sender's air busy only 39-43% although UDP offers more than the air carries: the guest
+#: (80-90% busy, mediumd ~65% of a vCPU) does not supply frames fast enough.
+UDP54_IN_TCG = pytest.mark.xfail(condition=_in_vm(), strict=False,
+                                 reason="UDP at 54 Mbit/s is CPU-bound in the TCG guest")
+
+
+@pytest.mark.parametrize("phy, rate", [("b", 11), pytest.param("g", 54, marks=UDP54_IN_TCG)])
 def test_udp_one_hop_matches_analytic(phy, rate):
     assert_fidelity(run_check(udp_check(phy, rate, duration=8)))
 
@@ -57,10 +69,6 @@ def test_udp_one_hop_matches_analytic(phy, rate):
 def test_tcp_one_hop_matches_analytic(phy, rate):
     assert_fidelity(run_check(tcp_check(phy, rate, duration=8)))
 
-
-def _in_vm() -> bool:
-    from harness.host import in_vm
-    return in_vm()
 
 
 #: Measured in the TCG guest (2 vCPUs): 8.2 Mbit/s against 23.7 analytic, guest CPU 71%,
@@ -90,6 +98,15 @@ def lossy_pair(retry_limit: int, per: float) -> Network:
     return Network(topo, medium=spec)
 
 
+def static_neighbours(net: Network, a: str, b: str) -> None:
+    """Permanent ARP entries both ways: broadcast ARP gets one try on a link losing half its
+    frames, and a failed resolution ("No route to host") would end the flow, not test it."""
+    for x, y in ((a, b), (b, a)):
+        mac = net[y].cmd(["cat", "/sys/class/net/wlan0/address"]).stdout.strip()
+        net[x].cmd(["ip", "neigh", "replace", net[y].ip, "lladdr", mac, "dev", "wlan0",
+                    "nud", "permanent"])
+
+
 def kernel_tx_failed(net: Network, node: str, peer_mac: str) -> int:
     out = net[node].cmd(["iw", "dev", "wlan0", "station", "get", peer_mac]).stdout
     m = re.search(r"tx failed:\s*(\d+)", out)
@@ -106,7 +123,8 @@ def test_retry_limit_is_enforced_by_the_medium(retry_limit):
     with lossy_pair(retry_limit, p) as net:
         handle = handle_for(net)
         sta2_mac = net.radios[1].mac
-        ping(net, "sta1", "sta2", count=3)          # ARP + peer (may lose some: fine)
+        static_neighbours(net, "sta1", "sta2")     # ARP over a lossy link is not under test
+        ping(net, "sta1", "sta2", count=3)          # peer state (may lose some: fine)
         flow = Flow("sta1", "sta2", 6, "udp", bitrate="2M", extra=["-l", "1000"])
 
         def measured_flow():
