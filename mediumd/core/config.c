@@ -12,46 +12,23 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "airtime.h"
 #include "medium.h"
+#include "parse_util.h"
 
 #define MAX_TOK 64
 
 struct parser {
-	const char *name;
-	int line;
-	char *err;
-	size_t errlen;
+	struct parse_pos pos;	/* first: fail() and num() take the parser */
 	struct medium_config *cfg;
 	struct medium_radio_config defaults;
 };
 
-static int fail(struct parser *p, const char *key, const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (p->err && p->errlen)
-		snprintf(p->err, p->errlen, "%s:%d: %s: %s", p->name, p->line, key, msg);
-	return -EINVAL;
-}
-
-static int num(struct parser *p, const char *key, const char *s, double *out)
-{
-	char *end;
-	if (!s)
-		return fail(p, key, "missing value");
-	*out = strtod(s, &end);
-	if (end == s || *end || !isfinite(*out))
-		return fail(p, key, "not a number: '%s'", s);
-	return 0;
-}
+#define fail(p, ...) parse_fail(&(p)->pos, __VA_ARGS__)
+#define num(p, key, s, out) parse_num(&(p)->pos, key, s, out)
 
 static int integer(struct parser *p, const char *key, const char *s, long lo, long hi, long *out)
 {
@@ -459,7 +436,7 @@ static int parse_line(struct parser *p, char **t, int n)
 int medium_config_parse(const char *text, const char *name, struct medium_config *cfg,
 			char *err, size_t errlen)
 {
-	struct parser p = { .name = name ? name : "<config>", .err = err, .errlen = errlen,
+	struct parser p = { .pos = { .name = name ? name : "<config>", .err = err, .errlen = errlen },
 			    .cfg = cfg };
 	medium_config_init(cfg);
 	medium_radio_config_init(&p.defaults);
@@ -472,7 +449,7 @@ int medium_config_parse(const char *text, const char *name, struct medium_config
 		char buf[1024];
 		char *tok[MAX_TOK];
 		int n = 0;
-		p.line++;
+		p.pos.line++;
 		if (len >= sizeof buf) {
 			fail(&p, "line", "longer than %zu characters", sizeof buf - 1);
 			goto bad;

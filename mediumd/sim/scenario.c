@@ -1,41 +1,19 @@
 /* scenario.c - parser of mediumsim scenario files. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse_util.h"
 #include "scenario.h"
 
 struct sp {
-	const char *path;
-	int line;
-	char *err;
-	size_t errlen;
+	struct parse_pos pos;
 	const struct medium_config *cfg;
 };
 
-static int fail(struct sp *p, const char *key, const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(p->err, p->errlen, "%s:%d: %s: %s", p->path, p->line, key, msg);
-	return -EINVAL;
-}
-
-static int num(struct sp *p, const char *key, const char *s, double *out)
-{
-	char *end;
-	if (!s)
-		return fail(p, key, "missing value");
-	*out = strtod(s, &end);
-	if (end == s || *end || !isfinite(*out))
-		return fail(p, key, "not a number: '%s'", s);
-	return 0;
-}
+#define fail(p, ...) parse_fail(&(p)->pos, __VA_ARGS__)
+#define num(p, key, s, out) parse_num(&(p)->pos, key, s, out)
 
 static int radio(struct sp *p, const char *s, bool allow_bcast)
 {
@@ -209,7 +187,7 @@ static int cmp_frame(const void *a, const void *b)
 int scenario_load(const char *path, const struct medium_config *cfg, struct scenario *sc,
 		  char *err, size_t errlen)
 {
-	struct sp p = { path, 0, err, errlen, cfg };
+	struct sp p = { { path, 0, err, errlen }, cfg };
 	char line[1024];
 	FILE *f = fopen(path, "r");
 	memset(sc, 0, sizeof(*sc));
@@ -221,7 +199,7 @@ int scenario_load(const char *path, const struct medium_config *cfg, struct scen
 	while (fgets(line, sizeof line, f)) {
 		char *t[64];
 		int n = 0;
-		p.line++;
+		p.pos.line++;
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = 0;
