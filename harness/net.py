@@ -253,15 +253,6 @@ class Network:
             stop()
         else:
             importlib.import_module("harness.medium").stop_for(self, handle)
-    def medium_stats(self) -> Optional[Dict[str, Any]]:
-        """The medium's counters (live while running, final after stop); None without a medium."""
-        try:
-            medium = importlib.import_module("harness.medium")
-        except ModuleNotFoundError as err:
-            if err.name != "harness.medium":
-                raise
-            return None
-        return medium.stats_for(self)
     # >>> end of medium hook <<<
 
     def _join_all(self) -> None:

@@ -14,6 +14,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -139,7 +140,6 @@ class VM:
         return argv
 
     def start(self, timeout: float = BOOT_TIMEOUT_S) -> "VM":
-        import sys
         self.slot.acquire(out=sys.stderr)
         t0 = time.monotonic()
         interactive = self.config.interactive
