@@ -28,7 +28,7 @@ import time
 import weakref
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from harness import naming, wireless
 from harness.errors import HarnessError

@@ -209,7 +209,7 @@ def medium_spec(check: Check, **extra: Any) -> MediumSpec:
 def run_check(check: Check, *, warmup: float = 1.0) -> Check:
     """Start a pair, run the saturated flow, fill ``measured``/``ok`` and medium counters."""
     from harness.net import Network
-    from harness.traffic import Flow, run_flow
+    from harness.traffic import Flow
     with Network(pair_topology(check), medium=medium_spec(check)) as net:
         handle = handle_for(net)
         _prime(net)

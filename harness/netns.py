@@ -12,7 +12,7 @@ import shlex
 import signal
 import subprocess
 import time
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Iterable, List, Mapping, Optional, Sequence, Union
 
 from harness.errors import HarnessError
 from harness.naming import RUN_ENV

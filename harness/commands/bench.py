@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from typing import List, Optional
+from typing import List
 
 from harness.errors import HarnessError
 

@@ -6,7 +6,7 @@ flow, so a reader can follow ``topology.geometry`` or ``flows[0].count`` end to 
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 from harness.experiment.schema import resolve_endpoint
 

@@ -6,9 +6,8 @@ unlimited" reads at a glance as in paper 001's Fig. 2.
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Mapping, Optional, Sequence, Tuple
 
 from harness import stats
 

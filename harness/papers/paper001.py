@@ -4,11 +4,10 @@ report section that sets the CWL sweep (experiments/papers/001_*.yaml) beside th
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import analysis as A
-from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
+from harness.papers.claims import Claim, Paper, Row, verdict_band
 from policies.adaptive_window import CWL_TABLE, cwl_for_rthc
 
 SWEEP = "experiments/papers/001_cwl_sweep.yaml"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, List
 
 from harness.papers import analysis as A
 from harness.papers import paper001, paper004
