@@ -18,6 +18,9 @@
 
 #define HWSIM_FAMILY "MAC80211_HWSIM"
 #define HWSIM_VERSION 1
+/* Largest hwsim message we read in one go: a frame (at most an 802.11 MPDU of
+ * 7991 bytes, the A-MSDU limit) plus its attributes, with room to spare. */
+#define MSG_BUF (64 * 1024)
 
 enum { /* commands */
 	HWSIM_CMD_REGISTER = 1,
@@ -199,6 +202,15 @@ int hwsim_nl_open(struct hwsim_nl **out, hwsim_frame_fn fn, void *ctx)
 
 	/* Frames from the kernel carry sequence number 0: no seq checking. */
 	nl_socket_disable_seq_check(nl->sock);
+	/* Per frame, the cost is syscalls (tens of microseconds each under
+	 * TCG). libnl's defaults would add three per frame sent: an ACK asked
+	 * for every message (a kernel reply to read back), and a MSG_PEEK read
+	 * before every real one. Without auto-ACK the kernel still reports a
+	 * failed command (NLMSG_ERROR, to on_error); the registration asks for
+	 * its ACK itself. One read of MSG_BUF bytes holds any hwsim message. */
+	nl_socket_disable_auto_ack(nl->sock);
+	nl_socket_disable_msg_peek(nl->sock);
+	nl_socket_set_msg_buf_size(nl->sock, MSG_BUF);
 	nl_socket_modify_cb(nl->sock, NL_CB_VALID, NL_CB_CUSTOM, on_valid, nl);
 	nl_socket_modify_cb(nl->sock, NL_CB_ACK, NL_CB_CUSTOM, on_ack, nl);
 	nl_socket_modify_err_cb(nl->sock, NL_CB_CUSTOM, on_error, nl);
