@@ -21,6 +21,10 @@
 /* Largest hwsim message we read in one go: a frame (at most an 802.11 MPDU of
  * 7991 bytes, the A-MSDU limit) plus its attributes, with room to spare. */
 #define MSG_BUF (64 * 1024)
+/* Outgoing messages are queued and sent together, one sendmsg per loop
+ * iteration (the kernel runs every message of a netlink skb in order). 16 KiB
+ * holds several frames and stays an order-2 allocation in the kernel. */
+#define OUT_BUF (16 * 1024)
 
 enum { /* commands */
 	HWSIM_CMD_REGISTER = 1,
@@ -62,6 +66,9 @@ struct hwsim_nl {
 	unsigned reg_seq;     /* sequence number of our REGISTER request */
 	int reg_done;         /* 1 once acked; <0 errno from the kernel */
 	struct hwsim_nl_counters counters;
+	uint8_t out[OUT_BUF];  /* queued messages, sent by hwsim_nl_flush */
+	size_t out_len;
+	unsigned out_msgs;
 };
 
 /* libnl returns its own NLE_* codes; the daemon speaks errno. */
@@ -297,16 +304,49 @@ int hwsim_nl_receive(struct hwsim_nl *nl)
 	}
 }
 
+int hwsim_nl_flush(struct hwsim_nl *nl)
+{
+	int err = 0;
+
+	if (nl->out_len) {
+		err = nl_sendto(nl->sock, nl->out, nl->out_len);
+		if (err < 0) {
+			nl->counters.send_errors += nl->out_msgs;
+			err = to_errno(err);
+		} else {
+			err = 0;
+		}
+	}
+	nl->out_len = 0;
+	nl->out_msgs = 0;
+	return err;
+}
+
+/* Queue a finished message (header completed: our port, next sequence). */
 static int send_msg(struct hwsim_nl *nl, struct nl_msg *msg)
 {
-	int err = nl_send_auto(nl->sock, msg);
+	struct nlmsghdr *h;
+	size_t len;
+	int err = 0;
 
-	nlmsg_free(msg);
-	if (err < 0) {
-		nl->counters.send_errors++;
-		return to_errno(err);
+	nl_complete_msg(nl->sock, msg);
+	h = nlmsg_hdr(msg);
+	len = NLMSG_ALIGN(h->nlmsg_len);
+	if (nl->out_len + len > sizeof(nl->out))
+		err = hwsim_nl_flush(nl);
+	if (len > sizeof(nl->out)) { /* cannot happen for hwsim frames; be safe */
+		int rc = nl_send(nl->sock, msg);
+		nlmsg_free(msg);
+		if (rc < 0)
+			nl->counters.send_errors++;
+		return rc < 0 ? to_errno(rc) : err;
 	}
-	return 0;
+	memcpy(nl->out + nl->out_len, h, h->nlmsg_len);
+	memset(nl->out + nl->out_len + h->nlmsg_len, 0, len - h->nlmsg_len);
+	nl->out_len += len;
+	nl->out_msgs++;
+	nlmsg_free(msg);
+	return err;
 }
 
 int hwsim_nl_send_frame(struct hwsim_nl *nl, const uint8_t receiver[6],

@@ -81,6 +81,7 @@ int hwsim_nl_fd(const struct hwsim_nl *nl);
 int hwsim_nl_receive(struct hwsim_nl *nl);
 
 /* Inject a received copy of a frame into radio `receiver` (its hwsim address).
+ * Queued: see hwsim_nl_flush.
  * rate_idx indexes the band's legacy rate table; signal in dBm. */
 int hwsim_nl_send_frame(struct hwsim_nl *nl, const uint8_t receiver[6],
 			const uint8_t *data, size_t len, uint32_t rate_idx,
@@ -93,6 +94,11 @@ int hwsim_nl_send_frame(struct hwsim_nl *nl, const uint8_t receiver[6],
 int hwsim_nl_send_tx_status(struct hwsim_nl *nl, const uint8_t transmitter[6],
 			    uint64_t cookie, uint32_t flags, int signal_dbm,
 			    const struct hwsim_rate used[HWSIM_MAX_RATES]);
+
+/* The two calls above queue their message; this sends everything queued in one
+ * sendmsg, in order. Call it once the loop has nothing else to do (before
+ * sleeping), so a wake-up costs one send whatever it produced. */
+int hwsim_nl_flush(struct hwsim_nl *nl);
 
 const struct hwsim_nl_counters *hwsim_nl_counters(const struct hwsim_nl *nl);
 
