@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from harness import naming, wireless
+from harness import cpu_layout, naming, wireless
 from harness.errors import HarnessError
 from harness.medium_control import MediumControl, MediumControlError
 
@@ -628,6 +628,7 @@ def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = 
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
                                 stderr=subprocess.STDOUT, env=env,
                                 preexec_fn=_set_pdeathsig if main_thread else os.setsid)
+    cpu_layout.pin_medium(proc.pid)
     handle = MediumHandle(proc, run_dir, keep_dir=bool(spec.run_dir or spec.pcap),
                           spec=spec, names=names or {})
     handle.pcap_path = pcap

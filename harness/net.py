@@ -25,7 +25,7 @@ import threading
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from harness import hwsim, naming, tcp, wireless
+from harness import cpu_layout, hwsim, naming, tcp, wireless
 from harness.errors import HarnessError
 from harness.netns import Node, run
 from harness.topo import LinkSpec, Position, Topology
@@ -209,7 +209,8 @@ class Network:
         hwsim.move_phy(phy, node.netns)
         node.script(wireless.prepare_lines(phy, radio.intf, spec.mode, rts=spec.rts,
                                            retry_limit=spec.retry_limit,
-                                           txpower_dbm=spec.txpower_dbm))
+                                           txpower_dbm=spec.txpower_dbm)
+                    + cpu_layout.rps_lines(radio.intf))
         node.intfs.append(radio.intf)
 
     def _create_veth(self, link: LinkSpec) -> None:
