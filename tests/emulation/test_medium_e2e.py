@@ -53,14 +53,7 @@ def story(check) -> str:
 
 
 # -- one hop against the analytic model ------------------------------------------------------
-#: Measured in the TCG guest on a quiet host: 15.9-17.3 Mbit/s against 29.6 analytic, the
-#: sender's air busy only 39-43% although UDP offers more than the air carries: the guest
-#: (80-90% busy, mediumd ~65% of a vCPU) does not supply frames fast enough.
-UDP54_IN_TCG = pytest.mark.xfail(condition=_in_vm(), strict=False,
-                                 reason="UDP at 54 Mbit/s is CPU-bound in the TCG guest")
-
-
-@pytest.mark.parametrize("phy, rate", [("b", 11), pytest.param("g", 54, marks=UDP54_IN_TCG)])
+@pytest.mark.parametrize("phy, rate", [("b", 11), ("g", 54)])
 def test_udp_one_hop_matches_analytic(phy, rate):
     assert_fidelity(run_check(udp_check(phy, rate, duration=8)))
 
@@ -71,18 +64,9 @@ def test_tcp_one_hop_matches_analytic(phy, rate):
 
 
 
-#: Measured in the TCG guest (2 vCPUs): 8.2 Mbit/s against 23.7 analytic, guest CPU 71%,
-#: mediumd 60% of one vCPU, tx-status lag p50 1.0 / p90 5.2 / p99 15.7 ms. Not CPU-saturated,
-#: so the CPU meter does not excuse it; the cause is not isolated (candidates: TCP small
-#: queues / pacing holding few segments below the socket while each tx status comes back
-#: milliseconds late, i.e. the emulator's lag, not the air).
-TCP54_IN_TCG = pytest.mark.xfail(condition=_in_vm(), strict=False,
-                                 reason="TCP at 54 Mbit/s reaches ~35% of analytic in the TCG guest")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("proto, phy, rate", [
-    ("udp", "b", 2), ("tcp", "b", 2), pytest.param("tcp", "g", 54, marks=TCP54_IN_TCG)])
+    ("udp", "b", 2), ("tcp", "b", 2), ("tcp", "g", 54)])
 def test_one_hop_other_rates_match_analytic(proto, phy, rate):
     make = udp_check if proto == "udp" else tcp_check
     assert_fidelity(run_check(make(phy, rate, duration=15)))
