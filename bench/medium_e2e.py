@@ -5,12 +5,12 @@ Headline: one saturated TCP flow over one hop at 802.11g 54 Mbit/s, through real
 mediumd. Prints goodput (and the analytic value), mediumd's lag percentiles (wall-clock
 delivery minus the frame's logical end: how late the daemon was), mediumd's CPU share
 (utime+stime of its process over the flow, as a fraction of one CPU) and the whole guest's
-CPU busy fraction. ``--sweep`` adds chains of 1/3/6 hops at 11 and 54 Mbit/s (UDP,
+CPU busy fraction. ``--sweep`` adds chains of 1/3/6 hops at 2, 11 and 54 Mbit/s (UDP,
 saturated) to find the largest topology and rate whose p99 lag stays under 1 ms.
 
 Runs in the harness VM automatically on hosts without mac80211_hwsim.
 
-Usage: python3 bench/medium_e2e.py [--seconds S] [--sweep] [--json]
+Usage: python3 bench/medium_e2e.py [--seconds S] [--sweep] [--spin-us N] [--json]
 """
 from __future__ import annotations
 
@@ -52,29 +52,33 @@ def measure(net, src: str, dst: str, protocol: str, seconds: float,
             "busy_fraction": {r["node"]: round(r["busy_fraction"], 3) for r in delta["radios"]}}
 
 
-def headline(seconds: float) -> Dict[str, Any]:
+def headline(seconds: float, spin_us: int = 0) -> Dict[str, Any]:
     from harness.medium_fidelity import medium_spec, pair_topology, tcp_check
     from harness.net import Network
     check = tcp_check("g", 54, duration=seconds)
-    with Network(pair_topology(check), medium=medium_spec(check)) as net:
+    with Network(pair_topology(check), medium=medium_spec(check, spin_us=spin_us or None)) as net:
         out = measure(net, "sta1", "sta2", "tcp", seconds)
     out.update(name="tcp_1hop_g_54", analytic_mbps=round(check.expected, 3))
     return out
 
 
-def sweep(seconds: float) -> List[Dict[str, Any]]:
+#: (phy, rate, offered UDP load): more than each chain carries, so every hop stays busy.
+SWEEP_RATES = (("b", 2, "2M"), ("b", 11, "8M"), ("g", 54, "35M"))
+
+
+def sweep(seconds: float, spin_us: int = 0) -> List[Dict[str, Any]]:
     from harness.medium import MediumSpec
     from harness.net import Network
     from topologies.chain import build
     rows = []
-    for phy, rate in (("b", 11), ("g", 54)):
+    for phy, rate, offered in SWEEP_RATES:
         for hops in (1, 3, 6):
             topo = build(hops=hops, spacing=200.0, rate=rate, phy=phy)
-            spec = MediumSpec(tx_range=250, cs_range=550)
+            spec = MediumSpec(tx_range=250, cs_range=550, spin_us=spin_us or None)
             with Network(topo, medium=spec) as net:
-                out = measure(net, "sta1", f"sta{hops + 1}", "udp", seconds,
-                              bitrate="8M" if rate == 11 else "35M")
-            out.update(name=f"chain_{hops}hop_{phy}_{rate}", hops=hops, rate=rate)
+                out = measure(net, "sta1", f"sta{hops + 1}", "udp", seconds, bitrate=offered)
+            out.update(name=f"chain_{hops}hop_{phy}_{rate}", hops=hops, rate=rate,
+                       spin_us=spin_us)
             rows.append(out)
             print(_line(out), file=sys.stderr, flush=True)
     return rows
@@ -91,22 +95,26 @@ def _line(r: Dict[str, Any]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=15.0)
-    ap.add_argument("--sweep", action="store_true", help="also chains of 1/3/6 hops at 11/54")
+    ap.add_argument("--sweep", action="store_true", help="also chains of 1/3/6 hops at 2/11/54")
+    ap.add_argument("--spin-us", type=int, default=0,
+                    help="run mediumd with --spin-us N (busy-wait before events: less lag, more CPU)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     from harness.host import in_vm, native_capable
     if not (in_vm() or native_capable()):
         from harness.vm.dispatch import run_script_in_vm
-        argv = ["python3", "bench/medium_e2e.py", "--seconds", f"{args.seconds:g}"]
+        argv = ["python3", "bench/medium_e2e.py", "--seconds", f"{args.seconds:g}",
+                "--spin-us", str(args.spin_us)]
         argv += ["--sweep"] * args.sweep + ["--json"] * args.json
         import shlex
         return run_script_in_vm("cd /mnt/code && exec " + " ".join(map(shlex.quote, argv)))
-    report: Dict[str, Any] = {"headline": headline(args.seconds)}
+    report: Dict[str, Any] = {"spin_us": args.spin_us,
+                              "headline": headline(args.seconds, args.spin_us)}
     if not args.json:
         print(_line(report["headline"]) + f"  (analytic {report['headline']['analytic_mbps']})",
               flush=True)
     if args.sweep:
-        report["sweep"] = sweep(args.seconds)
+        report["sweep"] = sweep(args.seconds, args.spin_us)
         ok = [r for r in report["sweep"] if (r["lag_us"] or {}).get("p99", 1e9) < 1000]
         best = max(ok, key=lambda r: (r["hops"], r["rate"]), default=None)
         report["largest_under_1ms_p99"] = best["name"] if best else None

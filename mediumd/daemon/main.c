@@ -328,7 +328,7 @@ static int run(struct app *a, const struct options *o)
 		}
 		now = mono_ns();
 		relay_advance(&a->d, now);
-		hwsim_nl_flush(a->d.nl);    /* all this wake-up produced, one sendmsg */
+		relay_flush(&a->d);         /* all this wake-up produced, one sendmsg */
 		timeout = arm_timer(a, now);
 		if (a->d.cap && now - last_flush > 1000000000u) {
 			capture_flush(a->d.cap);  /* readable while running */
@@ -350,7 +350,7 @@ static void cleanup(struct app *a)
 
 	ctl_close(a->ctl);
 	if (a->d.nl)
-		hwsim_nl_flush(a->d.nl);
+		relay_flush(&a->d);
 	hwsim_nl_close(a->d.nl);     /* unregisters: hwsim goes back to direct delivery */
 	err = capture_close(a->d.cap);
 	if (err < 0)

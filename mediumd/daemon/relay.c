@@ -92,7 +92,9 @@ static void on_deliver(void *ctx, const struct medium_rx_info *rx)
 				  f->freq);
 	if (err < 0)
 		d->counters.inject_errors++;
-	lagstat_add(&d->rx_lag, (int64_t)(mono_ns() - rx->time_ns));
+	if (d->n_pending_rx == RELAY_PENDING)
+		relay_flush(d);
+	d->pending_rx[d->n_pending_rx++] = rx->time_ns;
 }
 
 static void on_tx_status(void *ctx, const struct medium_tx_report *rep)
@@ -122,8 +124,11 @@ static void on_tx_status(void *ctx, const struct medium_tx_report *rep)
 				f->no_ack ? HWSIM_TX_CTL_NO_ACK
 					  : rep->acked ? HWSIM_TX_STAT_ACK : 0,
 				signal, used);
-	if (!rep->queue_drop)
-		lagstat_add(&d->status_lag, (int64_t)(mono_ns() - rep->done_ns));
+	if (!rep->queue_drop) {
+		if (d->n_pending_status == RELAY_PENDING)
+			relay_flush(d);
+		d->pending_status[d->n_pending_status++] = rep->done_ns;
+	}
 	if (d->cap)
 		capture_tx_done(d->cap, f->radio, f->cookie, rep->acked);
 	inflight_del(d, f);
@@ -257,6 +262,10 @@ void relay_frame_in(void *ctx, const struct hwsim_tx_frame *hf)
 	fi.user = f;
 
 	relay_advance(d, now);          /* the past is settled before the new frame */
+	/* What that produced is due now: send it before reading more frames, or a
+	 * burst of incoming frames would hold it back until the socket is drained. */
+	if (d->n_pending_rx || d->n_pending_status)
+		relay_flush(d);
 	inflight_add(d, f);
 	if (medium_enqueue(d->m, now, radio, &fi) == -EINVAL)
 		d->counters.refused++;  /* already answered through on_tx_status */
@@ -268,6 +277,20 @@ void relay_advance(struct daemon *d, uint64_t now)
 	if (medium_next_event_time(d->m) <= now)
 		medium_advance(d->m, now);
 	free_finished(d);
+}
+
+void relay_flush(struct daemon *d)
+{
+	uint64_t now;
+	unsigned i;
+
+	hwsim_nl_flush(d->nl);  /* a failed send is counted there (send_errors) */
+	now = mono_ns();
+	for (i = 0; i < d->n_pending_rx; i++)
+		lagstat_add(&d->rx_lag, (int64_t)(now - d->pending_rx[i]));
+	for (i = 0; i < d->n_pending_status; i++)
+		lagstat_add(&d->status_lag, (int64_t)(now - d->pending_status[i]));
+	d->n_pending_rx = d->n_pending_status = 0;
 }
 
 int relay_init(struct daemon *d, struct medium *m)

@@ -18,6 +18,8 @@
 #include "lagstat.h"
 #include "medium.h"
 
+#define RELAY_PENDING 256
+
 struct capture;
 struct frame;
 
@@ -44,6 +46,10 @@ struct daemon {
 	unsigned inflight_mask;
 	unsigned inflight_count;
 	struct frame *finished;         /* to free once the core call returns */
+	/* Logical times of deliveries and statuses queued but not yet sent:
+	 * their lag is taken when the kernel has them (relay_flush). */
+	uint64_t pending_rx[RELAY_PENDING], pending_status[RELAY_PENDING];
+	unsigned n_pending_rx, n_pending_status;
 };
 
 uint64_t mono_ns(void);
@@ -57,6 +63,10 @@ void relay_frame_in(void *ctx, const struct hwsim_tx_frame *f);
 
 /* Run the core up to now (fires deliveries and statuses). */
 void relay_advance(struct daemon *d, uint64_t now);
+
+/* Send everything the core produced since the last flush (one sendmsg) and
+ * record each message's lag: the time the kernel took it minus its logical time. */
+void relay_flush(struct daemon *d);
 
 /* Radio index for a MAC as given by the user or the kernel, or -ENOENT. */
 int relay_radio_by_mac(struct daemon *d, const uint8_t mac[6]);
