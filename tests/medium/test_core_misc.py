@@ -40,7 +40,7 @@ def test_queue_refuses_at_once_with_zero_attempts(sim):
     """Queue limit 3 (+1 in service): of 10 frames offered at once 4 are taken,
     6 are answered immediately as not acknowledged with zero attempts."""
     conf = "seed 1\ndefaults phy b queue 3\n" + radios([("a", 0, 0), ("b", 10, 0)])
-    scen = "duration 1\n" + "".join(f"frame 1000 a b len 500 rate 11\n" for _ in range(10))
+    scen = "duration 1\n" + "".join("frame 1000 a b len 500 rate 11\n" for _ in range(10))
     out = sim(conf, scen)
     fr = frames(out)
     refused = [f for f in fr if f["attempts"] == 0]

@@ -13,7 +13,7 @@ Slow: the full 001_cwl_sweep.yaml and 001_adaptive.yaml (hours; see docs/papers.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import List
 
 import pytest
 

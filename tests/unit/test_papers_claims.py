@@ -1,7 +1,6 @@
 """Claim tables of papers 001 and 004, the adaptive-window table, presets (pure)."""
 from __future__ import annotations
 
-import math
 
 import pytest
 

@@ -1,5 +1,4 @@
 """The pure parts of the VM substrate: initramfs archive, recipe hashing, test summing."""
-import gzip
 import stat
 import subprocess
 import shutil
