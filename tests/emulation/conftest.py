@@ -6,7 +6,7 @@ from typing import Callable, List
 import pytest
 
 from harness.clean import harness_objects_left
-from harness.fixtures import chain_network, run_experiment  # noqa: F401  (shared fixtures)  # noqa: F401 (fixtures, found by name)
+from harness.fixtures import chain_network, run_experiment  # noqa: F401  (shared fixtures)
 from harness.net import Network
 from harness.topo import Topology
 
