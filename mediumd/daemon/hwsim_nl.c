@@ -332,15 +332,13 @@ static int send_msg(struct hwsim_nl *nl, struct nl_msg *msg)
 	nl_complete_msg(nl->sock, msg);
 	h = nlmsg_hdr(msg);
 	len = NLMSG_ALIGN(h->nlmsg_len);
+	if (len > sizeof(nl->out)) { /* larger than any 802.11 frame */
+		nlmsg_free(msg);
+		nl->counters.send_errors++;
+		return -EMSGSIZE;
+	}
 	if (nl->out_len + len > sizeof(nl->out))
 		err = hwsim_nl_flush(nl);
-	if (len > sizeof(nl->out)) { /* cannot happen for hwsim frames; be safe */
-		int rc = nl_send(nl->sock, msg);
-		nlmsg_free(msg);
-		if (rc < 0)
-			nl->counters.send_errors++;
-		return rc < 0 ? to_errno(rc) : err;
-	}
 	memcpy(nl->out + nl->out_len, h, h->nlmsg_len);
 	memset(nl->out + nl->out_len + h->nlmsg_len, 0, len - h->nlmsg_len);
 	nl->out_len += len;

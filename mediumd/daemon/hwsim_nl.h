@@ -96,8 +96,8 @@ int hwsim_nl_send_tx_status(struct hwsim_nl *nl, const uint8_t transmitter[6],
 			    const struct hwsim_rate used[HWSIM_MAX_RATES]);
 
 /* The two calls above queue their message; this sends everything queued in one
- * sendmsg, in order. Call it once the loop has nothing else to do (before
- * sleeping), so a wake-up costs one send whatever it produced. */
+ * sendmsg, in order (the relay calls it after every advance of the core), so a
+ * wake-up costs one send whatever it produced. */
 int hwsim_nl_flush(struct hwsim_nl *nl);
 
 const struct hwsim_nl_counters *hwsim_nl_counters(const struct hwsim_nl *nl);

@@ -31,7 +31,6 @@
 #include "control.h"
 #include "log.h"
 #include "loop.h"
-#include "hwsim_nl.h"
 #include "relay.h"
 
 #define EXIT_USAGE 2
@@ -327,8 +326,7 @@ static int run(struct app *a, const struct options *o)
 			src->handle(src, evs[i].events);
 		}
 		now = mono_ns();
-		relay_advance(&a->d, now);
-		relay_flush(&a->d);         /* all this wake-up produced, one sendmsg */
+		relay_advance(&a->d, now);  /* sends what it produced: one sendmsg */
 		timeout = arm_timer(a, now);
 		if (a->d.cap && now - last_flush > 1000000000u) {
 			capture_flush(a->d.cap);  /* readable while running */

@@ -261,11 +261,7 @@ void relay_frame_in(void *ctx, const struct hwsim_tx_frame *hf)
 	fi.cookie = hf->cookie;
 	fi.user = f;
 
-	relay_advance(d, now);          /* the past is settled before the new frame */
-	/* What that produced is due now: send it before reading more frames, or a
-	 * burst of incoming frames would hold it back until the socket is drained. */
-	if (d->n_pending_rx || d->n_pending_status)
-		relay_flush(d);
+	relay_advance(d, now);          /* the past is settled (and sent) before the new frame */
 	inflight_add(d, f);
 	if (medium_enqueue(d->m, now, radio, &fi) == -EINVAL)
 		d->counters.refused++;  /* already answered through on_tx_status */
@@ -277,6 +273,9 @@ void relay_advance(struct daemon *d, uint64_t now)
 	if (medium_next_event_time(d->m) <= now)
 		medium_advance(d->m, now);
 	free_finished(d);
+	/* What the core produced is due now: send it at once, also in the middle
+	 * of draining a burst of frames from the kernel. */
+	relay_flush(d);
 }
 
 void relay_flush(struct daemon *d)
@@ -285,6 +284,8 @@ void relay_flush(struct daemon *d)
 	unsigned i;
 
 	hwsim_nl_flush(d->nl);  /* a failed send is counted there (send_errors) */
+	if (!d->n_pending_rx && !d->n_pending_status)
+		return;
 	now = mono_ns();
 	for (i = 0; i < d->n_pending_rx; i++)
 		lagstat_add(&d->rx_lag, (int64_t)(now - d->pending_rx[i]));

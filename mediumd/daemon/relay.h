@@ -61,11 +61,11 @@ void relay_free(struct daemon *d);
 /* hwsim_nl frame callback (ctx = struct daemon *). */
 void relay_frame_in(void *ctx, const struct hwsim_tx_frame *f);
 
-/* Run the core up to now (fires deliveries and statuses). */
+/* Run the core up to now and send the deliveries and statuses it fired. */
 void relay_advance(struct daemon *d, uint64_t now);
 
-/* Send everything the core produced since the last flush (one sendmsg) and
- * record each message's lag: the time the kernel took it minus its logical time. */
+/* Send everything queued since the last flush (one sendmsg) and record each
+ * message's lag: the time the kernel took it minus its logical time. */
 void relay_flush(struct daemon *d);
 
 /* Radio index for a MAC as given by the user or the kernel, or -ENOENT. */
