@@ -20,7 +20,6 @@ Kernel facts used here (verified in kernel 6.1 source):
 """
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import socket
@@ -33,7 +32,7 @@ from pyroute2.netlink import (CTRL_CMD_GETFAMILY, GENL_ID_CTRL, NLM_F_ACK, NLM_F
                               NLM_F_REQUEST, ctrlmsg, genlmsg)
 
 from harness.errors import HarnessError
-from harness.netns import run
+from harness.netns import entered, run
 
 FAMILY = "MAC80211_HWSIM"
 FAMILY_VERSION = 1
@@ -149,35 +148,13 @@ def ack_code(raw: bytes) -> int:
 
 
 # -- sockets, possibly inside another namespace --------------------------------------------
-_CLONE_NEWNET = 0x40000000
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _setns(fd: int) -> None:
-    if _libc.setns(fd, _CLONE_NEWNET) != 0:
-        e = ctypes.get_errno()
-        raise HarnessError(f"setns failed: {os.strerror(e)}")
-
-
 def _netlink_socket(netns: Optional[str]) -> socket.socket:
     """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only)."""
     if netns is None:
         sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
     else:
-        path = f"/run/netns/{netns}"
-        if not os.path.exists(path):
-            raise HarnessError(f"namespace {netns} does not exist")
-        own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
-        target = os.open(path, os.O_RDONLY)
-        try:
-            _setns(target)
-            try:
-                sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-            finally:
-                _setns(own)
-        finally:
-            os.close(own)
-            os.close(target)
+        with entered(netns):
+            sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
     sock.bind((0, 0))
     sock.settimeout(10.0)
     return sock

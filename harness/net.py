@@ -25,7 +25,7 @@ import threading
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from harness import cpu_layout, hwsim, naming, tcp, wireless
+from harness import cpu_layout, hwsim, naming, netns, tcp, wireless
 from harness.errors import HarnessError
 from harness.netns import Node, run
 from harness.topo import LinkSpec, Position, Topology
@@ -185,7 +185,8 @@ class Network:
             node.create()
             self.nodes[name] = node
         for name in topo.stations:
-            self._create_radio(name)
+            self._create_radio(name)  # one hwsim socket: one radio at a time
+        netns.each(self._prepare_radios, [self.nodes[n] for n in topo.stations])
         for link in topo.veth_links():
             self._create_veth(link)
         self._start_medium()
@@ -207,11 +208,18 @@ class Network:
         node.radios.append(radio)
         self.radios.append(radio)
         hwsim.move_phy(phy, node.netns)
-        node.script(wireless.prepare_lines(phy, radio.intf, spec.mode, rts=spec.rts,
-                                           retry_limit=spec.retry_limit,
-                                           txpower_dbm=spec.txpower_dbm)
-                    + cpu_layout.rps_lines(radio.intf))
         node.intfs.append(radio.intf)
+
+    def _prepare_radios(self, node: "Station") -> None:
+        """Interface type, RTS, retry limit, power, RPS of a node's radios: one process."""
+        lines: List[str] = []
+        for radio in node.radios:
+            spec = self.topo.stations[node.name]
+            lines += wireless.prepare_lines(radio.phy, radio.intf, spec.mode, rts=spec.rts,
+                                            retry_limit=spec.retry_limit,
+                                            txpower_dbm=spec.txpower_dbm)
+            lines += cpu_layout.rps_lines(radio.intf)
+        node.script(lines)
 
     def _create_veth(self, link: LinkSpec) -> None:
         a, b = self.nodes[link.a], self.nodes[link.b]
@@ -259,6 +267,7 @@ class Network:
     def _join_all(self) -> None:
         ssid = f"hx-{self.tag}"
         bssid = "02:68:78:ff:ff:%02x" % int(self.tag[:2], 16)
+        scripts: Dict[str, List[str]] = {}
         for radio in self.radios:
             node = self.nodes[radio.node]
             declared = bool(self.topo.wireless_neighbours(radio.node))
@@ -269,8 +278,10 @@ class Network:
             if radio.mode == "ibss" and declared and self._no_medium():
                 lines += wireless.neighbour_filter_lines(
                     radio.intf, "hxfilter", self._neighbour_macs(radio.node))
-            node.script(lines)
-            node.ips.insert(0, self.topo.stations[radio.node].ip)
+            scripts.setdefault(radio.node, []).extend(lines)
+        netns.each(lambda name: self.nodes[name].script(scripts[name]), list(scripts))
+        for name in scripts:
+            self.nodes[name].ips.insert(0, self.topo.stations[name].ip)
         for radio in self.radios:
             if radio.mode != "mesh" or not self.topo.wireless_neighbours(radio.node):
                 continue
@@ -306,6 +317,7 @@ class Network:
 
     def _configure_ip(self) -> None:
         relays = set(self.relays())
+        scripts: Dict[str, List[str]] = {}
         for name, node in self.nodes.items():
             lines = []
             if name in relays:
@@ -318,7 +330,8 @@ class Network:
                     dst, via = self.topo.resolve_route(route)
                     lines.append(f"ip route replace {shlex.quote(dst)} via {shlex.quote(via)}")
             if lines:
-                node.script(lines)
+                scripts[name] = lines
+        netns.each(lambda name: self.nodes[name].script(scripts[name]), list(scripts))
 
     # -- TCP -------------------------------------------------------------------------------
     def ensure_congestion(self, names: Iterable[str]) -> None:
@@ -363,8 +376,8 @@ class Network:
         for node in self.nodes.values():
             if isinstance(node, Station) and node.radios:
                 attempt(f"delete radios of {node.name}", _delete_radios_in, node)
-        for node in self.nodes.values():
-            attempt(f"delete namespace {node.netns}", node.destroy)
+        netns.each(lambda node: attempt(f"delete namespace {node.netns}", node.destroy),
+                   list(self.nodes.values()))
         if self._hwsim is not None:
             attempt("close hwsim socket", self._hwsim.close)  # destroy-on-close: any radio left dies
             self._hwsim = None
