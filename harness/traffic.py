@@ -1,11 +1,11 @@
-"""Traffic inside the namespaces: iperf3 flows, ping RTT, ``ss -ti`` sampling.
+"""Traffic inside the namespaces: iperf3 flows, ping RTT, TCP socket sampling.
 
 One iperf3 server per flow (``-s -1``: serves one test then exits) in the receiver's
 namespace; the client runs with ``-J`` and its report becomes a ``FlowResult``
-(``harness.iperf``). While a flow runs, one shell loop in the *sender's* namespace samples
-``ss -tinH state established`` (one process for the whole flow, not one per sample: each
-process costs ~60 ms under TCG) so cwnd, RTT, unacked and the congestion module can be
-checked during the run (design.md §3: clamps are verified, not assumed).
+(``harness.iperf``). While a flow runs, a thread samples the *sender's* TCP sockets the way
+``ss -ti`` shows them (sock_diag, ``harness.tcp_diag``: no process per sample, which under
+TCG would cost ~60 ms of guest CPU each) so cwnd, RTT, unacked and the congestion module
+can be checked during the run (design.md §3: clamps are verified, not assumed).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import os
 import re
 import select
 import subprocess
-import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional
@@ -23,6 +23,7 @@ from harness import iperf
 from harness.errors import HarnessError
 from harness.iperf import FlowResult
 from harness.netns import Node
+from harness.tcp_diag import DiagSocket, TcpSocket
 
 DEFAULT_PORT = 5201
 PROTOCOLS = ("tcp", "udp")
@@ -49,97 +50,58 @@ class SsSample:
         return asdict(self)
 
 
-_KNOWN_CC = ("reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr",
-             "dctcp", "hybla", "scalable", "lp", "yeah", "nv", "cdg", "highspeed")
-_MARK = "@@t "
+def sample_of(sock: TcpSocket, t: float) -> SsSample:
+    """An ``SsSample`` from a sock_diag socket (the fields ``ss -ti`` prints)."""
+    info = sock.info
 
+    def ms(us: Optional[int]) -> Optional[float]:
+        return us / 1000.0 if us is not None else None
 
-def parse_ss(text: str, t: float = 0.0) -> List[SsSample]:
-    """Parse ``ss -tinH state established`` output (socket line + indented info line)."""
-    samples = []
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        head = lines[i]
-        if not head.strip() or head[0].isspace():
-            i += 1
-            continue
-        info = lines[i + 1] if i + 1 < len(lines) and lines[i + 1][:1].isspace() else ""
-        i += 2 if info else 1
-        cols = head.split()
-        if len(cols) < 4:
-            continue
-        local, peer = cols[2], cols[3]
-        words = info.split()
-        cc = words[0] if words and words[0] in _KNOWN_CC else None
-        kv = dict(w.split(":", 1) for w in words if ":" in w and not w.startswith("bbr:"))
-        rtt = kv.get("rtt", "")
-        rtt_ms, _, rttvar_ms = rtt.partition("/")
-        retrans = kv.get("retrans", "")
-        samples.append(SsSample(
-            t=t, local=local, peer=peer, congestion=cc, cwnd=_int(kv.get("cwnd")),
-            rtt_ms=_float(rtt_ms), rttvar_ms=_float(rttvar_ms),
-            unacked=_int(kv.get("unacked")) or 0, bytes_acked=_int(kv.get("bytes_acked")) or 0,
-            retrans_total=_int(retrans.partition("/")[2]) if "/" in retrans else None,
-            mss=_int(kv.get("mss"))))
-    return samples
-
-
-def _int(v: Optional[str]) -> Optional[int]:
-    try:
-        return int(v) if v is not None else None
-    except ValueError:
-        return None
-
-
-def _float(v: Optional[str]) -> Optional[float]:
-    try:
-        return float(v) if v else None
-    except ValueError:
-        return None
-
-
-def parse_ss_log(text: str) -> List[SsSample]:
-    """Parse the sampler's log: blocks headed by ``@@t <seconds>``."""
-    out: List[SsSample] = []
-    t0: Optional[float] = None
-    for block in text.split(_MARK)[1:]:
-        stamp, _, body = block.partition("\n")
-        try:
-            now = float(stamp.strip())
-        except ValueError:
-            continue
-        t0 = now if t0 is None else t0
-        out.extend(parse_ss(body, now - t0))
-    return out
+    return SsSample(t=t, local=sock.local, peer=sock.peer, congestion=sock.congestion,
+                    cwnd=info.get("snd_cwnd"), rtt_ms=ms(info.get("rtt_us")),
+                    rttvar_ms=ms(info.get("rttvar_us")), unacked=info.get("unacked") or 0,
+                    bytes_acked=info.get("bytes_acked") or 0,
+                    retrans_total=info.get("total_retrans"), mss=info.get("snd_mss"))
 
 
 class SsSampler:
-    """Background ``ss`` loop in a namespace; ``stop()`` returns the samples."""
+    """Samples the established TCP sockets on ``port`` in a node's namespace every
+    ``interval`` seconds, from a thread of this process over sock_diag (``harness.tcp_diag``):
+    no process per sample, so the sampling takes next to no CPU from the emulation.
+    ``stop()`` returns the samples; ``t`` counts from the sampler's start."""
 
     def __init__(self, node: Node, port: int, *, interval: float = 0.2):
         self.node = node
-        self._log = tempfile.TemporaryFile(mode="w+")
-        filt = f"( dport = :{port} or sport = :{port} )"
-        script = (f"while :; do echo \"{_MARK}$(date +%s.%N)\"; "
-                  f"ss -tinH state established '{filt}'; sleep {interval}; done")
-        self._proc = node.popen(["sh", "-c", script], stdout=self._log,
-                                stderr=subprocess.DEVNULL)
+        self.port = port
+        self.interval = interval
+        self.samples: List[SsSample] = []
+        self.error: Optional[BaseException] = None
+        self._diag = DiagSocket(node.netns)
+        self._stop = threading.Event()
+        self._t0 = time.monotonic()
+        self._thread = threading.Thread(target=self._loop, daemon=True,
+                                        name=f"ss-{node.name}-{port}")
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            t = time.monotonic() - self._t0
+            try:
+                socks = self._diag.established()
+            except (OSError, HarnessError) as err:
+                self.error = err
+                return
+            self.samples += [sample_of(s, round(t, 3)) for s in socks if self.port in s.ports]
+            if self._stop.wait(self.interval):
+                return
 
     def stop(self) -> List[SsSample]:
-        if self._proc.poll() is None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(3)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait(3)
-        if self._proc in self.node.procs:
-            self.node.procs.remove(self._proc)
-        self._log.seek(0)
-        text = self._log.read()
-        self._log.close()
-        return parse_ss_log(text)
+        self._stop.set()
+        self._thread.join(10)
+        self._diag.close()
+        if self.error is not None:
+            raise HarnessError(f"[{self.node.name}] sampling TCP sockets failed: {self.error}")
+        return self.samples
 
 
 def client_data_port(iperf_json: str) -> Optional[int]:

@@ -74,28 +74,6 @@ def test_client_args():
         traffic.client_args(traffic.Flow("a", "b", protocol="sctp"), "10.0.0.2")
 
 
-SS_OUTPUT = """\
-0      0      10.0.0.1:5201  10.0.0.4:46536
-\t cubic wscale:7,7 rto:204 rtt:0.304/0.559 ato:40 mss:1448 cwnd:10 bytes_sent:4 bytes_acked:4 segs_out:6
-0      0      10.0.0.1:46546 10.0.0.4:5201
-\t westwood wscale:7,7 rto:204 rtt:12.5/3.25 mss:1448 pmtu:1500 cwnd:23 ssthresh:20 bytes_sent:12845093 bytes_acked:12800000 retrans:0/4 unacked:9 send 2bps
-"""
-
-
-def test_parse_ss():
-    samples = traffic.parse_ss(SS_OUTPUT, t=1.5)
-    assert len(samples) == 2
-    data = samples[1]
-    assert data.congestion == "westwood" and data.cwnd == 23 and data.unacked == 9
-    assert data.rtt_ms == 12.5 and data.rttvar_ms == 3.25 and data.retrans_total == 4
-    assert data.local == "10.0.0.1:46546" and data.peer == "10.0.0.4:5201" and data.t == 1.5
-    assert samples[0].unacked == 0 and samples[0].congestion == "cubic"
-    log = f"@@t 100.0\n{SS_OUTPUT}@@t 100.2\n{SS_OUTPUT}"
-    picked = traffic.data_samples(traffic.parse_ss_log(log))
-    assert [s.t for s in picked] == [0.0, pytest.approx(0.2)]
-    assert all(s.congestion == "westwood" for s in picked)
-
-
 PING = """PING 10.0.0.4 (10.0.0.4) 56(84) bytes of data.
 64 bytes from 10.0.0.4: icmp_seq=1 ttl=61 time=0.912 ms
 64 bytes from 10.0.0.4: icmp_seq=2 ttl=61 time=0.450 ms
