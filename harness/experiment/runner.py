@@ -23,6 +23,7 @@ from harness.experiment.schema import Experiment
 from harness.experiment.store import RECORD_SCHEMA, Store
 from harness.experiment.sweep import Run, expand
 from harness.progress import Progress
+from harness.revision import code_revision
 
 Executor = Callable[..., Dict[str, Any]]
 #: Seconds a run costs beyond its traffic (build, settle, teardown): a first ETA guess.
@@ -50,8 +51,8 @@ class SweepResult:
 
 def base_environment() -> Dict[str, Any]:
     """What the runner itself knows; the executor adds kernel, iperf3, native/VM, TCG/KVM."""
-    return {"harness_version": harness.__version__, "python": platform.python_version(),
-            "host": platform.platform()}
+    return {"harness_version": harness.__version__, "code_revision": code_revision(),
+            "python": platform.python_version(), "host": platform.platform()}
 
 
 def check_result(result: Any) -> Dict[str, Any]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from harness.host import in_vm, native_capable
+from harness.revision import ENV as REVISION_ENV, code_revision
 from harness.vm.image import ensure_image
 from harness.vm.machine import VM, Share, VMConfig, choose_accel
 from harness.vm.paths import cache_dir, code_root
@@ -22,6 +23,9 @@ def guest_env() -> Dict[str, str]:
     env.update({"PYTHONPATH": GUEST_CODE, "HARNESS_IN_VM": "1", "HARNESS_CACHE": GUEST_CACHE,
                 "PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root", "LANG": "C.UTF-8"})
     env.pop("HARNESS_FORCE_VM", None)
+    revision = code_revision()
+    if revision:
+        env.setdefault(REVISION_ENV, revision)
     return env
 
 
