@@ -179,11 +179,12 @@ class Network:
         if topo.stations:
             hwsim.load_module()
             self._hwsim = hwsim.Hwsim()
-        for name in topo.node_names():
-            cls = Station if name in topo.stations else Host
-            node = cls(name, naming.netns_name(self.tag, name), self.tag)
-            node.create()
-            self.nodes[name] = node
+        nodes = [(Station if name in topo.stations else Host)(
+            name, naming.netns_name(self.tag, name), self.tag) for name in topo.node_names()]
+        try:
+            netns.each(Node.create, nodes)
+        finally:  # what was created is ours to delete, also when another node failed
+            self.nodes.update((node.name, node) for node in nodes if node.created)
         for name in topo.stations:
             self._create_radio(name)  # one hwsim socket: one radio at a time
         netns.each(self._prepare_radios, [self.nodes[n] for n in topo.stations])
@@ -207,13 +208,14 @@ class Network:
                       spec.phy, spec.rate, spec.rts, spec.txpower_dbm, spec.retry_limit)
         node.radios.append(radio)
         self.radios.append(radio)
-        hwsim.move_phy(phy, node.netns)
         node.intfs.append(radio.intf)
 
     def _prepare_radios(self, node: "Station") -> None:
-        """Interface type, RTS, retry limit, power, RPS of a node's radios: one process."""
+        """Move a node's radios into its namespace; then interface type, RTS, retry limit,
+        power and RPS in one process."""
         lines: List[str] = []
         for radio in node.radios:
+            hwsim.move_phy(radio.phy, node.netns)
             spec = self.topo.stations[node.name]
             lines += wireless.prepare_lines(radio.phy, radio.intf, spec.mode, rts=spec.rts,
                                             retry_limit=spec.retry_limit,

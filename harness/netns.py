@@ -178,6 +178,8 @@ class Node:
         self.intfs: List[str] = []
         #: IPv4 addresses with prefix, e.g. ``10.0.0.1/24`` (filled by Network).
         self.ips: List[str] = []
+        #: True once ``create`` made the namespace (only then does ``destroy`` belong to us).
+        self.created = False
 
     def __repr__(self) -> str:
         return f"<Node {self.name} netns={self.netns}>"
@@ -193,6 +195,7 @@ class Node:
             raise HarnessError(f"namespace {self.netns} already exists",
                                hint="a run with the same tag is alive, or run 'harness clean'")
         run(["ip", "netns", "add", self.netns])
+        self.created = True
         run(["ip", "-n", self.netns, "link", "set", "lo", "up"])
 
     def destroy(self) -> None:
