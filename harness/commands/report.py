@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from harness.plot import FORMATS
@@ -13,12 +14,25 @@ def register(subparsers: Any) -> None:
         "report", help="write a Markdown report of a results directory",
         description="Tables of mean ± 95% CI per sweep point for throughput and RTT, the "
                     "figures, the environment and failed runs.")
-    p.add_argument("results", metavar="RESULTS_DIR", help="an experiment's output directory")
-    p.add_argument("-o", "--output", metavar="FILE", help="default RESULTS_DIR/report.md")
+    p.add_argument("results", metavar="RESULTS_DIR", nargs="+",
+                   help="an experiment's output directory; several (all of one paper's "
+                        "experiments): each gets its report, and -o FILE one page per paper")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="default RESULTS_DIR/report.md; with several directories, the paper's "
+                        "page (default paper<NNN>.md next to the first directory)")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="png", help="figure format")
     p.set_defaults(func=cmd_report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    print(write_report(args.results, args.output, fmt=args.fmt))
+    if len(args.results) == 1:
+        print(write_report(args.results[0], args.output, fmt=args.fmt))
+        return 0
+    from harness.experiment.results import load_results
+    from harness.papers.summary import default_output, paper_key, write_summary
+    paper_key([load_results(Path(d)) for d in args.results])  # check before writing anything
+    output = Path(args.output) if args.output else default_output(args.results)
+    for root in args.results:
+        print(write_report(root, None, fmt=args.fmt))
+    print(write_summary(args.results, output))
     return 0

@@ -1,0 +1,111 @@
+"""One page per paper over all of its experiments: ``harness report DIR DIR ... -o FILE``.
+
+Each experiment's own report (``DIR/report.md``) fills the claim table only with what that
+experiment measures. The summary sets every claim beside the value of the first given
+experiment that measures it, links each experiment's report and paper figures, and merges
+the environments (so mixed code revisions or kernels show).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+from harness.errors import HarnessError
+from harness.experiment.results import ResultSet, load_results
+from harness.papers import paper001, paper004, paper_of
+from harness.papers.claims import Row, comparison_table
+
+MODULES = {"001": paper001, "004": paper004}
+#: Experiments whose records the claim rows are computed from (by name prefix). The adaptive
+#: runs of paper 001 carry no fixed limit: read as a CWL sweep they would pass for unlimited.
+ROWS_FROM = {"001": ("paper001_cwl_sweep",), "004": ("paper004_",)}
+
+
+def merged_rows(key: str, sets: Sequence[ResultSet]) -> List[Row]:
+    """Every claim of paper ``key`` once: from the first result set that measures it
+    (its name is added to the detail); unmeasured claims keep the first set's row."""
+    module = MODULES[key]
+    usable = [rs for rs in sets if rs.name.startswith(ROWS_FROM[key])]
+    per_set = [(rs, {row.claim.key: row for row in module.rows(rs.ok)}) for rs in usable]
+    out: List[Row] = []
+    for claim in module.PAPER.claims:
+        candidates = [(rs, rows[claim.key]) for rs, rows in per_set if claim.key in rows]
+        if not candidates:
+            out.append(Row(claim, None, "", "not in these results"))
+            continue
+        measured = [(rs, row) for rs, row in candidates if row.ours is not None]
+        if measured:
+            rs, row = measured[0]
+            if row.verdict not in ("analytic", "model"):
+                row.detail = "; ".join(x for x in (row.detail, f"from `{rs.name}`") if x)
+            out.append(row)
+        else:
+            out.append(candidates[0][1])
+    return out
+
+
+def environment_lines(sets: Sequence[ResultSet]) -> List[str]:
+    from harness.report import _environment_lines
+    merged = ResultSet(root=sets[0].root, name="all", sweep_keys=[],
+                       records=[r for rs in sets for r in rs.records])
+    return _environment_lines(merged)
+
+
+def paper_figures(rs: ResultSet) -> List[Path]:
+    """The paper-layout figures an experiment's report drew (``report-figures/paper*``)."""
+    fig_dir = rs.root / "report-figures"
+    return sorted(fig_dir.glob("paper*.*")) if fig_dir.is_dir() else []
+
+
+def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
+    module = MODULES[key]
+    rel = lambda p: os.path.relpath(p, output.parent)  # noqa: E731
+    out = [f"# Paper {key}: {module.PAPER.title}", "",
+           "Our numbers beside the paper's, over all of its experiments given to "
+           "`harness report`; each claim takes the first experiment that measures it.", "",
+           "## Experiments", "", "| experiment | runs ok / stored | report |", "|---|---|---|"]
+    for rs in sets:
+        report = rs.root / "report.md"
+        link = f"[report]({rel(report)})" if report.exists() else "-"
+        out.append(f"| `{rs.name}` | {len(rs.ok)} / {len(rs.records)} | {link} |")
+    out += ["", "## Environment", ""] + environment_lines(sets) + [""]
+    figures = [(rs, p) for rs in sets for p in paper_figures(rs)]
+    if figures:
+        out += ["## Figures", ""]
+        for rs, path in figures:
+            out += [f"`{rs.name}`: ![{path.stem}]({rel(path)})", ""]
+    out += ["## The paper's numbers beside ours", ""]
+    out += comparison_table(merged_rows(key, sets)) + [""]
+    out += ["## Why we may differ", ""] + module.why_differ() + [""]
+    from harness.papers.sections import OUT_OF_SCOPE
+    return "\n".join(out + ["## Out of scope", "", OUT_OF_SCOPE, ""])
+
+
+def default_output(dirs: Sequence[Path]) -> Path:
+    """``paper<NNN>.md`` beside the first directory (its paper from the experiment name)."""
+    rs = load_results(Path(dirs[0]))
+    return Path(dirs[0]).resolve().parent / f"paper{paper_of(rs.name) or 'NNN'}.md"
+
+
+def paper_key(sets: Sequence[ResultSet]) -> str:
+    """The one paper all result sets belong to; a clear error otherwise."""
+    keys: Dict[str, List[str]] = {}
+    for rs in sets:
+        keys.setdefault(paper_of(rs.name), []).append(rs.name)
+    if len(keys) != 1 or "" in keys:
+        raise HarnessError("a report over several directories needs experiments of one paper "
+                           "(names paper001_... or paper004_...); got "
+                           + "; ".join(f"{k or 'no paper'}: {', '.join(v)}"
+                                       for k, v in keys.items()))
+    return next(iter(keys))
+
+
+def write_summary(dirs: Sequence[Path], output: Path) -> Path:
+    """Load the result directories (all of one paper) and write the summary page."""
+    sets = [load_results(Path(d)) for d in dirs]
+    key = paper_key(sets)
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(render(key, sets, output))
+    return output
