@@ -32,7 +32,7 @@ from pyroute2.netlink import (CTRL_CMD_GETFAMILY, GENL_ID_CTRL, NLM_F_ACK, NLM_F
                               NLM_F_REQUEST, ctrlmsg, genlmsg)
 
 from harness.errors import HarnessError
-from harness.netns import entered, run
+from harness.netns import run, socket_in
 
 FAMILY = "MAC80211_HWSIM"
 FAMILY_VERSION = 1
@@ -150,11 +150,7 @@ def ack_code(raw: bytes) -> int:
 # -- sockets, possibly inside another namespace --------------------------------------------
 def _netlink_socket(netns: Optional[str]) -> socket.socket:
     """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only)."""
-    if netns is None:
-        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    else:
-        with entered(netns):
-            sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    sock = socket_in(netns, socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
     sock.bind((0, 0))
     sock.settimeout(10.0)
     return sock

@@ -13,6 +13,7 @@ import ctypes
 import os
 import shlex
 import signal
+import socket
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -97,12 +98,11 @@ def _setns(fd: int) -> None:
 def entered(ns: str) -> Iterator[None]:
     """Run the block in namespace ``ns``, this thread only (sockets opened and /proc/sys/net
     paths looked up inside it belong to ``ns``); the thread's own namespace comes back after."""
-    path = os.path.join(NETNS_DIR, ns)
-    if not os.path.exists(path):
+    if not netns_exists(ns):
         raise HarnessError(f"namespace {ns} does not exist")
     own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
     try:
-        target = os.open(path, os.O_RDONLY)
+        target = os.open(os.path.join(NETNS_DIR, ns), os.O_RDONLY)
         try:
             _setns(target)
             try:
@@ -113,6 +113,14 @@ def entered(ns: str) -> Iterator[None]:
             os.close(target)
     finally:
         os.close(own)
+
+
+def socket_in(ns: Optional[str], family: int, kind: int, proto: int) -> socket.socket:
+    """A socket of namespace ``ns`` (None: this thread's own); it stays in ``ns`` for life."""
+    if ns is None:
+        return socket.socket(family, kind, proto)
+    with entered(ns):
+        return socket.socket(family, kind, proto)
 
 
 def list_netns() -> List[str]:

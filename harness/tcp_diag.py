@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from harness.errors import HarnessError
-from harness.netns import entered
+from harness.netns import socket_in
 
 NETLINK_SOCK_DIAG = 4
 SOCK_DIAG_BY_FAMILY = 20
@@ -125,11 +125,7 @@ class DiagSocket:
     """A sock_diag socket opened inside a namespace (it keeps answering for that namespace)."""
 
     def __init__(self, netns: Optional[str] = None):
-        if netns is None:
-            self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_SOCK_DIAG)
-        else:
-            with entered(netns):
-                self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_SOCK_DIAG)
+        self.sock = socket_in(netns, socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_SOCK_DIAG)
         self.sock.settimeout(5.0)
         self.seq = 0
 
@@ -146,9 +142,3 @@ class DiagSocket:
 
     def close(self) -> None:
         self.sock.close()
-
-    def __enter__(self) -> "DiagSocket":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
