@@ -42,9 +42,10 @@ def metric_table(rs: ResultSet, metric: str, keys: Sequence[str]) -> List[str]:
     return rows
 
 
-def _environment_lines(rs: ResultSet) -> List[str]:
+def environment_lines(records: Sequence[Dict]) -> List[str]:
+    """One line per environment key over all records; differing values are marked mixed."""
     seen: "OrderedDict[str, List[str]]" = OrderedDict()
-    for rec in rs.records:
+    for rec in records:
         env = rec.get("environment") or {}
         for key in list(ENV_KEYS) + sorted(k for k in env if k not in ENV_KEYS):
             if key in env:
@@ -78,7 +79,7 @@ def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path,
         out += ["Swept: " + ", ".join(f"`{k}`" for k in keys) + ".", ""]
     if note:
         out += [note, ""]
-    out += ["## Environment", ""] + _environment_lines(rs) + [""]
+    out += ["## Environment", ""] + environment_lines(rs.records) + [""]
     for metric in REPORT_METRICS:
         rows = metric_table(rs, metric, keys)
         label = METRICS[metric].label

@@ -30,9 +30,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 0
     from harness.experiment.results import load_results
     from harness.papers.summary import default_output, paper_key, write_summary
-    paper_key([load_results(Path(d)) for d in args.results])  # check before writing anything
-    output = Path(args.output) if args.output else default_output(args.results)
-    for root in args.results:
-        print(write_report(root, None, fmt=args.fmt))
-    print(write_summary(args.results, output))
+    sets = [load_results(Path(d)) for d in args.results]
+    paper_key(sets)  # one paper, or an error before anything is written
+    output = Path(args.output) if args.output else default_output(sets)
+    for rs in sets:
+        print(write_report(rs.root, None, fmt=args.fmt))
+    print(write_summary(sets, output))
     return 0

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Dict, List, Sequence
 
 from harness.errors import HarnessError
-from harness.experiment.results import ResultSet, load_results
+from harness.experiment.results import ResultSet
 from harness.papers import paper001, paper004, paper_of
 from harness.papers.claims import Row, comparison_table
+from harness.report import environment_lines
 
 MODULES = {"001": paper001, "004": paper004}
 #: Experiments whose records the claim rows are computed from (by name prefix). The adaptive
@@ -45,13 +46,6 @@ def merged_rows(key: str, sets: Sequence[ResultSet]) -> List[Row]:
     return out
 
 
-def environment_lines(sets: Sequence[ResultSet]) -> List[str]:
-    from harness.report import _environment_lines
-    merged = ResultSet(root=sets[0].root, name="all", sweep_keys=[],
-                       records=[r for rs in sets for r in rs.records])
-    return _environment_lines(merged)
-
-
 def paper_figures(rs: ResultSet) -> List[Path]:
     """The paper-layout figures an experiment's report drew (``report-figures/paper*``)."""
     fig_dir = rs.root / "report-figures"
@@ -69,7 +63,8 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
         report = rs.root / "report.md"
         link = f"[report]({rel(report)})" if report.exists() else "-"
         out.append(f"| `{rs.name}` | {len(rs.ok)} / {len(rs.records)} | {link} |")
-    out += ["", "## Environment", ""] + environment_lines(sets) + [""]
+    out += ["", "## Environment", ""]
+    out += environment_lines([r for rs in sets for r in rs.records]) + [""]
     figures = [(rs, p) for rs in sets for p in paper_figures(rs)]
     if figures:
         out += ["## Figures", ""]
@@ -82,10 +77,9 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
     return "\n".join(out + ["## Out of scope", "", OUT_OF_SCOPE, ""])
 
 
-def default_output(dirs: Sequence[Path]) -> Path:
-    """``paper<NNN>.md`` beside the first directory (its paper from the experiment name)."""
-    rs = load_results(Path(dirs[0]))
-    return Path(dirs[0]).resolve().parent / f"paper{paper_of(rs.name) or 'NNN'}.md"
+def default_output(sets: Sequence[ResultSet]) -> Path:
+    """``paper<NNN>.md`` beside the first directory."""
+    return sets[0].root.resolve().parent / f"paper{paper_key(sets)}.md"
 
 
 def paper_key(sets: Sequence[ResultSet]) -> str:
@@ -101,9 +95,8 @@ def paper_key(sets: Sequence[ResultSet]) -> str:
     return next(iter(keys))
 
 
-def write_summary(dirs: Sequence[Path], output: Path) -> Path:
-    """Load the result directories (all of one paper) and write the summary page."""
-    sets = [load_results(Path(d)) for d in dirs]
+def write_summary(sets: Sequence[ResultSet], output: Path) -> Path:
+    """Write the page of the one paper all result sets belong to."""
     key = paper_key(sets)
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
