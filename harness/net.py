@@ -213,10 +213,10 @@ class Network:
     def _prepare_radios(self, node: "Station") -> None:
         """Move a node's radios into its namespace; then interface type, RTS, retry limit,
         power and RPS in one process."""
+        spec = self.topo.stations[node.name]
         lines: List[str] = []
         for radio in node.radios:
             hwsim.move_phy(radio.phy, node.netns)
-            spec = self.topo.stations[node.name]
             lines += wireless.prepare_lines(radio.phy, radio.intf, spec.mode, rts=spec.rts,
                                             retry_limit=spec.retry_limit,
                                             txpower_dbm=spec.txpower_dbm)

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from harness import naming, netns, traffic
+from harness.errors import HarnessError
 from harness import tcp_diag as D
 
 
@@ -77,7 +78,7 @@ def test_a_short_tcp_info_leaves_later_fields_unknown_and_a_dump_may_span_reads(
 
 def test_an_error_message_is_raised():
     err = struct.pack("=IHHII", 20, D.NLMSG_ERROR, 0, 1, 0) + struct.pack("=i", -22)
-    with pytest.raises(Exception, match="error -22"):
+    with pytest.raises(HarnessError, match="error -22"):
         D.parse_dump(err)
 
 
