@@ -13,8 +13,9 @@ its own DCF exchange (design.md §4).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 import json
 import os
@@ -27,6 +28,7 @@ MAC_HEADER = 26          # QoS data (IBSS with WMM); 24 without QoS
 LLC_FCS = 8 + 4
 IP_UDP = 20 + 8
 IP_TCP = 20 + 32
+T = TypeVar("T")
 UDP_PAYLOAD = 1472       # the fidelity report's payload (iperf3 -l)
 TCP_MSS = 1448
 #: Basic (control-response) rate sets of the report (issue 3): 802.11b {1, 2};
@@ -353,7 +355,61 @@ def receiver_mbps(result: Any, skip: int = 1) -> float:
     return sum(b for _, _, b in ivs) * 8 / secs / 1e6
 
 
-def common_goodput_mbps(results: List[Any], skip: int = 1) -> List[float]:
-    """Each flow's receiver-side goodput; the flows were started together (``run_together``),
-    so each one's test time is (to milliseconds) the time they all ran."""
-    return [receiver_mbps(r, skip) for r in results]
+def sampled(handle: Any, fn: Callable[[], T], period: float = 0.5) -> Tuple[T, List[Dict[str, Any]]]:
+    """``fn()`` while a thread reads the medium's counters every ``period`` seconds.
+
+    Returns fn's result and the readings: the first taken before fn starts, the last after it
+    returns, each carrying ``read_monotonic_s``. Only the thread talks to the control socket
+    while fn runs."""
+    samples = [handle.stats()]
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.wait(period):
+            samples.append(handle.stats())
+    thread = threading.Thread(target=poll, name="medium-sampler", daemon=True)
+    thread.start()
+    try:
+        result = fn()
+    finally:
+        stop.set()
+        thread.join()
+    samples.append(handle.stats())
+    return result, samples
+
+
+def backlogged_goodput_mbps(samples: Sequence[Mapping[str, Any]], links: Sequence[Tuple[str, str]],
+                            payload_bytes: int) -> Tuple[float, float]:
+    """Goodput the medium delivered on ``links`` (tx node, rx node) while every sender had a
+    backlog, and the seconds that covers.
+
+    Concurrent flows started together do not run together when the air is hostile: a hidden
+    sender's handshake can lose its SYN to the other flow for seconds, and meanwhile the first
+    flow has the air to itself. So the air is judged only over sampling intervals in which each
+    sender was saturated: its medium queue held at least half its limit at both readings (a
+    saturated sender keeps its queue full; one still shaking hands holds a frame or two).
+    Each acknowledged frame on a link carries ``payload_bytes``."""
+    def radio(sample: Mapping[str, Any], node: str) -> Mapping[str, Any]:
+        for r in sample["radios"]:
+            if r.get("node") == node:
+                return r
+        raise ValueError(f"no radio of node {node!r} in the medium's stats")
+
+    def successes(sample: Mapping[str, Any]) -> int:
+        return sum(l["successes"] for l in sample["links"]
+                   if (l.get("tx_node"), l.get("rx_node")) in set(links))
+
+    def saturated(sample: Mapping[str, Any]) -> bool:
+        for tx, _ in links:
+            r = radio(sample, tx)
+            if r["queue_len"] < r["queue_limit"] / 2:
+                return False
+        return True
+
+    frames, seconds = 0, 0.0
+    for before, after in zip(samples, samples[1:]):
+        if saturated(before) and saturated(after):
+            frames += successes(after) - successes(before)
+            seconds += after["read_monotonic_s"] - before["read_monotonic_s"]
+    mbps = frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0
+    return mbps, seconds

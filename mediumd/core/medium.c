@@ -394,6 +394,7 @@ int medium_radio_stats(const struct medium *m, int radio, struct medium_radio_st
 	uint64_t span = m->now - m->t0;
 	out->busy_fraction = span ? (double)out->busy_ns / (double)span : 0;
 	out->queue_len = r->qlen;
+	out->queue_limit = (uint32_t)r->cfg.queue_limit;
 	return 0;
 }
 
@@ -433,11 +434,12 @@ int medium_stats_json(const struct medium *m, FILE *out)
 		fprintf(out, ", \"enqueued\": %llu, \"queue_drops\": %llu, \"tx_frames\": %llu, "
 			"\"acked\": %llu, \"retry_drops\": %llu, \"tx_airtime_ns\": %llu, "
 			"\"busy_ns\": %llu, \"busy_fraction\": %.6f, \"queue_len\": %u, "
+			"\"queue_limit\": %u, "
 			"\"noise_dbm\": %.2f, \"rx_sensitivity_dbm\": %.2f, \"cs_threshold_dbm\": %.2f}",
 			(unsigned long long)s.enqueued, (unsigned long long)s.queue_drops,
 			(unsigned long long)s.tx_frames, (unsigned long long)s.acked,
 			(unsigned long long)s.retry_drops, (unsigned long long)s.tx_airtime_ns,
-			(unsigned long long)s.busy_ns, s.busy_fraction, s.queue_len,
+			(unsigned long long)s.busy_ns, s.busy_fraction, s.queue_len, s.queue_limit,
 			m->r[i].noise_dbm, m->r[i].rx_sens_dbm, m->r[i].cs_thr_dbm);
 	}
 	fprintf(out, "\n], \"links\": [");

@@ -334,7 +334,8 @@ struct medium_radio_stats {
 	uint64_t tx_airtime_ns;	/* own transmissions, all kinds               */
 	uint64_t busy_ns;	/* carrier sense busy (own tx, others, NAV)   */
 	double   busy_fraction;	/* busy_ns / time since the first advance/enqueue */
-	uint32_t queue_len;
+	uint32_t queue_len;	/* frames waiting + the one in service        */
+	uint32_t queue_limit;	/* frames that may wait besides that one       */
 };
 
 int medium_link_stats(const struct medium *m, int tx, int rx,

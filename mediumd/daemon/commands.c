@@ -38,7 +38,7 @@ static void lag_json(struct jbuf *b, const char *key, const struct lagstat *s)
  *   lag_us: {count,p50,p90,p99,max,mean} of delivery time - logical time
  *   status_lag_us: the same for tx statuses
  *   radios: [{mac, enqueued, queue_drops, tx_frames, acked, retry_drops,
- *             tx_airtime_us, busy_fraction, queue_len}]
+ *             tx_airtime_us, busy_fraction, queue_len, queue_limit}]
  *   links:  [{tx, rx, attempts, successes, collisions, retry_drops, airtime_us,
  *             delivered}] for directed links that carried anything
  */
@@ -81,6 +81,7 @@ void stats_json(struct daemon *d, struct jbuf *b)
 		jb_num(b, "tx_airtime_us", us(rs.tx_airtime_ns));
 		jb_num(b, "busy_fraction", rs.busy_fraction);
 		jb_u64(b, "queue_len", rs.queue_len);
+		jb_u64(b, "queue_limit", rs.queue_limit);
 		jb_obj_end(b);
 	}
 	jb_arr_end(b);

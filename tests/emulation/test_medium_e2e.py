@@ -21,8 +21,8 @@ import re
 import pytest
 
 from harness.medium import MediumSpec, handle_for, link_stats, stats_delta
-from harness.medium_fidelity import (BASIC, common_goodput_mbps, cpu_bound, receiver_mbps,
-                                     retry_setup, run_check, run_together, tcp_check,
+from harness.medium_fidelity import (BASIC, backlogged_goodput_mbps, cpu_bound, receiver_mbps,
+                                     retry_setup, run_check, run_together, sampled, tcp_check,
                                      udp_check)
 from harness.net import Network
 from harness.topo import Topology
@@ -201,44 +201,47 @@ def triangle(rts: bool) -> Network:
     return Network(topo, medium=spec)
 
 
-def two_senders(net: Network, seconds: float = 12):
-    """Both UDP senders saturate (2M offered each), started together; goodput over the
-    seconds both ran (iperf3 receiver-side intervals)."""
+def two_senders(net: Network, seconds: float = 15):
+    """Both UDP senders saturate (2M offered each), launched together. Returns the goodput
+    the medium delivered to b while both were saturated (``backlogged_goodput_mbps``: a hidden
+    sender's iperf3 handshake can lose its SYN for seconds while the other flow has the air
+    alone), the seconds that covers, each flow's own receiver-side goodput, and the counters."""
     handle = handle_for(net)
     ping(net, "a", "b", count=2)
     ping(net, "c", "b", count=2)
     extra = ["-l", "1472", "--get-server-output"]
     flows = [Flow("a", "b", seconds, "udp", bitrate="2M", port=5201, extra=extra),
              Flow("c", "b", seconds, "udp", bitrate="2M", port=5202, extra=extra)]
-
-    def measured():
-        before = handle.stats()
-        results = run_together(net, flows)
-        return results, stats_delta(before, handle.stats())
     # Without RTS/CTS the hidden senders collide so often that a setup datagram can be lost
     # several times running (each MAC try collides too): allow more attempts.
-    results, delta = retry_setup(measured, attempts=6)
-    per_flow = common_goodput_mbps(results)
-    return sum(per_flow), per_flow, delta
+    results, samples = retry_setup(lambda: sampled(handle, lambda: run_together(net, flows)),
+                                   attempts=6)
+    both, common_s = backlogged_goodput_mbps(samples, [("a", "b"), ("c", "b")], 1472)
+    per_flow = [round(receiver_mbps(r), 3) for r in results]
+    return both, common_s, per_flow, stats_delta(samples[0], samples[-1])
 
 
 def test_hidden_terminals_rts_cts_raises_throughput():
     with triangle(rts=False) as net:
-        plain, flows_plain, d_plain = two_senders(net)
+        plain, s_plain, flows_plain, d_plain = two_senders(net)
     with triangle(rts=True) as net:
-        rts, flows_rts, d_rts = two_senders(net)
+        rts, s_rts, flows_rts, d_rts = two_senders(net)
 
     def coll(d):
         return {f"{l['tx_node']}>{l['rx_node']}": (l["attempts"], l["successes"], l["collisions"],
                                                     l["retry_drops"]) for l in d["links"]
                 if l["attempts"]}
     single = udp_check("b", HIDDEN_RATE).expected
-    text = (f"two hidden UDP senders to b, 802.11b {HIDDEN_RATE:g} Mbit/s: without RTS "
-            f"{plain:.3f} Mbit/s, with RTS/CTS {rts:.3f} Mbit/s (one sender alone, analytic: "
-            f"{single:.3f}); per flow {flows_plain} / {flows_rts}\n"
+    text = (f"two hidden UDP senders to b, 802.11b {HIDDEN_RATE:g} Mbit/s, delivered while both "
+            f"were saturated: without RTS {plain:.3f} Mbit/s over {s_plain:.1f} s, with RTS/CTS "
+            f"{rts:.3f} Mbit/s over {s_rts:.1f} s (one sender alone, analytic: {single:.3f})\n"
+            f"each flow's own receiver-side goodput over its whole run: {flows_plain} / {flows_rts}\n"
             f"(attempts, successes, collisions, retry drops) plain {coll(d_plain)}\n"
             f"rts {coll(d_rts)}\nlag plain {d_plain['lag_us']}\nlag rts {d_rts['lag_us']}")
     print("\n" + text)
+    # Each flow runs 15 s; a handshake that loses its SYN three times (1 + 2 + 4 s backoff)
+    # still leaves 8 s together.
+    assert s_plain >= 5 and s_rts >= 5, "the senders were not saturated together long enough\n" + text
     assert rts > 1.5 * plain, text
     a_b = link_stats(d_plain, "a", "b")
     assert a_b["collisions"] > 0.3 * a_b["attempts"], text

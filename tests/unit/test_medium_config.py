@@ -292,13 +292,12 @@ def test_annotate_derives_busy_time_from_fraction_and_uptime():
 def test_receiver_goodput_comes_from_the_server_report():
     """A UDP iperf3 client's own intervals count what it sent; goodput is what the server got."""
     from types import SimpleNamespace
-    from harness.medium_fidelity import common_goodput_mbps, receiver_mbps
+    from harness.medium_fidelity import receiver_mbps
     server = {"intervals": [{"sum": {"start": 0, "end": 1, "bytes": 9_000_000, "omitted": True}}]
               + [{"sum": {"start": i, "end": i + 1, "bytes": 125_000}} for i in range(1, 6)]
               + [{"sum": {"start": 6, "end": 6.1, "bytes": 100}}]}
     result = SimpleNamespace(raw={"server_output_json": server})
     assert receiver_mbps(result) == pytest.approx(1.0)
-    assert common_goodput_mbps([result, result]) == [pytest.approx(1.0)] * 2
     # text-mode server: the client's end.sum_received (what harness.iperf calls throughput)
     assert receiver_mbps(SimpleNamespace(raw={}, protocol="UDP", throughput_bps=2e6)) == 2.0
     with pytest.raises(ValueError, match="no receiver-side report"):
@@ -315,3 +314,35 @@ def test_starved_regime_is_named():
     assert starved_reason(c).startswith("host-starved: median delivery lag 4.0 ms")
     c.medium.update(lag_us={"p50": 600})
     assert not cpu_bound(c)
+
+
+def _reading(t: float, queues: dict, successes: dict) -> dict:
+    """One medium stats reading: queue length per sender (limit 50), successes per link."""
+    return {"read_monotonic_s": t,
+            "radios": [{"node": n, "queue_len": q, "queue_limit": 50} for n, q in queues.items()],
+            "links": [{"tx_node": tx, "rx_node": rx, "successes": n}
+                      for (tx, rx), n in successes.items()]}
+
+
+def test_backlogged_goodput_counts_only_intervals_where_every_sender_is_saturated():
+    """c is still shaking hands (queue 1) for the first second while a has the air alone:
+    those frames must not count as the pair's throughput."""
+    from harness.medium_fidelity import backlogged_goodput_mbps
+    links = [("a", "b"), ("c", "b")]
+    readings = [_reading(0.0, {"a": 50, "c": 0}, {("a", "b"): 0, ("c", "b"): 0}),
+                _reading(1.0, {"a": 50, "c": 1}, {("a", "b"): 150, ("c", "b"): 0}),
+                _reading(2.0, {"a": 49, "c": 50}, {("a", "b"): 160, ("c", "b"): 5}),
+                _reading(3.0, {"a": 50, "c": 40}, {("a", "b"): 170, ("c", "b"): 15}),
+                _reading(4.0, {"a": 10, "c": 50}, {("a", "b"): 300, ("c", "b"): 20})]
+    mbps, seconds = backlogged_goodput_mbps(readings, links, payload_bytes=1000)
+    # only 2.0 -> 3.0 has both saturated at both ends: 10 + 10 frames of 1000 bytes in 1 s
+    assert seconds == pytest.approx(1.0)
+    assert mbps == pytest.approx(20 * 8000 / 1e6)
+
+
+def test_backlogged_goodput_is_zero_when_the_senders_never_overlap():
+    from harness.medium_fidelity import backlogged_goodput_mbps
+    readings = [_reading(t, {"a": 50, "c": 0}, {("a", "b"): 100 * t}) for t in range(4)]
+    assert backlogged_goodput_mbps(readings, [("a", "b"), ("c", "b")], 1472) == (0.0, 0.0)
+    with pytest.raises(ValueError, match="no radio of node 'x'"):
+        backlogged_goodput_mbps(readings, [("x", "b")], 1472)
