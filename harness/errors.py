@@ -16,3 +16,7 @@ class HarnessError(Exception):
     def __str__(self) -> str:
         msg = super().__str__()
         return f"{msg}\n  hint: {self.hint}" if self.hint else msg
+
+
+class CommandTimeout(HarnessError):
+    """A command in a namespace did not finish in time (it has been killed)."""

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import (Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar,
                     Union)
 
-from harness.errors import HarnessError
+from harness.errors import CommandTimeout, HarnessError
 from harness.naming import RUN_ENV
 
 Args = Union[str, Sequence[str]]
@@ -73,7 +73,7 @@ def run(args: Sequence[str], *, check: bool = True, timeout: float = CMD_TIMEOUT
         raise HarnessError(f"command not found: {args[0]}",
                            hint="run 'harness doctor' to see what is missing") from err
     except subprocess.TimeoutExpired as err:
-        raise HarnessError(f"command timed out after {timeout:g} s: {shlex.join(args)}") from err
+        raise CommandTimeout(f"command timed out after {timeout:g} s: {shlex.join(args)}") from err
     if check and proc.returncode != 0:
         raise HarnessError(f"command failed (exit {proc.returncode}): {shlex.join(args)}\n"
                            f"  {proc.stderr.strip() or proc.stdout.strip()}")

@@ -9,7 +9,7 @@ import math
 import os
 from collections import OrderedDict
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from harness import stats
 from harness.errors import HarnessError
@@ -94,12 +94,30 @@ def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path,
     if rs.failed:
         out += ["## Failed runs", "", "| run | parameters | error |", "|---|---|---|"]
         for rec in rs.failed:
-            point = ", ".join(f"{short_name(k)}={value_label(k, v, rec.get('params'))}"
-                              for k, v in (rec.get("point") or {}).items())
-            error = str(rec.get("error") or "").replace("|", "\\|").replace("\n", " ")
-            out.append(f"| {rec.get('run_id')} | {point} rep={rec.get('repetition')} | {error} |")
+            out.append(f"| {rec.get('run_id')} | {_point_label(rec)} | {_cell(rec.get('error'))} |")
+        out.append("")
+    incomplete = [(rec, k, f) for rec in rs.ok for k, f in enumerate(rec.get("flows") or [])
+                  if f.get("incomplete")]
+    if incomplete:
+        out += ["## Incomplete flows", "",
+                "Their iperf3 client never reported; goodput is what the sender saw acknowledged "
+                "over the flow's duration.", "",
+                "| run | parameters | flow | why |", "|---|---|---|---|"]
+        for rec, k, flow in incomplete:
+            out.append(f"| {rec.get('run_id')} | {_point_label(rec)} | {k} | "
+                       f"{_cell(flow['incomplete'])} |")
         out.append("")
     return "\n".join(out)
+
+
+def _point_label(rec: Dict[str, Any]) -> str:
+    point = ", ".join(f"{short_name(k)}={value_label(k, v, rec.get('params'))}"
+                      for k, v in (rec.get("point") or {}).items())
+    return f"{point} rep={rec.get('repetition')}"
+
+
+def _cell(text: Any) -> str:
+    return str(text or "").replace("|", "\\|").replace("\n", " ")
 
 
 def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") -> Path:

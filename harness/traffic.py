@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional
 
 from harness import iperf
-from harness.errors import HarnessError
+from harness.errors import CommandTimeout, HarnessError
 from harness.iperf import FlowResult
 from harness.netns import Node
 from harness.tcp_diag import DiagSocket, TcpSocket
@@ -192,14 +192,40 @@ def client_args(flow: Flow, dst_ip: str) -> List[str]:
 
 @dataclass
 class FlowRun:
-    """A flow and, if sampled, the ``ss`` samples of its data socket."""
+    """A flow and, if sampled, the ``ss`` samples of its data socket. ``incomplete`` says why
+    the result was taken from those samples instead of iperf3's report."""
 
     result: FlowResult
     ss: List[SsSample] = field(default_factory=list)
+    incomplete: Optional[str] = None
+
+
+#: Seconds an iperf3 client may take past its test duration (the end-of-test exchange on the
+#: control connection; on a long congested chain its retransmissions back off for seconds).
+CLIENT_GRACE_S = 60.0
+
+
+def result_from_samples(flow: Flow, samples: List[SsSample]) -> FlowResult:
+    """A TCP flow's result from its sender's socket samples, for a client that never reported.
+
+    Bytes the sender saw acknowledged are bytes the receiver got in order, so goodput over
+    the test's duration is the same measure iperf3 reports (without per-second intervals)."""
+    if not samples:
+        raise ValueError("no samples of the data connection")
+    last = max(samples, key=lambda s: s.bytes_acked)
+    acked = int(last.bytes_acked)
+    return FlowResult(protocol="TCP", duration=flow.duration, throughput_bps=acked * 8 / flow.duration,
+                      bytes=acked, bytes_sent=acked + int(last.unacked or 0) * int(last.mss or 0),
+                      retransmits=last.retrans_total, congestion=last.congestion,
+                      reverse=flow.reverse, src=flow.src, dst=flow.dst)
 
 
 def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
-    """Run one iperf3 flow to completion; optionally sample ``ss`` in the sender's namespace."""
+    """Run one iperf3 flow to completion; optionally sample ``ss`` in the sender's namespace.
+
+    A sampled TCP client that does not finish within ``CLIENT_GRACE_S`` of its duration is
+    killed, and its result is taken from the samples (``FlowRun.incomplete`` says so): its data
+    ran its full time, only the report was lost, and one stuck report should not void a run."""
     if flow.congestion:
         net.ensure_congestion([flow.congestion])
     src, dst = net[flow.src], net[flow.dst]
@@ -212,7 +238,16 @@ def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0
         if sample_ss and flow.protocol == "tcp":
             sender = dst if flow.reverse else src
             sampler = SsSampler(sender, flow.port, interval=ss_interval)
-        proc = src.cmd(client_args(flow, dst.ip), check=False, timeout=flow.duration + 30)
+        try:
+            proc = src.cmd(client_args(flow, dst.ip), check=False,
+                           timeout=flow.duration + CLIENT_GRACE_S)
+        except CommandTimeout as err:
+            samples = data_samples(sampler.stop()) if sampler else []
+            sampler = None
+            if not samples:
+                raise
+            return FlowRun(result_from_samples(flow, samples), samples,
+                           incomplete=f"{err}; goodput from the sender's socket samples")
         samples = sampler.stop() if sampler else []
         sampler = None
         if not proc.stdout.strip():

@@ -217,6 +217,8 @@ def flow_record(instance: Dict[str, Any], plan: Any, run: Any,
     out["mss"] = max(set(mss), key=mss.count) if mss else None
     if checks:
         out["checks"] = checks
+    if run.incomplete:
+        out["incomplete"] = run.incomplete
     return out
 
 

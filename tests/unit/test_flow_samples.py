@@ -1,6 +1,8 @@
 """Picking the data connection's ss samples out of iperf3's two sockets."""
 from pathlib import Path
 
+import pytest
+
 from harness.traffic import SsSample, client_data_port, flow_samples
 
 DATA = Path(__file__).parent / "data" / "iperf"
@@ -38,3 +40,22 @@ def test_reverse_flow_matches_the_peer_port():
 def test_without_a_port_the_busiest_socket_per_time_is_used():
     samples = [sample(0.0, "a:1", "b:5201", "cubic", 300), sample(0.0, "a:2", "b:5201", "reno", 10)]
     assert [s.congestion for s in flow_samples(samples, None)] == ["cubic"]
+
+
+def test_result_from_samples_is_goodput_over_the_test_duration():
+    """A client killed after its data phase: the bytes the sender saw acknowledged over the
+    test's duration, with the last retransmission count and module seen."""
+    from harness.traffic import Flow, SsSample, result_from_samples
+    flow = Flow("sta1", "sta8", duration=30.0)
+    samples = [SsSample(t=t, local="10.0.0.1:40000", peer="10.0.0.8:5201", congestion="reno",
+                        cwnd=4, rtt_ms=900.0, rttvar_ms=100.0, unacked=2 if t < 31 else 0,
+                        bytes_acked=min(t, 30) * 50_000, retrans_total=int(t // 10), mss=1448)
+               for t in range(0, 40)]
+    result = result_from_samples(flow, samples)
+    assert result.bytes == 1_500_000
+    assert result.throughput_bps == pytest.approx(1_500_000 * 8 / 30)
+    assert (result.protocol, result.src, result.dst, result.congestion) == ("TCP", "sta1", "sta8", "reno")
+    assert result.retransmits == 3      # the first sample holding the most acknowledged bytes
+    assert result.intervals == []
+    with pytest.raises(ValueError, match="no samples"):
+        result_from_samples(flow, [])

@@ -161,3 +161,18 @@ def test_without_matplotlib_plots_fail_clearly_and_reports_still_work(results, m
     text = write_report(results).read_text()
     assert "Figures omitted: matplotlib is not installed" in text
     assert "| 1 | 2 | 3 | 1.6 ± " in text and "![" not in text
+
+
+def test_report_lists_incomplete_flows(results, monkeypatch):
+    """A flow measured from its socket samples (its iperf3 client never reported) is named."""
+    import json
+    import harness.report as report_mod
+    monkeypatch.setattr(report_mod, "have_matplotlib", lambda: False)
+    path = next(p for p in sorted((results / "runs").glob("*.json"))
+                if json.loads(p.read_text()).get("status") == "ok")
+    rec = json.loads(path.read_text())
+    rec["flows"][0]["incomplete"] = "command timed out after 90 s: iperf3 -c 10.0.0.4"
+    path.write_text(json.dumps(rec))
+    text = write_report(results).read_text()
+    assert "## Incomplete flows" in text
+    assert f"| {rec['run_id']} | " in text and "| 0 | command timed out after 90 s" in text
