@@ -228,8 +228,8 @@ class Node:
         try:
             return run(self._argv(args), check=check, timeout=timeout, input=input,
                        env=self._env())
-        except HarnessError as err:
-            raise HarnessError(f"[{self.name}] {err}") from None
+        except HarnessError as err:  # the same kind of error, naming the node
+            raise type(err)(f"[{self.name}] {err.args[0]}", hint=err.hint) from None
 
     def script(self, lines: Iterable[str], *, check: bool = True,
                timeout: float = CMD_TIMEOUT) -> subprocess.CompletedProcess:

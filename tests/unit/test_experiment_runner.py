@@ -179,9 +179,13 @@ def test_ctrl_c_inside_a_run_stores_nothing_for_it_and_resume_finishes(tmp_path)
 
 
 CHILD = textwrap.dedent("""\
-    import os, sys, time
+    import os, signal, sys, time
     from harness.experiment import load, Store, run_sweep
     from harness.progress import Progress
+
+    # Ctrl-C raises KeyboardInterrupt, as in a terminal: a test session started in the
+    # background by a non-interactive shell inherits SIGINT ignored, and Python keeps that.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     exp_file, out, log, mode, target = sys.argv[1:6]
 

@@ -115,3 +115,15 @@ def test_pids_of_the_namespace_and_the_run_tag_in_their_environment(node):
     node.stop_processes()
     assert netns.netns_pids(node.netns) == []
     assert node.cmd(["ip", "-o", "link", "show", "lo"]).stdout.count("UP") >= 1
+
+
+@needs_root
+def test_a_command_that_times_out_is_killed_and_says_so(node):
+    """CommandTimeout (a HarnessError) survives the node's wrapping: callers such as
+    traffic.run_flow tell a hung client from a failed one by its type."""
+    from harness.errors import CommandTimeout
+    with pytest.raises(CommandTimeout, match=r"\[unit\] command timed out after 0.5 s"):
+        node.cmd(["sleep", "30"], timeout=0.5)
+    with pytest.raises(HarnessError) as info:
+        node.cmd(["false"])
+    assert not isinstance(info.value, CommandTimeout)
