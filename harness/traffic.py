@@ -200,8 +200,10 @@ class FlowRun:
     incomplete: Optional[str] = None
 
 
-#: Seconds an iperf3 client may take past its test duration (the end-of-test exchange on the
-#: control connection; on a long congested chain its retransmissions back off for seconds).
+#: Seconds an iperf3 client may take past its test duration: its setup and end-of-test
+#: exchanges (on a long congested chain retransmissions back off for seconds), and iperf3
+#: 3.12 waits 30 s for the reply to a UDP stream's connect datagram before it reports the
+#: datagram lost (measured in the guest: 32 s), which ``retry_setup`` then retries.
 CLIENT_GRACE_S = 60.0
 
 
