@@ -286,14 +286,15 @@ def retry_setup(fn, attempts: int = 3):
                 raise
 
 
-def run_together(net, flows: List[Any], timeout_extra: float = 30.0) -> List[Any]:
+def run_together(net, flows: List[Any], timeout_extra: Optional[float] = None) -> List[Any]:
     """Run iperf3 flows that start at the same moment (servers first, then every client
     launched back to back): run_flow in threads would start each client only after its
     own server listens, seconds apart under TCG, and the flows would partly run alone."""
     import subprocess
     from harness import iperf
     from harness.errors import HarnessError
-    from harness.traffic import _wait_listening, client_args
+    from harness.traffic import CLIENT_GRACE_S, _wait_listening, client_args
+    extra = CLIENT_GRACE_S if timeout_extra is None else timeout_extra
     servers, clients = [], []
     try:
         for f in flows:
@@ -307,7 +308,7 @@ def run_together(net, flows: List[Any], timeout_extra: float = 30.0) -> List[Any
             clients.append((f, src, src.popen(client_args(f, net[f.dst].ip))))
         results = []
         for f, src, proc in clients:
-            out, err = proc.communicate(timeout=f.duration + timeout_extra)
+            out, err = proc.communicate(timeout=f.duration + extra)
             if not out.strip():
                 raise HarnessError(f"iperf3 {f.src}->{f.dst} printed nothing: {err.strip()}")
             result = iperf.parse(out)
