@@ -106,8 +106,13 @@ def test_entered_returns_the_thread_to_its_own_namespace(node):
 def test_pids_of_the_namespace_and_the_run_tag_in_their_environment(node):
     proc = node.popen(["sleep", "30"])
     deadline = time.monotonic() + 10
-    while proc.pid not in netns.netns_pids(node.netns) and time.monotonic() < deadline:
-        time.sleep(0.05)  # ip netns exec has not exec'd sleep yet
+
+    def exec_done() -> bool:  # while ip netns exec becomes sleep, /proc/PID/environ reads empty
+        with open(f"/proc/{proc.pid}/comm") as fh:
+            return fh.read().strip() == "sleep"
+    while not (proc.pid in netns.netns_pids(node.netns) and exec_done()) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert proc.pid in netns.netns_pids(node.netns)
     assert os.getpid() not in netns.netns_pids(node.netns)
     with open(f"/proc/{proc.pid}/environ", "rb") as fh:
