@@ -193,7 +193,9 @@ def triangle(rts: bool) -> Network:
     """a and c 400 m apart, b between; tx range = carrier-sense range = 250 m, so a and c
     cannot hear each other but both reach b (two_ray). 802.11b 2 Mbit/s: a 1472-byte frame
     is 6 ms on air, so an unprotected frame is exposed for long (the core's tests show the
-    collapse is deepest at low rates), and ~170 frames/s keep the guest's CPU out of it."""
+    collapse is deepest at low rates), and ~170 frames/s keep the guest's CPU out of it.
+    rts=False turns the RTS threshold off; minstrel still protects its fallback rate-table
+    entries with RTS/CTS, so the collapse is milder than the core's (docs/medium.md)."""
     topo = Topology("hidden")
     for name, x in (("a", 0.0), ("b", 200.0), ("c", 400.0)):
         topo.add_station(name, (x, 0.0), phy="b", rate=HIDDEN_RATE, rts=True if rts else False)
