@@ -24,11 +24,12 @@ from pathlib import Path
 from harness import analytic
 from harness.medium import MediumSpec, handle_for, stats_delta
 
+T = TypeVar("T")
+
 MAC_HEADER = 26          # QoS data (IBSS with WMM); 24 without QoS
 LLC_FCS = 8 + 4
 IP_UDP = 20 + 8
 IP_TCP = 20 + 32
-T = TypeVar("T")
 UDP_PAYLOAD = 1472       # the fidelity report's payload (iperf3 -l)
 TCP_MSS = 1448
 #: Basic (control-response) rate sets of the report (issue 3): 802.11b {1, 2};
@@ -396,9 +397,11 @@ def backlogged_goodput_mbps(samples: Sequence[Mapping[str, Any]], links: Sequenc
                 return r
         raise ValueError(f"no radio of node {node!r} in the medium's stats")
 
+    wanted = set(links)
+
     def successes(sample: Mapping[str, Any]) -> int:
         return sum(l["successes"] for l in sample["links"]
-                   if (l.get("tx_node"), l.get("rx_node")) in set(links))
+                   if (l.get("tx_node"), l.get("rx_node")) in wanted)
 
     def saturated(sample: Mapping[str, Any]) -> bool:
         for tx, _ in links:
