@@ -44,7 +44,8 @@ def test_without_a_port_the_busiest_socket_per_time_is_used():
 
 def test_result_from_samples_is_goodput_over_the_test_duration():
     """A client killed after its data phase: the bytes the sender saw acknowledged over the
-    test's duration, with the last retransmission count and module seen."""
+    test's duration, with the retransmission count and module of the sample that had the
+    most bytes acknowledged."""
     from harness.traffic import Flow, SsSample, result_from_samples
     flow = Flow("sta1", "sta8", duration=30.0)
     samples = [SsSample(t=t, local="10.0.0.1:40000", peer="10.0.0.8:5201", congestion="reno",
@@ -55,7 +56,7 @@ def test_result_from_samples_is_goodput_over_the_test_duration():
     assert result.bytes == 1_500_000
     assert result.throughput_bps == pytest.approx(1_500_000 * 8 / 30)
     assert (result.protocol, result.src, result.dst, result.congestion) == ("TCP", "sta1", "sta8", "reno")
-    assert result.retransmits == 3      # the first sample holding the most acknowledged bytes
+    assert result.retransmits == 3
     assert result.intervals == []
     with pytest.raises(ValueError, match="no samples"):
         result_from_samples(flow, [])
