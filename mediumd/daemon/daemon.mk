@@ -10,7 +10,7 @@ DAEMON_SRC := $(wildcard daemon/*.c)
 DAEMON_OBJ := $(patsubst daemon/%.c,$(BUILD)/daemon/%.o,$(DAEMON_SRC))
 DAEMON_TESTS := $(patsubst daemon/tests/%.c,$(BUILD)/daemon/tests/%,$(wildcard daemon/tests/*.c))
 # what the tests link against: the helpers that need neither netlink nor the core
-DAEMON_LIB_OBJ := $(patsubst %,$(BUILD)/daemon/%.o,json lagstat pcap log)
+DAEMON_LIB_OBJ := $(patsubst %,$(BUILD)/daemon/%.o,json lagstat pcap log hwsim_msg)
 
 .PHONY: mediumd daemon daemon-test
 mediumd daemon: $(BUILD)/mediumd

@@ -1,8 +1,11 @@
-/* hwsim_nl.c: MAC80211_HWSIM generic netlink front end (libnl-genl-3).
+/* hwsim_nl.c: MAC80211_HWSIM generic netlink front end.
  *
- * Attribute numbers and layouts follow the kernel's mac80211_hwsim.h (design.md
- * section 3). The socket is blocking only while we wait for the REGISTER ack;
- * afterwards it is non-blocking and drained from the event loop.
+ * libnl-genl-3 opens the socket, resolves the family and registers us. The socket
+ * is blocking only while we wait for the REGISTER ack; afterwards it is
+ * non-blocking and drained from the event loop. On that per-frame path the
+ * messages are read and written in place by hwsim_msg.c: one recv per incoming
+ * message into a fixed buffer, outgoing messages built straight into the send
+ * batch, no libnl message objects (each costs a malloc, a copy and a free).
  */
 #define _GNU_SOURCE
 #include "hwsim_nl.h"
@@ -16,8 +19,6 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
-#define HWSIM_FAMILY "MAC80211_HWSIM"
-#define HWSIM_VERSION 1
 /* Largest hwsim message we read in one go: a frame (at most an 802.11 MPDU of
  * 7991 bytes, the A-MSDU limit) plus its attributes, with room to spare. */
 #define MSG_BUF (64 * 1024)
@@ -25,37 +26,6 @@
  * iteration (the kernel runs every message of a netlink skb in order). 16 KiB
  * holds several frames and stays an order-2 allocation in the kernel. */
 #define OUT_BUF (16 * 1024)
-
-enum { /* commands */
-	HWSIM_CMD_REGISTER = 1,
-	HWSIM_CMD_FRAME = 2,
-	HWSIM_CMD_TX_INFO_FRAME = 3,
-};
-
-enum { /* attributes */
-	HWSIM_ATTR_ADDR_RECEIVER = 1,
-	HWSIM_ATTR_ADDR_TRANSMITTER = 2,
-	HWSIM_ATTR_FRAME = 3,
-	HWSIM_ATTR_FLAGS = 4,
-	HWSIM_ATTR_RX_RATE = 5,
-	HWSIM_ATTR_SIGNAL = 6,
-	HWSIM_ATTR_TX_INFO = 7,
-	HWSIM_ATTR_COOKIE = 8,
-	HWSIM_ATTR_FREQ = 19,
-	HWSIM_ATTR_TX_INFO_FLAGS = 21,
-	HWSIM_ATTR_MAX_USED = 22,
-};
-
-/* Wire layouts of TX_INFO and TX_INFO_FLAGS entries (packed in the kernel). */
-struct wire_rate {
-	int8_t idx;
-	uint8_t count;
-} __attribute__((packed));
-
-struct wire_rate_flag {
-	int8_t idx;
-	uint16_t flags;
-} __attribute__((packed));
 
 struct hwsim_nl {
 	struct nl_sock *sock;
@@ -69,6 +39,7 @@ struct hwsim_nl {
 	uint8_t out[OUT_BUF];  /* queued messages, sent by hwsim_nl_flush */
 	size_t out_len;
 	unsigned out_msgs;
+	uint8_t in[MSG_BUF];   /* the message being read */
 };
 
 /* libnl returns its own NLE_* codes; the daemon speaks errno. */
@@ -93,61 +64,29 @@ static int to_errno(int nlerr)
 	}
 }
 
-static void parse_frame(struct hwsim_nl *nl, struct nlattr **a)
+/* A HWSIM_CMD_FRAME's attributes (after its genlmsghdr): to the callback. */
+static void deliver_frame(struct hwsim_nl *nl, const void *attrs, size_t len)
 {
 	struct hwsim_tx_frame f;
-	int i;
 
-	if (!a[HWSIM_ATTR_ADDR_TRANSMITTER] || nla_len(a[HWSIM_ATTR_ADDR_TRANSMITTER]) < 6 ||
-	    !a[HWSIM_ATTR_FRAME] || !a[HWSIM_ATTR_FLAGS] || !a[HWSIM_ATTR_COOKIE] ||
-	    !a[HWSIM_ATTR_TX_INFO]) {
+	if (hwsim_msg_parse_frame(attrs, len, &f) < 0) {
 		nl->counters.malformed++;
 		return;
-	}
-	memset(&f, 0, sizeof(f));
-	memcpy(f.transmitter, nla_data(a[HWSIM_ATTR_ADDR_TRANSMITTER]), 6);
-	f.data = nla_data(a[HWSIM_ATTR_FRAME]);
-	f.len = (size_t)nla_len(a[HWSIM_ATTR_FRAME]);
-	f.flags = nla_get_u32(a[HWSIM_ATTR_FLAGS]);
-	f.cookie = nla_get_u64(a[HWSIM_ATTR_COOKIE]);
-	if (a[HWSIM_ATTR_FREQ])
-		f.freq = nla_get_u32(a[HWSIM_ATTR_FREQ]);
-
-	for (i = 0; i < HWSIM_MAX_RATES; i++)
-		f.rates[i].idx = -1;
-	{
-		const struct wire_rate *r = nla_data(a[HWSIM_ATTR_TX_INFO]);
-		int n = nla_len(a[HWSIM_ATTR_TX_INFO]) / (int)sizeof(*r);
-		for (i = 0; i < n && i < HWSIM_MAX_RATES; i++) {
-			f.rates[i].idx = r[i].idx;
-			f.rates[i].count = r[i].count;
-		}
-	}
-	if (a[HWSIM_ATTR_TX_INFO_FLAGS]) {
-		const struct wire_rate_flag *r = nla_data(a[HWSIM_ATTR_TX_INFO_FLAGS]);
-		int n = nla_len(a[HWSIM_ATTR_TX_INFO_FLAGS]) / (int)sizeof(*r);
-		for (i = 0; i < n && i < HWSIM_MAX_RATES; i++)
-			f.rate_flags[i] = r[i].flags;
 	}
 	nl->counters.frames_in++;
 	nl->handled++;
 	nl->fn(nl->ctx, &f);
 }
 
+/* Frames that arrive while we wait for the REGISTER ack come through libnl. */
 static int on_valid(struct nl_msg *msg, void *arg)
 {
 	struct hwsim_nl *nl = arg;
 	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
-	struct nlattr *a[HWSIM_ATTR_MAX_USED + 1];
 
 	if (gh->cmd != HWSIM_CMD_FRAME)
 		return NL_SKIP; /* e.g. config multicasts: not ours */
-	if (nla_parse(a, HWSIM_ATTR_MAX_USED, genlmsg_attrdata(gh, 0),
-		      genlmsg_attrlen(gh, 0), NULL) < 0) {
-		nl->counters.malformed++;
-		return NL_SKIP;
-	}
-	parse_frame(nl, a);
+	deliver_frame(nl, genlmsg_attrdata(gh, 0), (size_t)genlmsg_attrlen(gh, 0));
 	return NL_OK;
 }
 
@@ -160,7 +99,7 @@ static int on_ack(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* Errors for injected frames (e.g. a radio that is down) are counted, not fatal. */
+/* While registering: the REGISTER reply; anything else is counted, not fatal. */
 static int on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 {
 	struct hwsim_nl *nl = arg;
@@ -213,8 +152,9 @@ int hwsim_nl_open(struct hwsim_nl **out, hwsim_frame_fn fn, void *ctx)
 	 * TCG). libnl's defaults would add three per frame sent: an ACK asked
 	 * for every message (a kernel reply to read back), and a MSG_PEEK read
 	 * before every real one. Without auto-ACK the kernel still reports a
-	 * failed command (NLMSG_ERROR, to on_error); the registration asks for
-	 * its ACK itself. One read of MSG_BUF bytes holds any hwsim message. */
+	 * failed command (NLMSG_ERROR: on_error while registering, then
+	 * handle_datagram); the registration asks for its ACK itself. One read
+	 * of MSG_BUF bytes holds any hwsim message. */
 	nl_socket_disable_auto_ack(nl->sock);
 	nl_socket_disable_msg_peek(nl->sock);
 	nl_socket_set_msg_buf_size(nl->sock, MSG_BUF);
@@ -278,29 +218,66 @@ int hwsim_nl_fd(const struct hwsim_nl *nl)
 	return nl_socket_get_fd(nl->sock);
 }
 
+/* Every netlink message in one datagram: frames to the callback, errors counted. */
+static void handle_datagram(struct hwsim_nl *nl, const uint8_t *buf, int len)
+{
+	const struct nlmsghdr *h;
+
+	for (h = (const struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+		if (h->nlmsg_type == NLMSG_ERROR) {
+			/* a failed injection (e.g. the radio is down): counted, not fatal */
+			const struct nlmsgerr *e = NLMSG_DATA(h);
+			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+				nl->counters.malformed++;
+			else if (e->error)
+				nl->counters.kernel_errors++;
+			continue;
+		}
+		if (h->nlmsg_type != nl->family)
+			continue;
+		if (h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN)) {
+			nl->counters.malformed++;
+			continue;
+		}
+		if (((const struct genlmsghdr *)NLMSG_DATA(h))->cmd != HWSIM_CMD_FRAME)
+			continue; /* e.g. config multicasts: not ours */
+		deliver_frame(nl, (const uint8_t *)NLMSG_DATA(h) + GENL_HDRLEN,
+			      h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
+	}
+}
+
 int hwsim_nl_receive(struct hwsim_nl *nl)
 {
-	struct nl_cb *cb = nl_socket_get_cb(nl->sock);
-	int err;
+	int fd = nl_socket_get_fd(nl->sock);
 
 	nl->handled = 0;
 	for (;;) {
-		/* > 0: messages handled; 0 or -NLE_AGAIN (depending on the libnl
-		 * version): nothing left to read. nl_recvmsgs() hides the difference
-		 * between "read some" and "nothing left", so it cannot be used here. */
-		err = nl_recvmsgs_report(nl->sock, cb);
-		if (err > 0)
-			continue;
-		if (err == 0 || err == -NLE_AGAIN) {
-			nl_cb_put(cb);
+		struct sockaddr_nl from;
+		struct iovec iov = { .iov_base = nl->in, .iov_len = sizeof(nl->in) };
+		struct msghdr mh = { .msg_name = &from, .msg_namelen = sizeof(from),
+				     .msg_iov = &iov, .msg_iovlen = 1 };
+		ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return nl->handled;
+			if (errno == ENOBUFS) { /* the kernel dropped messages */
+				nl->counters.overruns++;
+				continue;
+			}
+			return -errno;
+		}
+		if (n == 0)
 			return nl->handled;
-		}
-		if (err == -NLE_NOMEM) { /* ENOBUFS: the kernel dropped messages */
-			nl->counters.overruns++;
+		if (from.nl_pid != 0)
+			continue; /* only the kernel speaks hwsim to us */
+		if (mh.msg_flags & MSG_TRUNC) {
+			nl->counters.malformed++;
 			continue;
 		}
-		nl_cb_put(cb);
-		return to_errno(err);
+		handle_datagram(nl, nl->in, (int)n);
 	}
 }
 
@@ -322,49 +299,53 @@ int hwsim_nl_flush(struct hwsim_nl *nl)
 	return err;
 }
 
-/* Queue a finished message (header completed: our port, next sequence). */
-static int send_msg(struct hwsim_nl *nl, struct nl_msg *msg)
+/* Room for a message of `need` bytes at the end of the batch: sends the batch first
+ * when it is too full. A failed send is counted by the flush and reported here, but
+ * the new message is still queued. */
+static int make_room(struct hwsim_nl *nl, size_t need)
 {
-	struct nlmsghdr *h;
-	size_t len;
-	int err = 0;
-
-	nl_complete_msg(nl->sock, msg);
-	h = nlmsg_hdr(msg);
-	len = NLMSG_ALIGN(h->nlmsg_len);
-	if (len > sizeof(nl->out)) { /* larger than any 802.11 frame */
-		nlmsg_free(msg);
+	if (need > sizeof(nl->out)) { /* larger than any 802.11 frame */
 		nl->counters.send_errors++;
 		return -EMSGSIZE;
 	}
-	if (nl->out_len + len > sizeof(nl->out))
-		err = hwsim_nl_flush(nl);
-	memcpy(nl->out + nl->out_len, h, h->nlmsg_len);
-	memset(nl->out + nl->out_len + h->nlmsg_len, 0, len - h->nlmsg_len);
+	return nl->out_len + need > sizeof(nl->out) ? hwsim_nl_flush(nl) : 0;
+}
+
+/* The header fields libnl would fill in: our port, the socket's next sequence number. */
+static struct hwsim_msg_addr next_addr(struct hwsim_nl *nl)
+{
+	struct hwsim_msg_addr addr = {
+		.family = (uint16_t)nl->family,
+		.port = nl_socket_get_local_port(nl->sock),
+		.seq = nl_socket_use_seq(nl->sock),
+	};
+	return addr;
+}
+
+static void queued(struct hwsim_nl *nl, size_t len)
+{
 	nl->out_len += len;
 	nl->out_msgs++;
-	nlmsg_free(msg);
-	return err;
 }
 
 int hwsim_nl_send_frame(struct hwsim_nl *nl, const uint8_t receiver[6],
 			const uint8_t *data, size_t len, uint32_t rate_idx,
 			int signal_dbm, uint32_t freq)
 {
-	struct nl_msg *msg = new_msg(nl, HWSIM_CMD_FRAME, 0);
-	int err;
+	int err = make_room(nl, hwsim_msg_frame_size(len, freq));
+	struct hwsim_msg_addr addr;
+	size_t n;
 
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put(msg, HWSIM_ATTR_ADDR_RECEIVER, 6, receiver) < 0 ||
-	    nla_put(msg, HWSIM_ATTR_FRAME, (int)len, data) < 0 ||
-	    nla_put_u32(msg, HWSIM_ATTR_RX_RATE, rate_idx) < 0 ||
-	    nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)signal_dbm) < 0 ||
-	    (freq && nla_put_u32(msg, HWSIM_ATTR_FREQ, freq) < 0)) {
-		nlmsg_free(msg);
+	if (err == -EMSGSIZE)
+		return err;
+	addr = next_addr(nl);
+	n = hwsim_msg_put_frame(nl->out + nl->out_len, sizeof(nl->out) - nl->out_len, &addr,
+				receiver, data, len, rate_idx, signal_dbm, freq);
+	if (!n) {
+		nl->counters.send_errors++;
 		return -EMSGSIZE;
 	}
-	err = send_msg(nl, msg);
+	queued(nl, n);
 	if (err == 0)
 		nl->counters.frames_out++;
 	return err;
@@ -374,25 +355,16 @@ int hwsim_nl_send_tx_status(struct hwsim_nl *nl, const uint8_t transmitter[6],
 			    uint64_t cookie, uint32_t flags, int signal_dbm,
 			    const struct hwsim_rate used[HWSIM_MAX_RATES])
 {
-	struct nl_msg *msg = new_msg(nl, HWSIM_CMD_TX_INFO_FRAME, 0);
-	struct wire_rate wire[HWSIM_MAX_RATES];
-	int i, err;
+	int err = make_room(nl, hwsim_msg_tx_status_size());
+	struct hwsim_msg_addr addr = next_addr(nl);
+	size_t n = hwsim_msg_put_tx_status(nl->out + nl->out_len, sizeof(nl->out) - nl->out_len,
+					   &addr, transmitter, cookie, flags, signal_dbm, used);
 
-	if (!msg)
-		return -ENOMEM;
-	for (i = 0; i < HWSIM_MAX_RATES; i++) {
-		wire[i].idx = used[i].idx;
-		wire[i].count = used[i].idx < 0 ? 0 : used[i].count;
-	}
-	if (nla_put(msg, HWSIM_ATTR_ADDR_TRANSMITTER, 6, transmitter) < 0 ||
-	    nla_put_u32(msg, HWSIM_ATTR_FLAGS, flags) < 0 ||
-	    nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)signal_dbm) < 0 ||
-	    nla_put(msg, HWSIM_ATTR_TX_INFO, sizeof(wire), wire) < 0 ||
-	    nla_put_u64(msg, HWSIM_ATTR_COOKIE, cookie) < 0) {
-		nlmsg_free(msg);
+	if (!n) {
+		nl->counters.send_errors++;
 		return -EMSGSIZE;
 	}
-	err = send_msg(nl, msg);
+	queued(nl, n);
 	if (err == 0)
 		nl->counters.tx_status_out++;
 	return err;

@@ -14,38 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HWSIM_MAX_RATES 4
-
-/* HWSIM_ATTR_FLAGS bits (kernel enum hwsim_tx_control_flags) */
-#define HWSIM_TX_CTL_REQ_TX_STATUS 0x1
-#define HWSIM_TX_CTL_NO_ACK        0x2
-#define HWSIM_TX_STAT_ACK          0x4
-
-/* TX_INFO_FLAGS bits we read (kernel enum hwsim_tx_rate_flags) */
-#define HWSIM_TX_RC_USE_RTS_CTS        0x0001
-#define HWSIM_TX_RC_USE_SHORT_PREAMBLE 0x0004
-#define HWSIM_TX_RC_MCS                0x0008
-#define HWSIM_TX_RC_VHT_MCS            0x0100
-
-/* One entry of the kernel's rate table: try rate `idx` up to `count` times.
- * idx < 0 ends the table. In a tx status, count = attempts actually used. */
-struct hwsim_rate {
-	int8_t idx;
-	uint8_t count;
-};
-
-/* A frame a radio handed to the medium (HWSIM_CMD_FRAME from the kernel).
- * `data` points into the netlink buffer: valid only during the callback. */
-struct hwsim_tx_frame {
-	uint8_t transmitter[6];            /* the radio's hwsim address */
-	const uint8_t *data;               /* 802.11 frame, no FCS */
-	size_t len;
-	uint32_t flags;                    /* HWSIM_TX_CTL_* */
-	struct hwsim_rate rates[HWSIM_MAX_RATES];
-	uint16_t rate_flags[HWSIM_MAX_RATES]; /* HWSIM_TX_RC_*, 0 if absent */
-	uint64_t cookie;                   /* echoed in the tx status */
-	uint32_t freq;                     /* MHz; 0 if the kernel did not say */
-};
+#include "hwsim_msg.h" /* struct hwsim_tx_frame, struct hwsim_rate, flag bits */
 
 typedef void (*hwsim_frame_fn)(void *ctx, const struct hwsim_tx_frame *frame);
 
