@@ -151,6 +151,7 @@ def why_differ() -> List[str]:
         "the receive threshold is the two-ray power at 250 m, as in ns-2, so links work but "
         "any model difference (PLCP header errors, SINR-based reception instead of ns-2's "
         "threshold test) shows up first on these marginal links.",
-        "- **Run length.** 60 s flows x 2 repetitions instead of 1000 s; the CI column says how "
-        "well a point is known.",
+        "- **Run length.** 30 s flows instead of 1000 s: one run per point in the full sweep, two "
+        "in the adaptive runs. Single 30 s runs vary by a few percent (docs/results/papers/"
+        "README.md), so neighbouring limits within that much of each other are not ordered.",
     ]

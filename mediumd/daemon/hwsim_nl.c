@@ -22,6 +22,10 @@
 /* Largest hwsim message we read in one go: a frame (at most an 802.11 MPDU of
  * 7991 bytes, the A-MSDU limit) plus its attributes, with room to spare. */
 #define MSG_BUF (64 * 1024)
+/* Messages read per recvmmsg: one call reads what is pending, and a short count
+ * says the socket is drained, where recvmsg needs a last call that fails with
+ * EAGAIN. Only the bytes received touch the buffers' pages. */
+#define RX_BATCH 8
 /* Outgoing messages are queued and sent together, one sendmsg per loop
  * iteration (the kernel runs every message of a netlink skb in order). 16 KiB
  * holds several frames and stays an order-2 allocation in the kernel. */
@@ -39,7 +43,7 @@ struct hwsim_nl {
 	uint8_t out[OUT_BUF];  /* queued messages, sent by hwsim_nl_flush */
 	size_t out_len;
 	unsigned out_msgs;
-	uint8_t in[MSG_BUF];   /* the message being read */
+	uint8_t in[RX_BATCH][MSG_BUF]; /* messages being read */
 };
 
 /* libnl returns its own NLE_* codes; the daemon speaks errno. */
@@ -249,15 +253,23 @@ static void handle_datagram(struct hwsim_nl *nl, const uint8_t *buf, int len)
 int hwsim_nl_receive(struct hwsim_nl *nl)
 {
 	int fd = nl_socket_get_fd(nl->sock);
+	struct sockaddr_nl from[RX_BATCH];
+	struct iovec iov[RX_BATCH];
+	struct mmsghdr mm[RX_BATCH];
+	int i, n;
 
 	nl->handled = 0;
 	for (;;) {
-		struct sockaddr_nl from;
-		struct iovec iov = { .iov_base = nl->in, .iov_len = sizeof(nl->in) };
-		struct msghdr mh = { .msg_name = &from, .msg_namelen = sizeof(from),
-				     .msg_iov = &iov, .msg_iovlen = 1 };
-		ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT);
-
+		memset(mm, 0, sizeof(mm));
+		for (i = 0; i < RX_BATCH; i++) {
+			iov[i].iov_base = nl->in[i];
+			iov[i].iov_len = MSG_BUF;
+			mm[i].msg_hdr.msg_name = &from[i];
+			mm[i].msg_hdr.msg_namelen = sizeof(from[i]);
+			mm[i].msg_hdr.msg_iov = &iov[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		n = recvmmsg(fd, mm, RX_BATCH, MSG_DONTWAIT, NULL);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -269,15 +281,17 @@ int hwsim_nl_receive(struct hwsim_nl *nl)
 			}
 			return -errno;
 		}
-		if (n == 0)
-			return nl->handled;
-		if (from.nl_pid != 0)
-			continue; /* only the kernel speaks hwsim to us */
-		if (mh.msg_flags & MSG_TRUNC) {
-			nl->counters.malformed++;
-			continue;
+		for (i = 0; i < n; i++) {
+			if (from[i].nl_pid != 0)
+				continue; /* only the kernel speaks hwsim to us */
+			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				nl->counters.malformed++;
+				continue;
+			}
+			handle_datagram(nl, nl->in[i], (int)mm[i].msg_len);
 		}
-		handle_datagram(nl, nl->in, (int)n);
+		if (n < RX_BATCH)
+			return nl->handled; /* drained */
 	}
 }
 
