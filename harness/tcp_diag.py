@@ -37,7 +37,8 @@ _RTA = struct.Struct("=HH")
 
 #: (name, byte offset, struct format) of the tcp_info fields the harness reads.
 TCP_INFO_FIELDS = (
-    ("unacked", 24, "I"), ("retrans", 36, "I"), ("rtt_us", 68, "I"), ("rttvar_us", 72, "I"),
+    ("ca_state", 1, "B"), ("unacked", 24, "I"), ("sacked", 28, "I"), ("lost", 32, "I"),
+    ("retrans", 36, "I"), ("rtt_us", 68, "I"), ("rttvar_us", 72, "I"),
     ("snd_ssthresh", 76, "I"), ("snd_cwnd", 80, "I"), ("snd_mss", 16, "I"),
     ("total_retrans", 100, "I"), ("bytes_acked", 120, "Q"),
 )

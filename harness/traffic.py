@@ -45,6 +45,11 @@ class SsSample:
     bytes_acked: int
     retrans_total: Optional[int]
     mss: Optional[int]
+    #: Segments the window governs: unacked - sacked - lost + retransmitted (the kernel's
+    #: tcp_packets_in_flight). Unlike unacked it leaves out segments already marked lost.
+    in_flight: Optional[int] = None
+    #: tcpi_ca_state: 0 open, 1 disorder, 2 CWR, 3 recovery, 4 loss.
+    ca_state: Optional[int] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
@@ -61,7 +66,17 @@ def sample_of(sock: TcpSocket, t: float) -> SsSample:
                     cwnd=info.get("snd_cwnd"), rtt_ms=ms(info.get("rtt_us")),
                     rttvar_ms=ms(info.get("rttvar_us")), unacked=info.get("unacked") or 0,
                     bytes_acked=info.get("bytes_acked") or 0,
-                    retrans_total=info.get("total_retrans"), mss=info.get("snd_mss"))
+                    retrans_total=info.get("total_retrans"), mss=info.get("snd_mss"),
+                    in_flight=in_flight(info), ca_state=info.get("ca_state"))
+
+
+def in_flight(info: Dict[str, Optional[int]]) -> Optional[int]:
+    """tcp_packets_in_flight from tcp_info, or None when a field is missing."""
+    parts = [info.get(k) for k in ("unacked", "sacked", "lost", "retrans")]
+    if any(p is None for p in parts):
+        return None
+    unacked, sacked, lost, retrans = parts
+    return max(0, unacked - sacked - lost + retrans)
 
 
 class SsSampler:

@@ -205,3 +205,23 @@ def test_iperf3_snd_cwnd_is_checked_too():
         check_iperf_cwnd(bad, 2)
     bad.reverse = True  # the client receives: its snd_cwnd is not the flow's
     assert check_iperf_cwnd(bad, 2) == {}
+
+
+def test_a_cwnd_clamp_is_judged_on_segments_in_flight_when_the_sample_has_them():
+    # after a timeout: 10 unacknowledged, 8 of them marked lost, 2 retransmitted -> 4 in flight
+    after_rto = sample(2, 4, 10, retrans=3)
+    after_rto.in_flight = 4
+    ok = check_window([sample(0, 4, 4, retrans=3), sample(1, 4, 4, retrans=3), after_rto], 4,
+                      what="cwnd clamp", check_cwnd=True)
+    assert ok["held"] and ok["max_unacked"] == 10 and ok["max_in_flight"] == 4
+    over = sample(3, 4, 7, retrans=4)
+    over.in_flight = 7  # retransmitting does not excuse in-flight segments beyond the clamp
+    with pytest.raises(PolicyViolation, match="in_flight=7"):
+        check_window([sample(0, 4, 4, retrans=3), over], 4, what="cwnd clamp", check_cwnd=True)
+
+
+def test_a_receiver_window_is_judged_on_unacked_even_when_in_flight_is_known():
+    s = sample(1, None, 3, mss=SEGMENT_BYTES)
+    s.in_flight = 1
+    with pytest.raises(PolicyViolation, match="unacked=3"):
+        check_window([s], 2, what="rwnd clamp", check_cwnd=False, window_bytes=2 * SEGMENT_BYTES)

@@ -67,6 +67,18 @@ def test_parse_dump_reads_endpoints_congestion_and_tcp_info():
     assert (sample.cwnd, sample.unacked, sample.rtt_ms, sample.rttvar_ms) == (23, 9, 12.5, 3.25)
     assert (sample.retrans_total, sample.mss, sample.bytes_acked, sample.t) == (4, 1448,
                                                                              12800000, 1.5)
+    assert sample.in_flight == 9 and sample.ca_state == 0
+
+
+def test_in_flight_leaves_out_segments_marked_lost_or_sacked_and_adds_retransmissions():
+    # struct tcp_info: ca_state at byte 1, unacked 24, sacked 28, lost 32, retrans 36
+    info = tcp_info(unacked=10, sacked=1, lost=7, retrans=2, ca_state=4)
+    raw = bytearray(info)
+    assert raw[1] == 4 and struct.unpack_from("=IIII", raw, 24) == (10, 1, 7, 2)
+    (sock,), _ = D.parse_dump(diag_msg(info=info) + done())
+    sample = traffic.sample_of(sock, 0.0)
+    assert (sample.unacked, sample.in_flight, sample.ca_state) == (10, 4, 4)
+    assert traffic.in_flight({"unacked": 3, "sacked": None, "lost": 0, "retrans": 0}) is None
 
 
 def test_a_short_tcp_info_leaves_later_fields_unknown_and_a_dump_may_span_reads():
