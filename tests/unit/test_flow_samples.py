@@ -60,3 +60,22 @@ def test_result_from_samples_is_goodput_over_the_test_duration():
     assert result.intervals == []
     with pytest.raises(ValueError, match="no samples"):
         result_from_samples(flow, [])
+
+
+def test_result_from_samples_leaves_out_what_the_socket_buffer_delivered_after_the_test():
+    """iperf3 stops writing at the duration; what it had written keeps arriving while the
+    report hangs, and must not count (the window starts at the first acknowledged byte)."""
+    from harness.traffic import Flow, SsSample, result_from_samples
+    flow = Flow("sta1", "sta8", duration=30.0)
+
+    def at(t, acked):
+        return SsSample(t=t, local="10.0.0.1:40000", peer="10.0.0.8:5201", congestion="reno",
+                        cwnd=4, rtt_ms=900.0, rttvar_ms=100.0, unacked=2, bytes_acked=acked,
+                        retrans_total=0, mss=1448)
+    # connected at 2.0 s (before that nothing acknowledged), 10 kB/s, then 200 kB more by 90 s
+    samples = [at(0.5 * i, 0) for i in range(4)]
+    samples += [at(2.0 + 0.5 * i, 37 + 5_000 * i) for i in range(61)]    # up to t = 32.0
+    samples += [at(32.0 + 2 * i, 300_037 + 10_000 * i) for i in range(1, 30)]
+    result = result_from_samples(flow, samples)
+    assert result.bytes == 300_037
+    assert result.throughput_bps == pytest.approx(300_037 * 8 / 30)
