@@ -26,9 +26,8 @@ def load(name: str) -> Dict[str, Any]:
 KEEP_ENV = "HARNESS_PAPERS_KEEP"
 
 
-#: Failed runs are run once more before the suite gives up: the cwnd-clamp verifier
-#: (policies/window.py) flags ``unacked`` above the limit during NewReno recovery with
-#: limited transmit (RFC 3042) even when cwnd held; the retry and the first error are printed.
+#: Failed runs are run once more before the suite gives up (e.g. an iperf3 server that never
+#: came up, a verifier that judged a policy broken); the retry and the first error are printed.
 RETRIES = 1
 
 
