@@ -188,6 +188,19 @@ static size_t put_attr(uint8_t *buf, size_t off, uint16_t type, const void *data
 	return off + ((NLA_HDRLEN + len + 3u) & ~3u);
 }
 
+/* Only the attributes the medium needs, COOKIE last; FLAGS of `flags_len` bytes. */
+static size_t mandatory(uint8_t *attrs, const uint8_t *frame, uint16_t frame_len,
+			const void *flags, uint16_t flags_len, const uint64_t *cookie)
+{
+	const uint8_t info[2] = { 0, 1 };
+	size_t off = put_attr(attrs, 0, HWSIM_ATTR_ADDR_TRANSMITTER, MAC, 6);
+
+	off = put_attr(attrs, off, HWSIM_ATTR_FRAME, frame, frame_len);
+	off = put_attr(attrs, off, HWSIM_ATTR_FLAGS, flags, flags_len);
+	off = put_attr(attrs, off, HWSIM_ATTR_TX_INFO, info, sizeof(info));
+	return put_attr(attrs, off, HWSIM_ATTR_COOKIE, cookie, 8);
+}
+
 static void test_parse(void)
 {
 	uint8_t attrs[512] = { 0 }, frame[27];
@@ -230,26 +243,16 @@ static void test_parse(void)
 	CHECK(hwsim_msg_parse_frame(attrs, 0, &f) == -EINVAL);
 
 	/* FLAGS of 2 bytes is too short for a u32 */
-	off = 0;
-	off = put_attr(attrs, off, HWSIM_ATTR_ADDR_TRANSMITTER, MAC, 6);
-	off = put_attr(attrs, off, HWSIM_ATTR_FRAME, frame, sizeof(frame));
-	off = put_attr(attrs, off, HWSIM_ATTR_FLAGS, &short_flags, 2);
-	off = put_attr(attrs, off, HWSIM_ATTR_TX_INFO, info, sizeof(info));
-	off = put_attr(attrs, off, HWSIM_ATTR_COOKIE, &cookie, 8);
+	off = mandatory(attrs, frame, sizeof(frame), &short_flags, 2, &cookie);
 	CHECK(hwsim_msg_parse_frame(attrs, off, &f) == -EINVAL);
 
 	/* an attribute claiming more bytes than there are ends the walk */
 	{
 		struct nlattr bogus = { .nla_len = 400, .nla_type = HWSIM_ATTR_COOKIE };
 
-		off = 0;
-		off = put_attr(attrs, off, HWSIM_ATTR_ADDR_TRANSMITTER, MAC, 6);
-		off = put_attr(attrs, off, HWSIM_ATTR_FRAME, frame, sizeof(frame));
-		off = put_attr(attrs, off, HWSIM_ATTR_FLAGS, &flags, 4);
-		off = put_attr(attrs, off, HWSIM_ATTR_TX_INFO, info, sizeof(info));
-		off = put_attr(attrs, off, HWSIM_ATTR_COOKIE, &cookie, 8);
+		off = mandatory(attrs, frame, sizeof(frame), &flags, 4, &cookie);
 		CHECK(hwsim_msg_parse_frame(attrs, off, &f) == 0);
-		memcpy(attrs + off - 12, &bogus, sizeof(bogus));
+		memcpy(attrs + off - 12, &bogus, sizeof(bogus)); /* the COOKIE header, last */
 		CHECK(hwsim_msg_parse_frame(attrs, off, &f) == -EINVAL);
 	}
 }
