@@ -10,9 +10,15 @@ import functools
 import os
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Optional
 
 ENV = "HARNESS_CODE_REVISION"
+
+
+#: Run records and reports written into the checkout: data, not code, so changes there do
+#: not make the revision ``-dirty`` (a long sweep into docs/results/ would mark itself).
+DATA_PATHS = ("results", "docs/results")
 
 
 @functools.lru_cache(maxsize=1)
@@ -22,16 +28,22 @@ def code_revision() -> Optional[str]:
     if given:
         return given
     from harness.vm.paths import code_root
-    root = code_root()
+    return revision_of(code_root())
+
+
+def revision_of(root: Path) -> Optional[str]:
+    """The checkout at ``root``: its commit, ``-dirty`` when a tracked file outside
+    ``DATA_PATHS`` differs from it (untracked files do not count)."""
     if shutil.which("git") is None or not (root / ".git").exists():
         return None
+    exclude = [f":(exclude){p}" for p in DATA_PATHS]
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
                               capture_output=True, text=True, timeout=10)
         if head.returncode != 0:
             return None
         dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                "--untracked-files=no"],
+                                "--untracked-files=no", "--", "."] + exclude,
                                capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -72,6 +72,8 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
             out += [f"`{rs.name}`: ![{path.stem}]({rel(path)})", ""]
     out += ["## The paper's numbers beside ours", ""]
     out += comparison_table(merged_rows(key, sets)) + [""]
+    # claims that need several experiments at once (e.g. 001: adaptive against the sweep)
+    out += getattr(module, "page_sections", lambda _sets: [])(sets)
     out += ["## Why we may differ", ""] + module.why_differ() + [""]
     from harness.papers.sections import OUT_OF_SCOPE
     return "\n".join(out + ["## Out of scope", "", OUT_OF_SCOPE, ""])

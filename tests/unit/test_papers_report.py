@@ -135,3 +135,24 @@ def test_one_page_per_paper_takes_each_claim_from_the_experiment_that_measures_i
     with pytest.raises(HarnessError, match="one paper"):
         cmd_report(argparse.Namespace(results=[str(a), str(other)], output=str(out), fmt="png"))
     assert not (other / "report.md").exists()  # nothing written for a refused request
+
+
+def test_paper001_page_sets_the_adaptive_runs_beside_the_best_fixed_limit(tmp_path):
+    from harness.papers.summary import render
+    sweep = store(tmp_path / "sweep", "paper001_cwl_sweep", cwl_records())
+    adaptive = [record(900 + i, {"topology.hops": h}, hops=h, pps=pps,
+                       extra_policy={"adaptive_window": True})
+                for i, (h, pps) in enumerate([(1, 99.0), (1, 97.0), (7, 11.0), (9, 9.0)])]
+    ad = store(tmp_path / "adaptive", "paper001_adaptive", adaptive)
+    sets = [load_results(sweep), load_results(ad)]
+    rows = paper001.adaptive_vs_best(sets[1].ok, sets[0].ok)
+    # the sweep's best at 1 hop is 100 pkts/s (every limit; the first wins), at 7 hops 100/7
+    assert [(h, best) for h, _ad, best, _bm in rows] == [(1, 1), (7, 3), (9, None)]
+    assert rows[0][1] == pytest.approx(98.0) and rows[1][3] == pytest.approx(100 / 7)
+    page = render("001", sets, tmp_path / "paper001.md")
+    assert "## The adaptive limit against the best fixed limit" in page
+    # 98/100 is within 10 %, 11/14.3 is not; 9 hops is not in the sweep
+    assert "Within 10 % (ratio >= 0.90): 1 of 2 hop counts" in page
+    assert "| 7 | 14 | 3 | 11 | 3 | 14.29 | 0.77 |" in page
+    assert "| 9 | 18 | 3 | 9 | - | - | - |" in page
+    assert "adaptive limit against" not in render("001", sets[:1], tmp_path / "p.md")

@@ -35,3 +35,24 @@ def test_the_guest_is_told_the_revision(monkeypatch):
     from harness.vm.dispatch import guest_env
     monkeypatch.setenv(revision.ENV, "0123456789ab")
     assert guest_env()[revision.ENV] == "0123456789ab"
+
+
+def test_changed_results_do_not_make_the_checkout_dirty_but_changed_code_does(tmp_path):
+    import subprocess
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    (tmp_path / "harness").mkdir()
+    (tmp_path / "docs" / "results" / "x" / "runs").mkdir(parents=True)
+    (tmp_path / "harness" / "a.py").write_text("a = 1\n")
+    (tmp_path / "docs" / "results" / "x" / "runs" / "r.json").write_text("{}\n")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "c"], check=True)
+    clean = revision.revision_of(tmp_path)
+    assert re.fullmatch(r"[0-9a-f]{12}", clean)
+    (tmp_path / "docs" / "results" / "x" / "runs" / "r.json").write_text('{"status": "ok"}\n')
+    (tmp_path / "docs" / "results" / "x" / "runs" / "new.json").write_text("{}\n")
+    assert revision.revision_of(tmp_path) == clean
+    (tmp_path / "harness" / "a.py").write_text("a = 2\n")
+    assert revision.revision_of(tmp_path) == clean + "-dirty"
