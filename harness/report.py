@@ -58,7 +58,9 @@ def environment_lines(records: Sequence[Dict]) -> List[str]:
     return lines or ["- (no environment recorded)"]
 
 
-def _planned(rs: ResultSet) -> Optional[int]:
+def planned_runs(rs: ResultSet) -> Optional[int]:
+    """How many runs the experiment's plan holds (None without a readable ``plan.json``),
+    so a report can say when a sweep is only partly run."""
     import json
     try:
         return len(json.loads((rs.root / "plan.json").read_text())["runs"])
@@ -70,7 +72,7 @@ def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path,
            note: str = "") -> str:
     """The Markdown text (figures given as files, linked relative to the report)."""
     keys = rs.sweep_keys
-    planned = _planned(rs)
+    planned = planned_runs(rs)
     out = [f"# {rs.name}", "",
            f"Results: `{rs.root}`; {len(rs.records)} run records ({len(rs.ok)} ok, "
            f"{len(rs.failed)} failed)" + (f" of {planned} planned" if planned is not None else "")

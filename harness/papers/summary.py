@@ -15,7 +15,7 @@ from harness.errors import HarnessError
 from harness.experiment.results import ResultSet
 from harness.papers import paper001, paper004, paper_of
 from harness.papers.claims import Row, comparison_table
-from harness.report import environment_lines
+from harness.report import environment_lines, planned_runs
 
 MODULES = {"001": paper001, "004": paper004}
 #: Experiments whose records the claim rows are computed from (by name prefix). The adaptive
@@ -58,11 +58,18 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
     out = [f"# Paper {key}: {module.PAPER.title}", "",
            "Our numbers beside the paper's, over all of its experiments given to "
            "`harness report`; each claim takes the first experiment that measures it.", "",
-           "## Experiments", "", "| experiment | runs ok / stored | report |", "|---|---|---|"]
+           "## Experiments", "", "| experiment | runs ok / stored / planned | report |", "|---|---|---|"]
+    partial = []
     for rs in sets:
         report = rs.root / "report.md"
         link = f"[report]({rel(report)})" if report.exists() else "-"
-        out.append(f"| `{rs.name}` | {len(rs.ok)} / {len(rs.records)} | {link} |")
+        planned = planned_runs(rs)
+        out.append(f"| `{rs.name}` | {len(rs.ok)} / {len(rs.records)} / {planned or '-'} | {link} |")
+        if planned and len(rs.records) < planned:
+            partial.append(f"`{rs.name}` ({len(rs.records)} of {planned})")
+    if partial:
+        out += ["", "**Partly run:** " + ", ".join(partial) + ". Every number below reads only "
+                "the stored runs; `harness run` on the same file and directory runs the rest."]
     out += ["", "## Environment", ""]
     out += environment_lines([r for rs in sets for r in rs.records]) + [""]
     figures = [(rs, p) for rs in sets for p in paper_figures(rs)]

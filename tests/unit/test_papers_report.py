@@ -128,7 +128,8 @@ def test_one_page_per_paper_takes_each_claim_from_the_experiment_that_measures_i
     assert cmd_report(argparse.Namespace(results=[str(a), str(s)], output=str(out),
                                          fmt="png")) == 0
     page = out.read_text()
-    assert "| `paper004_ack_hops` | 6 / 6 | [report](acks/report.md) |" in page
+    assert "| `paper004_ack_hops` | 6 / 6 / - | [report](acks/report.md) |" in page
+    assert "Partly run" not in page
     assert "| 1.3 |" in page and (a / "report.md").exists()
 
     other = store(tmp_path / "p1", "paper001_cwl_sweep", cwl_records()[:3])
@@ -149,7 +150,12 @@ def test_paper001_page_sets_the_adaptive_runs_beside_the_best_fixed_limit(tmp_pa
     # the sweep's best at 1 hop is 100 pkts/s (every limit; the first wins), at 7 hops 100/7
     assert [(h, best) for h, _ad, best, _bm in rows] == [(1, 1), (7, 3), (9, None)]
     assert rows[0][1] == pytest.approx(98.0) and rows[1][3] == pytest.approx(100 / 7)
+    plan = {"runs": [{"run_id": f"p{i}"} for i in range(len(cwl_records()) + 5)]}
+    (sweep / "plan.json").write_text(json.dumps(plan))
     page = render("001", sets, tmp_path / "paper001.md")
+    n = len(cwl_records())
+    assert f"| `paper001_cwl_sweep` | {n} / {n} / {n + 5} |" in page
+    assert f"**Partly run:** `paper001_cwl_sweep` ({n} of {n + 5})" in page
     assert "## The adaptive limit against the best fixed limit" in page
     # 98/100 is within 10 %, 11/14.3 is not; 9 hops is not in the sweep
     assert "Within 10 % (ratio >= 0.90): 1 of 2 hop counts" in page
