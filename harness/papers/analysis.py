@@ -82,6 +82,16 @@ def best_limited(series: Mapping[Any, Sequence[float]]) -> Optional[Any]:
     return max(m, key=lambda x: (m[x], -x)) if m else None
 
 
+def relative_to_best(series: Mapping[Any, Sequence[float]]) -> Series:
+    """Every repetition divided by the best mean of any point (unlimited included), so chains
+    of very different throughput share one axis and the 95 % criterion is a horizontal line."""
+    m = means(series)
+    top = max(m.values()) if m else 0.0
+    if top <= 0:
+        return {}
+    return {x: [v / top for v in vs] for x, vs in series.items()}
+
+
 def smallest_reaching(series: Mapping[Any, Sequence[float]], fraction: float = 0.95
                       ) -> Optional[Any]:
     """Smallest limited window whose mean reaches ``fraction`` of the best mean of any point

@@ -21,15 +21,31 @@ def _figure(panels: int = 1):
     return fig, [fig.add_subplot(1, panels, i + 1) for i in range(panels)]
 
 
-def _draw(ax, lines: Lines, *, xlabel: str, ylabel: str, title: str) -> None:
-    for label, series in lines.items():
+#: Beyond this many lines the default colour cycle repeats; a sequential colour map is used.
+CYCLE_LINES = 10
+
+
+def _colours(n: int) -> Sequence[Any]:
+    if n <= CYCLE_LINES:
+        return [None] * n  # matplotlib's cycle
+    from matplotlib import colormaps
+    cmap = colormaps["viridis"]
+    return [cmap(i / (n - 1) * 0.9) for i in range(n)]
+
+
+def _draw(ax, lines: Lines, *, xlabel: str, ylabel: str, title: str,
+          ref_y: Optional[float] = None) -> None:
+    for (label, series), colour in zip(lines.items(), _colours(len(lines))):
         xs = [x for x in series if x is not None and series[x]]
         ys = [stats.mean(series[x]) for x in xs]
         err = [0.0 if len(series[x]) < 2 else stats.ci_half_width(series[x]) for x in xs]
-        handle = ax.errorbar(xs, ys, yerr=err, marker="o", ms=3, capsize=2, label=label)
+        handle = ax.errorbar(xs, ys, yerr=err, marker="o", ms=3, capsize=2, label=label,
+                             color=colour)
         if None in series and series[None]:
             colour = handle[0].get_color()
             ax.axhline(stats.mean(series[None]), ls="--", lw=1, color=colour)
+    if ref_y is not None:
+        ax.axhline(ref_y, ls=":", lw=1.2, color="k")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize="medium")
@@ -40,11 +56,12 @@ def _draw(ax, lines: Lines, *, xlabel: str, ylabel: str, title: str) -> None:
 
 
 def lines_figure(panels: Sequence[Tuple[str, Lines]], path: Path, *, xlabel: str,
-                 ylabel: str, note: str = "") -> Path:
-    """One panel per (title, lines); dashed = no limit. Returns the file written."""
+                 ylabel: str, note: str = "", ref_y: Optional[float] = None) -> Path:
+    """One panel per (title, lines); dashed = no limit, dotted = ``ref_y``. Returns the file
+    written."""
     fig, axes = _figure(len(panels))
     for ax, (title, lines) in zip(axes, panels):
-        _draw(ax, lines, xlabel=xlabel, ylabel=ylabel, title=title)
+        _draw(ax, lines, xlabel=xlabel, ylabel=ylabel, title=title, ref_y=ref_y)
     if note:
         fig.text(0.01, 0.01, note, fontsize="x-small")
     fig.tight_layout()

@@ -58,6 +58,15 @@ def _section_001(rs: Any, fig_dir: Path, report: Path, fmt: str) -> List[str]:
         out += ["Delivered packets against the window limit, one line per chain length "
                 "(paper 001 Fig. 2; the paper counts packets over 1000 s, we show packets/s):",
                 "", _link(path, report, "packets vs limit"), ""]
+        relative = [(title, {label: A.relative_to_best(s) for label, s in lines.items()})
+                    for title, lines in panels]
+        path_rel = A_fig(fig_dir, "paper001_relative_vs_limit", fmt)
+        lines_figure(relative, path_rel, xlabel="window limit (packets)",
+                     ylabel="packets/s / best of the chain", ref_y=0.95,
+                     note="dashed: no window limit; dotted: 95 % of the best (achievable window)")
+        out += ["The same, each chain divided by its best mean, so that every chain's shape shows "
+                "on one scale; the first point on or above the dotted line is the achievable "
+                "window:", "", _link(path_rel, report, "relative packets vs limit"), ""]
         path2 = A_fig(fig_dir, "paper001_achievable_vs_rthc", fmt)
         achievable_figure({paper001.REGIMES[d]: paper001.achievable(recs, d) for d in regimes},
                           path2)

@@ -8,7 +8,8 @@ from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.realise import GEOMETRY_PRESETS, builder_arguments, medium_settings
 from harness.papers import paper001, paper004, paper_of
-from harness.papers.analysis import achievable_bound, best_limited, smallest_reaching
+from harness.papers.analysis import (achievable_bound, best_limited, relative_to_best,
+                                     smallest_reaching)
 from harness.papers.claims import Row, comparison_table, difference, verdict_band
 from policies.adaptive_window import (cwl_for_rthc, in_table, parse_mpath_hop_count, walk)
 from policies.segment_size import expected_payload
@@ -95,6 +96,9 @@ def test_achievable_helpers():
     assert best_limited(s) == 2 and smallest_reaching(s, 0.95) == 2
     assert smallest_reaching({1: [1.0], None: [10.0]}) is None
     assert achievable_bound(3) == 3 and achievable_bound(7) == 4 and achievable_bound(15) == 7
+    rel = relative_to_best({1: [10.0, 12.0], 2: [20.0], None: [16.0]})
+    assert rel == {1: [0.5, 0.6], 2: [1.0], None: [0.8]}
+    assert relative_to_best({}) == {}
 
 
 def test_experiments_map_to_papers():

@@ -72,6 +72,7 @@ def test_cwl_report_has_figures_claims_and_both_regimes(tmp_path):
     figs = out.parent / "report-figures"
     assert (figs / "paper001_packets_vs_limit.png").stat().st_size > 1000
     assert (figs / "paper001_achievable_vs_rthc.png").stat().st_size > 1000
+    assert (figs / "paper001_relative_vs_limit.png").stat().st_size > 1000
     assert "TCP-DCA and TCP-TDA" in text
 
 
