@@ -160,6 +160,23 @@ def test_paper001_page_sets_the_adaptive_runs_beside_the_best_fixed_limit(tmp_pa
     assert "## The adaptive limit against the best fixed limit" in page
     # 98/100 is within 10 %, 11/14.3 is not; 9 hops is not in the sweep
     assert "Within 10 % (ratio >= 0.90): 1 of 2 hop counts" in page
-    assert "| 7 | 14 | 3 | 11 | 3 | 14.29 | 0.77 |" in page
-    assert "| 9 | 18 | 3 | 9 | - | - | - |" in page
+    # the sweep's run at the table limit (3 at 7 hops) is its best: 100/7
+    assert "| 7 | 14 | 3 | 11 | 14.29 | 3 | 14.29 | 0.77 |" in page
+    assert "| 9 | 18 | 3 | 9 | - | - | - | - |" in page
+    assert "different code revisions" not in page  # both synthetic sets carry none
     assert "adaptive limit against" not in render("001", sets[:1], tmp_path / "p.md")
+
+
+def test_paper001_page_warns_when_the_adaptive_runs_and_the_sweep_differ_in_code(tmp_path):
+    from harness.papers.summary import render
+    sweep_recs = cwl_records()
+    for rec in sweep_recs:
+        rec["environment"]["code_revision"] = "bbb"
+    adaptive = [record(900, {"topology.hops": 7}, hops=7, pps=11.0,
+                       extra_policy={"adaptive_window": True})]
+    adaptive[0]["environment"]["code_revision"] = "aaa"
+    sets = [load_results(store(tmp_path / "s", "paper001_cwl_sweep", sweep_recs)),
+            load_results(store(tmp_path / "a", "paper001_adaptive", adaptive))]
+    assert paper001.revisions(sets[0].ok) == ["bbb"]
+    page = render("001", sets, tmp_path / "paper001.md")
+    assert "different code revisions (aaa against bbb)" in page
