@@ -47,11 +47,13 @@ def output_dir(exp: schema.Experiment, args: argparse.Namespace) -> Path:
     return Path(exp.output + ("-quick" if args.quick else ""))
 
 
-def to_argv(args: argparse.Namespace) -> List[str]:
-    """The command line again, for running the same command inside the VM."""
-    argv = ["run", str(args.file)]
-    if args.output:
-        argv += ["--output", str(args.output)]
+def to_argv(args: argparse.Namespace, out: Path) -> List[str]:
+    """The command line again, for running the same command inside the VM.
+
+    The file and the output directory go as absolute host paths, so that the VM dispatch can
+    share them wherever they lie (an output outside the shared directories would otherwise be
+    written to the guest's throw-away disk)."""
+    argv = ["run", str(Path(args.file).resolve()), "--output", str(out.resolve())]
     for flag in ("fresh", "quick", "fail_fast", "retry_failed"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
@@ -64,6 +66,10 @@ def maybe_in_vm(argv: List[str]) -> Optional[int]:
         dispatch = importlib.import_module("harness.vm.dispatch")
     except ImportError:
         return None
+    if not dispatch.needs_vm():
+        return None
+    output = Path(argv[argv.index("--output") + 1])
+    output.mkdir(parents=True, exist_ok=True)  # it must exist on the host to be shared
     return dispatch.maybe_in_vm(argv)
 
 
@@ -118,7 +124,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         for line in describe(runs, store):
             print(line)
         return 0
-    code = maybe_in_vm(to_argv(args))
+    code = maybe_in_vm(to_argv(args, out))
     if code is not None:
         if args.report:
             summarize(out)

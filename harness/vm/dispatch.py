@@ -5,7 +5,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from harness.host import in_vm, native_capable
 from harness.revision import ENV as REVISION_ENV, code_revision
@@ -52,10 +52,53 @@ def boot(*, interactive: bool = False, out=sys.stderr) -> VM:
     return vm
 
 
-def run_script_in_vm(script: str, *, out=sys.stderr, quiet: bool = False) -> int:
+def guest_path(host_path: Path, shares: List[Share]) -> Optional[str]:
+    """Where the guest sees HOST_PATH (absolute, resolved), or None when no share holds it."""
+    for share in shares:
+        try:
+            rel = host_path.relative_to(share.host_path.resolve())
+        except ValueError:
+            continue
+        return str(Path(share.guest_path) / rel) if rel.parts else share.guest_path
+    return None
+
+
+def map_host_paths(argv: List[str], shares: List[Share]) -> Tuple[List[str], List[Share]]:
+    """ARGV with each absolute path that exists on the host rewritten to the guest's view of it,
+    and the extra shares that view needs.
+
+    Without this a path such as ``--output /tmp/results`` would name a directory inside the
+    guest's throw-away disk, and the results would vanish when the VM stops. A path that no
+    share holds gets its own share (the directory itself, or a file's directory).
+    ``--opt=/path`` is handled too; paths that do not exist on the host are left alone.
+    """
+    extra: List[Share] = []
+    mapped = []
+    for arg in argv:
+        prefix, value = "", arg
+        if arg.startswith("--") and "=" in arg:
+            prefix, value = arg.split("=", 1)
+            prefix += "="
+        if not value.startswith("/") or not Path(value).exists():
+            mapped.append(arg)
+            continue
+        host = Path(value).resolve()
+        where = guest_path(host, shares + extra)
+        if where is None:
+            directory = host if host.is_dir() else host.parent
+            n = len(extra) + 1
+            extra.append(Share(f"path{n}", directory, f"/mnt/path{n}"))
+            where = guest_path(host, extra)
+        mapped.append(prefix + str(where))
+    return mapped, extra
+
+
+def run_script_in_vm(script: str, *, out=sys.stderr, quiet: bool = False,
+                     extra_shares: Optional[List[Share]] = None) -> int:
     """Boot a guest, run a bash script from the caller's directory, stream output, stop."""
     image = ensure_image(out=out)
     shares, guest_cwd = shares_for(Path.cwd())
+    shares = shares + list(extra_shares or [])
     accel = choose_accel(image)
     vm = VM(image, VMConfig(accel=accel, shares=shares))
     if not quiet:
@@ -73,8 +116,15 @@ def harness_argv_script(argv: List[str]) -> str:
     return "exec python3 -m harness " + " ".join(shlex.quote(a) for a in argv)
 
 
+def needs_vm() -> bool:
+    """True when this host cannot run the emulation itself (no hwsim) and is not the guest."""
+    return not (in_vm() or native_capable())
+
+
 def maybe_in_vm(argv: List[str]) -> Optional[int]:
     """Run ``harness ARGV`` in the guest if this host cannot run it; None means: run here."""
-    if in_vm() or native_capable():
+    if not needs_vm():
         return None
-    return run_script_in_vm(harness_argv_script(argv))
+    shares, _ = shares_for(Path.cwd())
+    argv, extra = map_host_paths(argv, shares)
+    return run_script_in_vm(harness_argv_script(argv), extra_shares=extra)

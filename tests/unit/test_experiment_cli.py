@@ -85,12 +85,15 @@ def test_invalid_file_is_reported_before_anything_runs(tmp_path, capsys, monkeyp
     assert "cannot read experiment file" in capsys.readouterr().err
 
 
-def test_the_vm_decision_is_one_call_with_the_command_line(exp_file, monkeypatch):
+def test_the_vm_decision_is_one_call_with_the_command_line(exp_file, monkeypatch, tmp_path):
     seen = []
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 7)
     monkeypatch.setattr(run_cmd, "load_executor", lambda: pytest.fail("ran here"))
     assert cli.main(["run", str(exp_file), "--output", "o", "--quick", "--fresh"]) == 7
-    assert seen == [["run", str(exp_file), "--output", "o", "--fresh", "--quick", "--no-report"]]
+    # absolute paths, so that the dispatch can share them into the guest wherever they lie
+    assert seen == [["run", str(exp_file.resolve()), "--output", str(tmp_path.resolve() / "o"),
+                     "--fresh", "--quick", "--no-report"]]
 
 
 def test_missing_executor_is_a_clear_error(exp_file, monkeypatch, capsys):

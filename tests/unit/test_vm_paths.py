@@ -1,0 +1,46 @@
+"""VM dispatch: host paths on a command line become paths the guest can see (pure path logic;
+no VM). A path the guest cannot see would be written to its throw-away disk and lost."""
+from pathlib import Path
+
+from harness.vm.dispatch import map_host_paths
+from harness.vm.machine import Share
+
+
+def shares_at(tmp_path: Path):
+    code = tmp_path / "code"
+    (code / "experiments").mkdir(parents=True)
+    return [Share("code", code, "/mnt/code")], code
+
+
+def test_a_path_inside_a_share_takes_the_guest_path_and_needs_no_new_share(tmp_path):
+    shares, code = shares_at(tmp_path)
+    argv, extra = map_host_paths(["run", str(code / "experiments"), "--output", str(code)], shares)
+    assert argv == ["run", "/mnt/code/experiments", "--output", "/mnt/code"]
+    assert extra == []
+
+
+def test_a_directory_outside_every_share_is_shared_on_its_own(tmp_path):
+    shares, _ = shares_at(tmp_path)
+    results = tmp_path / "elsewhere" / "results"
+    results.mkdir(parents=True)
+    argv, extra = map_host_paths(["run", "--output", str(results)], shares)
+    assert argv == ["run", "--output", "/mnt/path1"]
+    assert [(s.host_path, s.guest_path) for s in extra] == [(results, "/mnt/path1")]
+
+
+def test_a_file_outside_every_share_is_seen_through_its_directory(tmp_path):
+    shares, _ = shares_at(tmp_path)
+    exp = tmp_path / "mine" / "e.yaml"
+    exp.parent.mkdir()
+    exp.write_text("name: x\n")
+    out = tmp_path / "mine" / "out"
+    out.mkdir()
+    argv, extra = map_host_paths([str(exp), f"--output={out}"], shares)
+    assert argv == ["/mnt/path1/e.yaml", "--output=/mnt/path1/out"]  # one share serves both
+    assert len(extra) == 1 and extra[0].host_path == exp.parent
+
+
+def test_relative_words_and_paths_that_do_not_exist_are_left_alone(tmp_path):
+    shares, _ = shares_at(tmp_path)
+    argv = ["run", "experiments/x.yaml", "--quick", "/no/such/dir", "--checks=a,b"]
+    assert map_host_paths(argv, shares) == (argv, [])
