@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from harness import stats
 from harness.errors import HarnessError
+from harness.experiment.lag import FLAG_FACTOR, flagged, lag_p99_ms
 from harness.experiment.results import METRICS, ResultSet, load_results
 from harness.plot import have_matplotlib, plot, short_name, value_label
 
@@ -109,7 +110,29 @@ def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path,
             out.append(f"| {rec.get('run_id')} | {_point_label(rec)} | {k} | "
                        f"{_cell(flow['incomplete'])} |")
         out.append("")
+    out += lag_section(rs)
     return "\n".join(out)
+
+
+def lag_section(rs: ResultSet) -> List[str]:
+    """The medium's delivery lag over the runs, and the runs a busy host may have perturbed."""
+    median, threshold, high = flagged(rs.ok)
+    if median is None:
+        return []
+    p99s = [lag_p99_ms(r) for r in rs.ok if lag_p99_ms(r) is not None]
+    out = ["## Medium timing", "",
+           f"Delivery lag p99 per run (how late mediumd handed frames to the kernel; "
+           f"docs/medium.md): median {median:.1f} ms, range {min(p99s):.1f}-{max(p99s):.1f} ms.",
+           ""]
+    if not high:
+        return out + [f"No run above {threshold:.1f} ms ({FLAG_FACTOR:g} x the median).", ""]
+    out += [f"{len(high)} run(s) above {threshold:.1f} ms ({FLAG_FACTOR:g} x the median): the "
+            "host was busy while they ran, which stretches every exchange on the air. "
+            f"`harness run FILE --output DIR --retry-lagged {threshold:.0f}` runs them again.", "",
+            "| run | parameters | lag p99 (ms) |", "|---|---|---|"]
+    for rec in sorted(high, key=lambda r: -(lag_p99_ms(r) or 0)):
+        out.append(f"| {rec.get('run_id')} | {_point_label(rec)} | {lag_p99_ms(rec):.1f} |")
+    return out + [""]
 
 
 def _point_label(rec: Dict[str, Any]) -> str:

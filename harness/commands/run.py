@@ -9,6 +9,7 @@ from typing import Any, Callable, List, Optional
 
 from harness.errors import HarnessError
 from harness.experiment import schema
+from harness.experiment.lag import is_lagged
 from harness.experiment.store import Store
 from harness.experiment.sweep import Run, expand
 from harness.plot import short_name, value_label
@@ -36,9 +37,24 @@ def register(subparsers: Any) -> None:
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed run")
     p.add_argument("--retry-failed", action="store_true",
                    help="run again the runs whose stored record says failed")
+    p.add_argument("--retry-lagged", metavar="MS", type=positive_ms,
+                   help="run again the ok runs whose medium delivery lag p99 exceeded MS "
+                        "milliseconds (a busy host perturbed them; the report lists them); "
+                        "their old records move to OUTPUT/archive/replaced/")
     p.add_argument("--no-report", dest="report", action="store_false",
                    help="do not print the summary table nor write OUTPUT/report.md at the end")
     p.set_defaults(func=cmd_run, fresh=False)
+
+
+def positive_ms(text: str) -> float:
+    """argparse type for --retry-lagged: a number of milliseconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected milliseconds above 0 (e.g. 10), got {text!r}")
+    return value
 
 
 def output_dir(exp: schema.Experiment, args: argparse.Namespace) -> Path:
@@ -57,6 +73,8 @@ def to_argv(args: argparse.Namespace, out: Path) -> List[str]:
     for flag in ("fresh", "quick", "fail_fast", "retry_failed"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
+    if args.retry_lagged is not None:
+        argv += ["--retry-lagged", f"{args.retry_lagged:g}"]
     return argv + ["--no-report"]  # the host writes the report (the guest has no matplotlib)
 
 
@@ -87,14 +105,19 @@ def load_executor() -> Any:
     return module
 
 
-def describe(runs: List[Run], store: Store) -> List[str]:
-    """Dry-run listing: one line per run with its status in the store."""
+def describe(runs: List[Run], store: Store, retry_lagged_ms: Optional[float] = None) -> List[str]:
+    """Dry-run listing: one line per run with its status in the store ("lagged": it would be
+    run again under ``--retry-lagged``)."""
     done = store.existing_ids()
     lines = []
     for run in runs:
         status = "pending"
         if run.run_id in done:
-            status = store.load(run.run_id).get("status", "done")
+            record = store.load(run.run_id)
+            status = record.get("status", "done")
+            if status == "ok" and retry_lagged_ms is not None \
+                    and is_lagged(record, retry_lagged_ms):
+                status = "lagged"
         point = " ".join(f"{short_name(k)}={value_label(k, v, run.params)}"
                          for k, v in run.point.items())
         lines.append(f"{run.index:4d}  {run.run_id}  rep={run.repetition}  seed={run.seed:<10d} "
@@ -121,7 +144,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         estimate = sum(r.expected_seconds() + SETUP_ESTIMATE for r in pending)
         print(f"{exp.name}: {len(runs)} runs ({points} sweep points x {reps} repetitions) "
               f"-> {out}; {len(pending)} pending, at least {format_duration(estimate)}")
-        for line in describe(runs, store):
+        for line in describe(runs, store, args.retry_lagged):
             print(line)
         return 0
     code = maybe_in_vm(to_argv(args, out))
@@ -133,7 +156,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     environment: Optional[Callable[[], dict]] = getattr(module, "environment", None)
     from harness.experiment.runner import run_sweep
     result = run_sweep(exp, store, module.execute_run, runs=runs, fresh=args.fresh,
-                       retry_failed=args.retry_failed, fail_fast=args.fail_fast,
+                       retry_failed=args.retry_failed, retry_lagged_ms=args.retry_lagged,
+                       fail_fast=args.fail_fast,
                        environment=environment)
     print(f"{exp.name}: {result.ok} ok, {len(result.failed)} failed, {result.skipped} already "
           f"stored, {result.remaining} not run -> {out}", file=sys.stderr)

@@ -111,7 +111,8 @@ def _signals_deferred() -> Iterator[None]:
 
 def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
               runs: Optional[List[Run]] = None, quick: bool = False, fresh: bool = False,
-              retry_failed: bool = False, fail_fast: bool = False,
+              retry_failed: bool = False, retry_lagged_ms: Optional[float] = None,
+              fail_fast: bool = False,
               progress: Optional[Progress] = None,
               environment: Optional[Callable[[], Dict[str, Any]]] = None,
               on_record: Optional[Callable[[Dict[str, Any]], None]] = None) -> SweepResult:
@@ -125,7 +126,8 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
     outcome = SweepResult(planned=len(runs))
     store.lock()
     try:
-        state = store.prepare(exp.text, runs, fresh=fresh, retry_failed=retry_failed)
+        state = store.prepare(exp.text, runs, fresh=fresh, retry_failed=retry_failed,
+                              retry_lagged_ms=retry_lagged_ms)
         if progress is None:
             est = (sum(r.expected_seconds() for r in runs) / len(runs) + SETUP_ESTIMATE
                    if runs else None)
@@ -135,6 +137,10 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
         elif state.changes and state.done:
             progress.message("experiment file changed since the stored runs (runs were added): "
                              + "; ".join(state.changes[:5]))
+        if state.lagged:
+            progress.message(f"{len(state.lagged)} stored run(s) had a medium lag p99 above "
+                             f"{retry_lagged_ms:g} ms: running them again (the old records go "
+                             f"to {store.root / 'archive' / 'replaced'})")
         env = base_environment()
         if environment is not None:
             env.update(environment())
@@ -154,6 +160,9 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
                         f"{outcome.planned} runs are stored; run the same command to resume")
                     break
                 with _signals_deferred():
+                    if run.run_id in state.lagged:
+                        store.set_aside(run.run_id, f"medium lag p99 above {retry_lagged_ms:g} "
+                                                    "ms; run again")
                     store.write(record)
                 if record["status"] == "ok":
                     outcome.ok += 1

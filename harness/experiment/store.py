@@ -19,6 +19,7 @@ from typing import Any, Dict, IO, Iterable, List, Optional, Set
 import yaml
 
 from harness.errors import HarnessError
+from harness.experiment.lag import is_lagged
 from harness.experiment.sweep import Run
 
 RECORD_SCHEMA = 1
@@ -34,6 +35,7 @@ class ResumeState:
 
     done: Set[str] = field(default_factory=set)
     failed: Set[str] = field(default_factory=set)
+    lagged: Set[str] = field(default_factory=set)  # ok runs to redo: the host perturbed them
     changes: List[str] = field(default_factory=list)
     archived: Optional[Path] = None
 
@@ -146,7 +148,8 @@ class Store:
         return sorted(recs, key=lambda r: (r.get("repetition", 0), r.get("index", 0), r["run_id"]))
 
     def prepare(self, experiment_text: str, runs: Iterable[Run], *, fresh: bool = False,
-                retry_failed: bool = False) -> ResumeState:
+                retry_failed: bool = False,
+                retry_lagged_ms: Optional[float] = None) -> ResumeState:
         """Check stored records against the planned runs, then save the experiment and plan.
 
         Raises ``HarnessError`` when stored records belong to other parameters, unless
@@ -171,9 +174,13 @@ class Store:
                 hint="use --fresh to archive the old results and start again, "
                      "or --output DIR to keep both")
         for run_id in existing:
-            status = self.load(run_id).get("status")
+            record = self.load(run_id)
+            status = record.get("status")
             if status == "failed" and retry_failed:
                 state.failed.add(run_id)
+            elif retry_lagged_ms is not None and status == "ok" \
+                    and is_lagged(record, retry_lagged_ms):
+                state.lagged.add(run_id)
             else:
                 state.done.add(run_id)
         state.changes = changes
@@ -182,6 +189,20 @@ class Store:
             "runs": [{"run_id": r.run_id, "index": r.index, "repetition": r.repetition,
                       "point": r.point} for r in runs]})
         return state
+
+    def set_aside(self, run_id: str, why: str) -> Optional[Path]:
+        """Move a stored record to ``archive/replaced/`` before its run is redone (so a redo
+        loses nothing); returns where it went, or None when there was no record."""
+        src = self.record_path(run_id)
+        if not src.exists():
+            return None
+        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        dest = self.root / ARCHIVE / "replaced" / f"{run_id}.{stamp}.json"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        record = json.loads(src.read_text())
+        record["replaced_because"] = why
+        write_json_atomic(dest, record)
+        return dest
 
     def _changes(self, new_text: str) -> List[str]:
         old_path = self.root / EXPERIMENT_COPY

@@ -140,3 +140,19 @@ def test_failures_give_exit_1(exp_file, monkeypatch, capsys):
     assert "4 ok, 2 failed" in capsys.readouterr().err
     assert cli.main(["run", str(exp_file), "--fail-fast", "--retry-failed"]) == 1
     assert "0 ok, 1 failed, 2 already stored, 3 not run" in capsys.readouterr().err
+
+
+def test_retry_lagged_takes_milliseconds_above_zero(exp_file, capsys):
+    for bad in ("0", "-3", "ten"):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(["run", str(exp_file), "--retry-lagged", bad])
+        assert exit_info.value.code == 2
+        assert "--retry-lagged: expected milliseconds above 0" in capsys.readouterr().err
+
+
+def test_retry_lagged_goes_to_the_vm_with_the_command_line(exp_file, monkeypatch, tmp_path):
+    seen = []
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 0)
+    assert cli.main(["run", str(exp_file), "--output", "o", "--retry-lagged", "12.5"]) == 0
+    assert seen[0][-3:] == ["--retry-lagged", "12.5", "--no-report"]

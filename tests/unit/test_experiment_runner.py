@@ -279,3 +279,33 @@ def test_ctrl_c_or_kill_inside_a_run_stops_cleanly(tmp_path, signum):
     store = Store(tmp_path / "out")
     assert store.existing_ids() == {r.run_id for r in runs[:4]}
     assert list(store.runs_dir.glob(".*")) == []
+
+
+class LaggedRecorder(Recorder):
+    """As Recorder, with a medium delivery lag p99 of 3 ms, or 25 ms on 3-hop runs."""
+
+    def __call__(self, params, seed, *, run_id):
+        result = super().__call__(params, seed, run_id=run_id)
+        p99_us = 25000.0 if params["topology"]["hops"] == 3 else 3000.0
+        result["medium"] = {"summary": {"lag_us": {"p50": 500.0, "p99": p99_us}}}
+        return result
+
+
+def test_retry_lagged_reruns_only_runs_above_the_threshold_and_keeps_their_old_records(tmp_path):
+    exp, runs, store, progress = setup(tmp_path)
+    run_sweep(exp, store, LaggedRecorder(), progress=progress)
+    lagged = [r.run_id for r in runs if r.params["topology"]["hops"] == 3]
+    again = Recorder()  # its records carry no lag: a redo clears the flag
+    out = quiet()
+    result = run_sweep(exp, store, again, progress=out, retry_lagged_ms=10)
+    assert again.calls == lagged and result.ok == len(lagged) and result.skipped == 8
+    assert "4 stored run(s) had a medium lag p99 above 10 ms" in out.stream.getvalue()
+    kept = sorted((store.root / "archive" / "replaced").glob("*.json"))
+    assert sorted(p.name.split(".")[0] for p in kept) == sorted(lagged)
+    old = json.loads(kept[0].read_text())
+    assert old["medium"]["summary"]["lag_us"]["p99"] == 25000.0
+    assert old["replaced_because"] == "medium lag p99 above 10 ms; run again"
+    # Nothing above the threshold any more: the next resume runs nothing.
+    third = Recorder()
+    run_sweep(exp, store, third, progress=quiet(), retry_lagged_ms=10)
+    assert third.calls == []

@@ -176,3 +176,39 @@ def test_report_lists_incomplete_flows(results, monkeypatch):
     text = write_report(results).read_text()
     assert "## Incomplete flows" in text
     assert f"| {rec['run_id']} | " in text and "| 0 | command timed out after 90 s" in text
+
+
+def _set_lag(results: Path, p99s_ms) -> list:
+    """Give the ok records of the test data these lag p99s (ms), in file order; their ids."""
+    import json
+    ids = []
+    paths = [p for p in sorted((results / "runs").glob("*.json"))
+             if json.loads(p.read_text()).get("status") == "ok"]
+    for path, p99 in zip(paths, p99s_ms):
+        rec = json.loads(path.read_text())
+        rec["medium"] = {"summary": {"lag_us": {"p50": 400.0, "p99": p99 * 1000.0}}}
+        path.write_text(json.dumps(rec))
+        ids.append(rec["run_id"])
+    return ids
+
+
+def test_report_names_the_runs_a_busy_host_lagged(results, monkeypatch):
+    import harness.report as report_mod
+    monkeypatch.setattr(report_mod, "have_matplotlib", lambda: False)
+    ids = _set_lag(results, [4.0] * 15 + [9.0, 25.0])
+    text = write_report(results).read_text()
+    assert "## Medium timing" in text
+    assert "median 4.0 ms, range 4.0-25.0 ms" in text
+    assert "2 run(s) above 8.0 ms (2 x the median)" in text and "--retry-lagged 8" in text
+    table = text.split("| run | parameters | lag p99 (ms) |")[1]
+    assert table.index(ids[16]) < table.index(ids[15])  # worst first
+    assert f"| {ids[16]} | " in table and "| 25.0 |" in table
+    assert f"| {ids[0]} | " not in table
+
+
+def test_report_says_when_no_run_lagged_and_is_silent_without_lag_data(results, monkeypatch):
+    import harness.report as report_mod
+    monkeypatch.setattr(report_mod, "have_matplotlib", lambda: False)
+    assert "## Medium timing" not in write_report(results).read_text()
+    _set_lag(results, [4.0] * 17)
+    assert "No run above 8.0 ms (2 x the median)." in write_report(results).read_text()
