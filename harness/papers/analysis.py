@@ -47,6 +47,29 @@ def per_flow_kbps(rec: Mapping[str, Any]) -> Optional[float]:
     return None if total is None else total / len(rec["flows"])
 
 
+def _links(rec: Mapping[str, Any]) -> List[Mapping[str, Any]]:
+    if rec.get("status") != "ok":
+        return []
+    links = (((rec.get("medium") or {}).get("summary") or {}).get("links") or {})
+    return [v for v in links.values() if isinstance(v, Mapping)]
+
+
+def attempt_success(rec: Mapping[str, Any]) -> Optional[float]:
+    """Share of the medium's transmission attempts (all links) that were received: the
+    contention and hidden-node collisions a window limit trades against."""
+    links = _links(rec)
+    attempts = sum(int(l.get("attempts") or 0) for l in links)
+    if attempts <= 0:
+        return None
+    return sum(int(l.get("successes") or 0) for l in links) / attempts
+
+
+def retry_drops(rec: Mapping[str, Any]) -> Optional[float]:
+    """Frames the MAC gave up on after its retry limit, over all links."""
+    links = _links(rec)
+    return float(sum(int(l.get("retry_drops") or 0) for l in links)) if links else None
+
+
 def param(rec: Mapping[str, Any], path: str) -> Any:
     return paths.get(rec.get("params") or {}, path, None)
 

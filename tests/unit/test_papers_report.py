@@ -180,3 +180,41 @@ def test_paper001_page_warns_when_the_adaptive_runs_and_the_sweep_differ_in_code
     assert paper001.revisions(sets[0].ok) == ["bbb"]
     page = render("001", sets, tmp_path / "paper001.md")
     assert "different code revisions (aaa against bbb)" in page
+
+
+def with_links(rec: Dict[str, Any], attempts: int, successes: int, drops: int) -> Dict[str, Any]:
+    """The medium's per-link counters, split over two links."""
+    half = attempts // 2, successes // 2, drops // 2
+    rec["medium"] = {"summary": {"links": {
+        "a>b": {"attempts": half[0], "successes": half[1], "retry_drops": half[2]},
+        "b>a": {"attempts": attempts - half[0], "successes": successes - half[1],
+                "retry_drops": drops - half[2]}}}}
+    return rec
+
+
+def test_attempt_success_and_retry_drops_sum_the_links():
+    from harness.papers import analysis as A
+    rec = with_links(record(1, {}, hops=3, pps=30.0), 1000, 930, 3)
+    assert A.attempt_success(rec) == pytest.approx(0.93) and A.retry_drops(rec) == 3.0
+    bare = record(2, {}, hops=3, pps=30.0)
+    assert A.attempt_success(bare) is None and A.retry_drops(bare) is None
+    assert A.attempt_success(dict(rec, status="failed")) is None
+
+
+def test_paper001_page_shows_what_the_medium_saw_at_each_limit(tmp_path):
+    from harness.papers.summary import render
+    recs = []
+    for rec in cwl_records():
+        clamp = rec["params"]["policy"]["cwnd_clamp"]
+        x = 10 if clamp is None else clamp
+        recs.append(with_links(rec, 1000, 1000 - 30 * x, 2 * x))  # more window, more losses
+    sweep = store(tmp_path / "sweep", "paper001_cwl_sweep", recs)
+    page = render("001", [load_results(sweep)], tmp_path / "paper001.md")
+    assert "## What the medium saw at each limit" in page
+    # the limits the sweep ran among 1, 2, 3, 4, 6, 10, 20, none; hop counts from 3 on
+    assert "| hops | limit 1 | limit 2 | limit 3 | limit 4 | limit 6 | limit none |" in page
+    table = page.split("| hops | limit 1 |")[1]
+    assert "\n| 1 |" not in table and "\n| 4 | " in table and "\n| 15 | " in table
+    # 4 hops, limit 2 (the synthetic peak): 25 pkts/s, 940 of 1000 attempts, 4 drops
+    assert "| 4 | 23.8 · 97% · 2 | 25.0 · 94% · 4 |" in page
+    assert "· 70% · 20 |" in page  # no limit (x = 10)
