@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from harness.host import in_vm, native_capable
 from harness.revision import ENV as REVISION_ENV, code_revision
@@ -93,12 +94,27 @@ def map_host_paths(argv: List[str], shares: List[Share]) -> Tuple[List[str], Lis
     return mapped, extra
 
 
+def host_view(shares: List[Share]) -> Callable[[str], str]:
+    """A function that rewrites the guest's paths in a piece of output to the host's, so
+    messages name the directories the user knows (``results/x``, not ``/mnt/code/results/x``).
+    The cache share is internal and left alone."""
+    pairs = sorted(((s.guest_path, str(s.host_path)) for s in shares if s.tag != "cache"),
+                   key=lambda p: -len(p[0]))
+    if not pairs:
+        return lambda text: text
+    pattern = re.compile("|".join(re.escape(g) + r"(?!\w)" for g, _ in pairs))
+    table = dict(pairs)
+    return lambda text: pattern.sub(lambda m: table[m.group(0)], text)
+
+
 def run_script_in_vm(script: str, *, out=sys.stderr, quiet: bool = False,
                      extra_shares: Optional[List[Share]] = None) -> int:
-    """Boot a guest, run a bash script from the caller's directory, stream output, stop."""
+    """Boot a guest, run a bash script from the caller's directory, stream output (its
+    paths shown as the host's), stop."""
     image = ensure_image(out=out)
     shares, guest_cwd = shares_for(Path.cwd())
     shares = shares + list(extra_shares or [])
+    shown = host_view(shares)
     accel = choose_accel(image)
     vm = VM(image, VMConfig(accel=accel, shares=shares))
     if not quiet:
@@ -108,8 +124,8 @@ def run_script_in_vm(script: str, *, out=sys.stderr, quiet: bool = False,
         if not quiet:
             print(f"harness: VM ready in {vm.boot_seconds:.1f} s", file=out, flush=True)
         return vm.run(script, cwd=guest_cwd, env=guest_env(),
-                      on_out=lambda s: (sys.stdout.write(s), sys.stdout.flush()),
-                      on_err=lambda s: (sys.stderr.write(s), sys.stderr.flush()))
+                      on_out=lambda s: (sys.stdout.write(shown(s)), sys.stdout.flush()),
+                      on_err=lambda s: (sys.stderr.write(shown(s)), sys.stderr.flush()))
 
 
 def harness_argv_script(argv: List[str]) -> str:

@@ -44,3 +44,17 @@ def test_relative_words_and_paths_that_do_not_exist_are_left_alone(tmp_path):
     shares, _ = shares_at(tmp_path)
     argv = ["run", "experiments/x.yaml", "--quick", "/no/such/dir", "--checks=a,b"]
     assert map_host_paths(argv, shares) == (argv, [])
+
+
+def test_the_guest_output_names_host_paths(tmp_path):
+    from harness.vm.dispatch import host_view
+    shares = [Share("code", Path("/home/u/harness"), "/mnt/code"),
+              Share("cache", Path("/home/u/.cache/h"), "/mnt/cache"),
+              Share("path1", Path("/tmp/a"), "/mnt/path1"),
+              Share("path10", Path("/tmp/b"), "/mnt/path10")]
+    shown = host_view(shares)
+    assert shown("demo: 2 ok -> /mnt/code/results/demo\n") == \
+        "demo: 2 ok -> /home/u/harness/results/demo\n"
+    assert shown("-> /mnt/path10/x and /mnt/path1") == "-> /tmp/b/x and /tmp/a"
+    assert shown("built in /mnt/cache/mediumd; /mnt/codex stays") == \
+        "built in /mnt/cache/mediumd; /mnt/codex stays"
