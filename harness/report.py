@@ -126,9 +126,11 @@ def lag_section(rs: ResultSet) -> List[str]:
            ""]
     if not high:
         return out + [f"No run above {threshold:.1f} ms ({FLAG_FACTOR:g} x the median).", ""]
-    out += [f"{len(high)} run(s) above {threshold:.1f} ms ({FLAG_FACTOR:g} x the median): the "
-            "host was busy while they ran, which stretches every exchange on the air. "
-            f"`harness run FILE --output DIR --retry-lagged {threshold:.0f}` runs them again.", "",
+    out += [f"{len(high)} run(s) above {threshold:.1f} ms ({FLAG_FACTOR:g} x the median). Such "
+            "a lag stretches the exchanges on the air. Either the host was busy beside the VM, "
+            "or the run itself loads the guest more (more nodes or flows): when runs of the "
+            "same kind did not lag, run them again with "
+            f"`harness run FILE --output DIR --retry-lagged {threshold:.0f}`.", "",
             "| run | parameters | lag p99 (ms) |", "|---|---|---|"]
     for rec in sorted(high, key=lambda r: -(lag_p99_ms(r) or 0)):
         out.append(f"| {rec.get('run_id')} | {_point_label(rec)} | {lag_p99_ms(rec):.1f} |")
