@@ -9,7 +9,7 @@ from typing import Any, Callable, List, Optional
 
 from harness.errors import HarnessError
 from harness.experiment import schema
-from harness.experiment.lag import is_lagged
+from harness.experiment.lag import AUTO, Threshold, to_redo
 from harness.experiment.store import Store
 from harness.experiment.sweep import Run, expand
 from harness.plot import short_name, value_label
@@ -37,23 +37,27 @@ def register(subparsers: Any) -> None:
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed run")
     p.add_argument("--retry-failed", action="store_true",
                    help="run again the runs whose stored record says failed")
-    p.add_argument("--retry-lagged", metavar="MS", type=positive_ms,
+    p.add_argument("--retry-lagged", metavar="MS|auto", type=lag_threshold,
                    help="run again the ok runs whose medium delivery lag p99 exceeded MS "
-                        "milliseconds (a busy host perturbed them; the report lists them); "
-                        "their old records move to OUTPUT/archive/replaced/")
+                        "milliseconds, or with 'auto' the runs the report flags (above twice "
+                        "the median of runs of their kind); a busy host perturbed them. Their "
+                        "old records move to OUTPUT/archive/replaced/")
     p.add_argument("--no-report", dest="report", action="store_false",
                    help="do not print the summary table nor write OUTPUT/report.md at the end")
     p.set_defaults(func=cmd_run, fresh=False)
 
 
-def positive_ms(text: str) -> float:
-    """argparse type for --retry-lagged: a number of milliseconds above zero."""
+def lag_threshold(text: str) -> Threshold:
+    """argparse type for --retry-lagged: milliseconds above zero, or 'auto'."""
+    if text == AUTO:
+        return AUTO
     try:
         value = float(text)
     except ValueError:
         value = -1.0
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected milliseconds above 0 (e.g. 10), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected milliseconds above 0 (e.g. 10) or '{AUTO}', got {text!r}")
     return value
 
 
@@ -74,7 +78,8 @@ def to_argv(args: argparse.Namespace, out: Path) -> List[str]:
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
     if args.retry_lagged is not None:
-        argv += ["--retry-lagged", f"{args.retry_lagged:g}"]
+        argv += ["--retry-lagged", str(args.retry_lagged) if args.retry_lagged == AUTO
+                 else f"{args.retry_lagged:g}"]
     return argv + ["--no-report"]  # the host writes the report (the guest has no matplotlib)
 
 
@@ -105,19 +110,18 @@ def load_executor() -> Any:
     return module
 
 
-def describe(runs: List[Run], store: Store, retry_lagged_ms: Optional[float] = None) -> List[str]:
+def describe(runs: List[Run], store: Store, retry_lagged: Optional[Threshold] = None
+             ) -> List[str]:
     """Dry-run listing: one line per run with its status in the store ("lagged": it would be
     run again under ``--retry-lagged``)."""
     done = store.existing_ids()
+    records = {i: store.load(i) for i in done}
+    lagged = set(to_redo(list(records.values()), retry_lagged)) if retry_lagged else set()
     lines = []
     for run in runs:
         status = "pending"
-        if run.run_id in done:
-            record = store.load(run.run_id)
-            status = record.get("status", "done")
-            if status == "ok" and retry_lagged_ms is not None \
-                    and is_lagged(record, retry_lagged_ms):
-                status = "lagged"
+        if run.run_id in records:
+            status = "lagged" if run.run_id in lagged else records[run.run_id].get("status", "done")
         point = " ".join(f"{short_name(k)}={value_label(k, v, run.params)}"
                          for k, v in run.point.items())
         lines.append(f"{run.index:4d}  {run.run_id}  rep={run.repetition}  seed={run.seed:<10d} "
@@ -156,7 +160,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     environment: Optional[Callable[[], dict]] = getattr(module, "environment", None)
     from harness.experiment.runner import run_sweep
     result = run_sweep(exp, store, module.execute_run, runs=runs, fresh=args.fresh,
-                       retry_failed=args.retry_failed, retry_lagged_ms=args.retry_lagged,
+                       retry_failed=args.retry_failed, retry_lagged=args.retry_lagged,
                        fail_fast=args.fail_fast,
                        environment=environment)
     print(f"{exp.name}: {result.ok} ok, {len(result.failed)} failed, {result.skipped} already "

@@ -19,6 +19,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import harness
 from harness.errors import HarnessError
+from harness.experiment import lag
+from harness.experiment.lag import Threshold
 from harness.experiment.schema import Experiment
 from harness.experiment.store import RECORD_SCHEMA, Store
 from harness.experiment.sweep import Run, expand
@@ -111,7 +113,7 @@ def _signals_deferred() -> Iterator[None]:
 
 def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
               runs: Optional[List[Run]] = None, quick: bool = False, fresh: bool = False,
-              retry_failed: bool = False, retry_lagged_ms: Optional[float] = None,
+              retry_failed: bool = False, retry_lagged: Optional[Threshold] = None,
               fail_fast: bool = False,
               progress: Optional[Progress] = None,
               environment: Optional[Callable[[], Dict[str, Any]]] = None,
@@ -127,7 +129,7 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
     store.lock()
     try:
         state = store.prepare(exp.text, runs, fresh=fresh, retry_failed=retry_failed,
-                              retry_lagged_ms=retry_lagged_ms)
+                              retry_lagged=retry_lagged)
         if progress is None:
             est = (sum(r.expected_seconds() for r in runs) / len(runs) + SETUP_ESTIMATE
                    if runs else None)
@@ -138,9 +140,9 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
             progress.message("experiment file changed since the stored runs (runs were added): "
                              + "; ".join(state.changes[:5]))
         if state.lagged:
-            progress.message(f"{len(state.lagged)} stored run(s) had a medium lag p99 above "
-                             f"{retry_lagged_ms:g} ms: running them again (the old records go "
-                             f"to {store.root / 'archive' / 'replaced'})")
+            progress.message(f"{len(state.lagged)} stored run(s) had a medium lag p99 "
+                             f"{lag.describe(retry_lagged)}: running them again (the old "
+                             f"records go to {store.root / 'archive' / 'replaced'})")
         env = base_environment()
         if environment is not None:
             env.update(environment())
@@ -161,8 +163,8 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
                     break
                 with _signals_deferred():
                     if run.run_id in state.lagged:
-                        store.set_aside(run.run_id, f"medium lag p99 above {retry_lagged_ms:g} "
-                                                    "ms; run again")
+                        store.set_aside(run.run_id, f"medium lag p99 "
+                                                    f"{lag.describe(retry_lagged)}; run again")
                     store.write(record)
                 if record["status"] == "ok":
                     outcome.ok += 1

@@ -19,7 +19,7 @@ from typing import Any, Dict, IO, Iterable, List, Optional, Set
 import yaml
 
 from harness.errors import HarnessError
-from harness.experiment.lag import is_lagged
+from harness.experiment.lag import Threshold, to_redo
 from harness.experiment.sweep import Run
 
 RECORD_SCHEMA = 1
@@ -149,7 +149,7 @@ class Store:
 
     def prepare(self, experiment_text: str, runs: Iterable[Run], *, fresh: bool = False,
                 retry_failed: bool = False,
-                retry_lagged_ms: Optional[float] = None) -> ResumeState:
+                retry_lagged: Optional[Threshold] = None) -> ResumeState:
         """Check stored records against the planned runs, then save the experiment and plan.
 
         Raises ``HarnessError`` when stored records belong to other parameters, unless
@@ -173,13 +173,13 @@ class Store:
                 f"experiment file: its parameters changed ({detail})",
                 hint="use --fresh to archive the old results and start again, "
                      "or --output DIR to keep both")
-        for run_id in existing:
-            record = self.load(run_id)
-            status = record.get("status")
-            if status == "failed" and retry_failed:
+        records = [self.load(run_id) for run_id in existing]
+        lagged = set(to_redo(records, retry_lagged)) if retry_lagged is not None else set()
+        for record in records:
+            run_id = record.get("run_id")
+            if record.get("status") == "failed" and retry_failed:
                 state.failed.add(run_id)
-            elif retry_lagged_ms is not None and status == "ok" \
-                    and is_lagged(record, retry_lagged_ms):
+            elif run_id in lagged:
                 state.lagged.add(run_id)
             else:
                 state.done.add(run_id)

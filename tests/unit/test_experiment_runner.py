@@ -297,7 +297,7 @@ def test_retry_lagged_reruns_only_runs_above_the_threshold_and_keeps_their_old_r
     lagged = [r.run_id for r in runs if r.params["topology"]["hops"] == 3]
     again = Recorder()  # its records carry no lag: a redo clears the flag
     out = quiet()
-    result = run_sweep(exp, store, again, progress=out, retry_lagged_ms=10)
+    result = run_sweep(exp, store, again, progress=out, retry_lagged=10.0)
     assert again.calls == lagged and result.ok == len(lagged) and result.skipped == 8
     assert "4 stored run(s) had a medium lag p99 above 10 ms" in out.stream.getvalue()
     kept = sorted((store.root / "archive" / "replaced").glob("*.json"))
@@ -307,5 +307,26 @@ def test_retry_lagged_reruns_only_runs_above_the_threshold_and_keeps_their_old_r
     assert old["replaced_because"] == "medium lag p99 above 10 ms; run again"
     # Nothing above the threshold any more: the next resume runs nothing.
     third = Recorder()
-    run_sweep(exp, store, third, progress=quiet(), retry_lagged_ms=10)
+    run_sweep(exp, store, third, progress=quiet(), retry_lagged=10.0)
     assert third.calls == []
+
+
+def test_retry_lagged_auto_reruns_runs_far_above_their_kind_only(tmp_path):
+    """3-hop runs lag 25 ms, the rest 3 ms. A kind is a point without its policy keys (here
+    hops and rts: two repetitions each), so the uniformly slow 3-hop runs are not redone; a
+    2-hop run at 20 ms beside its 3 ms twin is, and the twin is not."""
+    exp, runs, store, progress = setup(tmp_path)
+    run_sweep(exp, store, LaggedRecorder(), progress=progress)
+    again = Recorder()
+    run_sweep(exp, store, again, progress=quiet(), retry_lagged="auto")
+    assert again.calls == []
+    target = next(r.run_id for r in runs if r.params["topology"]["hops"] == 2
+                  and r.params["topology"]["rts"])
+    rec = store.load(target)
+    rec["medium"]["summary"]["lag_us"]["p99"] = 20000.0
+    store.write(rec)
+    out = quiet()
+    fourth = Recorder()
+    run_sweep(exp, store, fourth, progress=out, retry_lagged="auto")
+    assert fourth.calls == [target]
+    assert "above 2 x the median of the others of its kind" in out.stream.getvalue()

@@ -199,10 +199,11 @@ def test_report_names_the_runs_a_busy_host_lagged(results, monkeypatch):
     text = write_report(results).read_text()
     assert "## Medium timing" in text
     assert "median 4.0 ms, range 4.0-25.0 ms" in text
-    assert "2 run(s) above 8.0 ms (2 x the median)" in text and "--retry-lagged 8" in text
-    table = text.split("| run | parameters | lag p99 (ms) |")[1]
+    assert "2 run(s) above 2 x the median of the other runs of their kind" in text
+    assert "--retry-lagged auto" in text
+    table = text.split("| run | parameters | lag p99 (ms) | others of its kind (ms) |")[1]
     assert table.index(ids[16]) < table.index(ids[15])  # worst first
-    assert f"| {ids[16]} | " in table and "| 25.0 |" in table
+    assert f"| {ids[16]} | " in table and "| 25.0 | 4.0 |" in table
     assert f"| {ids[0]} | " not in table
 
 
@@ -211,4 +212,4 @@ def test_report_says_when_no_run_lagged_and_is_silent_without_lag_data(results, 
     monkeypatch.setattr(report_mod, "have_matplotlib", lambda: False)
     assert "## Medium timing" not in write_report(results).read_text()
     _set_lag(results, [4.0] * 17)
-    assert "No run above 8.0 ms (2 x the median)." in write_report(results).read_text()
+    assert "No run above 2 x the median of the other runs of its kind" in write_report(results).read_text()
