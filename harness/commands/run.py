@@ -40,7 +40,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--retry-lagged", metavar="MS|auto", type=lag_threshold,
                    help="run again the ok runs whose medium delivery lag p99 exceeded MS "
                         "milliseconds, or with 'auto' the runs the report flags (above twice "
-                        "the median of runs of their kind); a busy host perturbed them. Their "
+                        "the median of the other runs of their kind); a busy host perturbed "
+                        "them. Their "
                         "old records move to OUTPUT/archive/replaced/")
     p.add_argument("--no-report", dest="report", action="store_false",
                    help="do not print the summary table nor write OUTPUT/report.md at the end")

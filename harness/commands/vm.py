@@ -49,7 +49,7 @@ def cmd_run(args) -> int:
     if not cmd:
         raise HarnessError("vm run: no command given", hint="harness vm run -- uname -a")
     script = cmd[0] if len(cmd) == 1 else " ".join(shlex.quote(c) for c in cmd)
-    return run_script_in_vm(script)
+    return run_script_in_vm(script, host_paths=False)  # show the guest as it is
 
 
 def cmd_shell(args) -> int:

@@ -96,7 +96,8 @@ def map_host_paths(argv: List[str], shares: List[Share]) -> Tuple[List[str], Lis
 
 def host_view(shares: List[Share]) -> Callable[[str], str]:
     """A function that rewrites the guest's paths in a piece of output to the host's, so
-    messages name the directories the user knows (``results/x``, not ``/mnt/code/results/x``).
+    messages name the directories the user knows (``~/harness/results/x``, not
+    ``/mnt/code/results/x``).
     The cache share is internal and left alone."""
     pairs = sorted(((s.guest_path, str(s.host_path)) for s in shares if s.tag != "cache"),
                    key=lambda p: -len(p[0]))
@@ -108,13 +109,13 @@ def host_view(shares: List[Share]) -> Callable[[str], str]:
 
 
 def run_script_in_vm(script: str, *, out=sys.stderr, quiet: bool = False,
-                     extra_shares: Optional[List[Share]] = None) -> int:
+                     extra_shares: Optional[List[Share]] = None, host_paths: bool = True) -> int:
     """Boot a guest, run a bash script from the caller's directory, stream output (its
-    paths shown as the host's), stop."""
+    paths shown as the host's, unless ``host_paths`` is false), stop."""
     image = ensure_image(out=out)
     shares, guest_cwd = shares_for(Path.cwd())
     shares = shares + list(extra_shares or [])
-    shown = host_view(shares)
+    shown = host_view(shares) if host_paths else (lambda text: text)
     accel = choose_accel(image)
     vm = VM(image, VMConfig(accel=accel, shares=shares))
     if not quiet:
