@@ -257,4 +257,8 @@ def why_differ() -> List[str]:
         "- **Run length.** 30 s flows instead of 1000 s: one run per point in the full sweep, two "
         "in the adaptive runs. Single 30 s runs vary by a few percent (docs/results/papers/"
         "README.md), so neighbouring limits within that much of each other are not ordered.",
+        "- **Host load.** Under QEMU TCG the medium delivers frames late when the host is busy "
+        "beside the VM, and such runs deliver a few percent less. Each experiment's report "
+        "names the runs whose delivery lag stands out (\"Medium timing\"); `harness run "
+        "--retry-lagged auto` runs them again. A native or KVM host has no such term.",
     ]
