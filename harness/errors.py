@@ -20,3 +20,15 @@ class HarnessError(Exception):
 
 class CommandTimeout(HarnessError):
     """A command in a namespace did not finish in time (it has been killed)."""
+
+
+class InvalidRun(HarnessError):
+    """A run that completed but whose measurement does not count (a policy did not hold).
+
+    It carries what was measured (the executor's result), so the failed record keeps the
+    evidence: the samples that broke the policy are what explains the failure.
+    """
+
+    def __init__(self, message: str, *, measured: dict, hint: str = ""):
+        super().__init__(message, hint=hint)
+        self.measured = measured

@@ -4,6 +4,8 @@
 starts the network (with the medium unless ``medium.enabled`` is false), applies the policies,
 runs the flows with ``ss`` sampling, verifies the policies from the samples, collects the
 medium's counters, and always tears the network down (also on Ctrl-C, which propagates).
+A policy that did not hold fails the run with ``InvalidRun``, which carries the whole
+measurement, so the failed record keeps the samples that explain it.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import threading
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from harness.errors import HarnessError
+from harness.errors import HarnessError, InvalidRun
 from harness.experiment import realise
 from harness.experiment.registry import Registry, default_registry, load_callable
 
@@ -226,7 +228,7 @@ def flow_record(instance: Dict[str, Any], plan: Any, run: Any,
 def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]:
     """Execute one run (see the module docstring); returns the executor-contract dict."""
     from harness.net import Network
-    from policies import RunContext, routes
+    from policies import PolicyViolation, RunContext, routes
 
     registry = default_registry()
     topo = build_topology(params, registry)
@@ -261,10 +263,15 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         runs = run_flows(net, instances, plans)
         phase("flows")
         flows = []
+        violations: List[str] = []
         for instance, plan, run in zip(instances, plans, runs):
             checks = {}
             for policy in policies:
-                found = policy.verify(ctx, plan, run)
+                try:
+                    found = policy.verify(ctx, plan, run)
+                except PolicyViolation as err:  # keep measuring: the record keeps the evidence
+                    violations.append(str(err))
+                    found = {"held": False, "error": str(err)}
                 if found:
                     checks[policy.name] = found
             flows.append(flow_record(instance, plan, run, checks))
@@ -273,7 +280,7 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         net.stop()
     phase("stop")
     medium_record.update(collect_medium(net))
-    return {
+    result = {
         "flows": flows,
         "medium": medium_record,
         "environment": environment(),
@@ -283,3 +290,6 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         "notes": ctx.notes,
         "phase_seconds": phases,
     }
+    if violations:
+        raise InvalidRun("; ".join(violations), measured=result)
+    return result

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import harness
-from harness.errors import HarnessError
+from harness.errors import HarnessError, InvalidRun
 from harness.experiment import lag
 from harness.experiment.lag import Threshold
 from harness.experiment.schema import Experiment
@@ -75,6 +75,13 @@ def check_result(result: Any) -> Dict[str, Any]:
     if clash:
         raise HarnessError(f"executor result uses reserved keys {clash}")
     return result
+
+
+def _keep_measured(record: Dict[str, Any], measured: Dict[str, Any]) -> None:
+    """Store an invalid run's measurement in its failed record (never over the runner's keys)."""
+    measured = dict(measured)
+    record["environment"].update(measured.pop("environment", None) or {})
+    record.update({k: v for k, v in measured.items() if k not in RESERVED})
 
 
 def _now() -> str:
@@ -205,6 +212,8 @@ def _execute_one(exp: Experiment, run: Run, execute: Executor, env: Dict[str, An
     except HarnessError as err:
         status = "failed"
         record.update(status=status, error=str(err))
+        if isinstance(err, InvalidRun):  # measured, but it does not count: keep the evidence
+            _keep_measured(record, err.measured)
     except Exception as err:  # a bug in one run must not end a night-long sweep
         status = "failed"
         record.update(status=status, error=f"{type(err).__name__}: {err}",

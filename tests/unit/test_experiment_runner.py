@@ -19,7 +19,7 @@ from typing import Any, Dict, List
 
 import pytest
 
-from harness.errors import HarnessError
+from harness.errors import HarnessError, InvalidRun
 from harness.experiment import schema
 from harness.experiment.runner import run_sweep
 from harness.experiment.store import Store
@@ -116,6 +116,24 @@ def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path):
     retry = Recorder()
     run_sweep(exp, store, retry, progress=quiet(), retry_failed=True)
     assert retry.calls == failing
+
+
+def test_an_invalid_run_is_failed_but_keeps_what_was_measured(tmp_path):
+    """A policy that did not hold fails the run; its samples stay, to explain the failure."""
+    exp, runs, store, progress = setup(tmp_path)
+    measured = {"environment": {"kernel": "6.1-test"}, "medium": {"frames": 7},
+                "flows": [{"throughput_bps": 1e6, "ss": [{"t": 3.0, "cwnd": 21}]}],
+                "status": "ok"}  # a reserved key in the evidence must not win
+
+    def invalid(params, seed, *, run_id):
+        raise InvalidRun("cwnd clamp 20 did not hold", measured=measured)
+
+    result = run_sweep(exp, store, invalid, progress=progress, runs=runs[:1])
+    rec = store.load(runs[0].run_id)
+    assert result.failed == [runs[0].run_id]
+    assert rec["status"] == "failed" and rec["error"] == "cwnd clamp 20 did not hold"
+    assert rec["flows"][0]["ss"] == [{"t": 3.0, "cwnd": 21}] and rec["medium"] == {"frames": 7}
+    assert rec["environment"]["kernel"] == "6.1-test" and rec["environment"]["python"]
 
 
 def test_fail_fast_stops_after_the_first_failure(tmp_path):
