@@ -68,7 +68,7 @@ def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: b
     at least one to force the fast retransmit) without looking at the clamp, which only caps
     cwnd where it grows (slow start, congestion avoidance). So a sample whose ``ca_state`` is
     CWR or Recovery may sit ``PRR_EXCESS`` above the limit (a 5-hop sweep run at limit 20
-    failed on cwnd = in_flight = 21 for 1.5 s of recovery); it is counted, not hidden.
+    failed on cwnd = in_flight = 21 in 4 samples over 1.5 s); it is counted, not hidden.
 
     Samples without ``in_flight`` (older records): one whose retransmission count grew since
     the previous sample is excused for ``unacked``, never for ``cwnd``. So is, for a cwnd clamp,
