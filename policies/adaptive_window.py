@@ -185,7 +185,8 @@ class AdaptiveWindow(Policy):
             return {}
         found = check_window(run.ss, info["limit"], what="adaptive window limit",
                              check_cwnd=True)
-        found.update(check_iperf_cwnd(run.result, info["limit"]))
+        found.update(check_iperf_cwnd(run.result, info["limit"],
+                                      over_in_recovery=found["max_over_in_prr"]))
         found.update(rthc=info["rthc"])
         return found
 

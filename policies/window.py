@@ -27,8 +27,6 @@ SEGMENT_BYTES = 1448
 LIMITED_TRANSMIT = 2
 #: tcpi_ca_state values in which Linux sets cwnd by proportional rate reduction (RFC 6937).
 PRR_STATES = (2, 3)  # CWR, Recovery
-#: What iperf3's per-second cwnd may exceed the clamp by (it does not report the state).
-PRR_EXCESS = 2
 #: Port of the priming connection (before the measured flows, so it never collides).
 PRIME_PORT = 5101
 #: Bytes the priming connection carries: enough for a complete exchange, short under TCG.
@@ -140,21 +138,25 @@ def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: b
     return summary
 
 
-def check_iperf_cwnd(result: Any, limit: int, mss: int = SEGMENT_BYTES) -> Dict[str, Any]:
-    """iperf3's per-second ``snd_cwnd`` (bytes; only when the client sends) <= limit * MSS,
-    plus ``PRR_EXCESS``: iperf3 does not say whether the sender was in fast recovery, so this
-    cross-check allows a little; the ``ss`` samples, which do say, are the judge."""
+def check_iperf_cwnd(result: Any, limit: int, *, over_in_recovery: int = 0,
+                     mss: int = SEGMENT_BYTES) -> Dict[str, Any]:
+    """iperf3's per-second ``snd_cwnd`` (bytes; only when the client sends) <= limit * MSS.
+
+    iperf3 does not say whether the sender was in fast recovery, so it may go as far above the
+    limit as the state-aware ``ss`` check saw in recovery (``over_in_recovery``, its
+    ``max_over_in_prr``) and no further.
+    """
     if result is None or getattr(result, "reverse", False):
         return {}
     cwnds = [iv.snd_cwnd for iv in result.intervals if iv.snd_cwnd]
     if not cwnds:
         return {}
     worst = max(cwnds)
-    allowed = limit + PRR_EXCESS
+    allowed = limit + over_in_recovery
     if worst > allowed * mss:
         raise PolicyViolation(f"cwnd clamp {limit} did not hold: iperf3 reported snd_cwnd "
-                              f"{worst} bytes (> ({limit} + {PRR_EXCESS} in recovery) x {mss}); "
-                              f"per second: {cwnds}")
+                              f"{worst} bytes (> ({limit} + {over_in_recovery} seen in recovery) "
+                              f"x {mss}); per second: {cwnds}")
     return {"iperf3_max_snd_cwnd_bytes": worst}
 
 
@@ -228,7 +230,8 @@ class CwndClamp(Policy):
         if not self.active or flow.protocol != "tcp":
             return {}
         found = check_window(run.ss, self.value, what="cwnd clamp", check_cwnd=True)
-        found.update(check_iperf_cwnd(run.result, self.value))
+        found.update(check_iperf_cwnd(run.result, self.value,
+                                      over_in_recovery=found["max_over_in_prr"]))
         return found
 
     def record(self) -> Dict[str, Any]:

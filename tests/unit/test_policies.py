@@ -218,7 +218,11 @@ def test_iperf3_snd_cwnd_is_checked_too():
     ok = FlowResult("TCP", 5, 1e6, 1, 1, intervals=[Interval(0, 1, 1, 1, snd_cwnd=2 * 1448)])
     assert check_iperf_cwnd(ok, 2) == {"iperf3_max_snd_cwnd_bytes": 2896}
     prr = FlowResult("TCP", 5, 1e6, 1, 1, intervals=[Interval(0, 1, 1, 1, snd_cwnd=4 * 1448)])
-    assert check_iperf_cwnd(prr, 2) == {"iperf3_max_snd_cwnd_bytes": 5792}  # PRR_EXCESS
+    with pytest.raises(PolicyViolation, match="snd_cwnd 5792"):
+        check_iperf_cwnd(prr, 2)                          # ss saw no recovery above the limit
+    assert check_iperf_cwnd(prr, 2, over_in_recovery=2) == {"iperf3_max_snd_cwnd_bytes": 5792}
+    with pytest.raises(PolicyViolation, match="snd_cwnd 5792"):
+        check_iperf_cwnd(prr, 2, over_in_recovery=1)      # more than ss saw in recovery
     bad = FlowResult("TCP", 5, 1e6, 1, 1, intervals=[Interval(0, 1, 1, 1, snd_cwnd=14480)])
     with pytest.raises(PolicyViolation, match="snd_cwnd 14480"):
         check_iperf_cwnd(bad, 2)
