@@ -77,8 +77,10 @@ def check_result(result: Any) -> Dict[str, Any]:
     return result
 
 
-def _keep_measured(record: Dict[str, Any], measured: Dict[str, Any]) -> None:
-    """Store an invalid run's measurement in its failed record (never over the runner's keys)."""
+def _merge_measured(record: Dict[str, Any], measured: Dict[str, Any]) -> None:
+    """Put an executor's measurement into the record: its environment joins the runner's, the
+    rest is stored as given, never over the runner's own keys (an invalid run's evidence is
+    not checked by ``check_result``)."""
     measured = dict(measured)
     record["environment"].update(measured.pop("environment", None) or {})
     record.update({k: v for k, v in measured.items() if k not in RESERVED})
@@ -204,16 +206,14 @@ def _execute_one(exp: Experiment, run: Run, execute: Executor, env: Dict[str, An
     t0 = time.monotonic()
     status = "ok"
     try:
-        result = check_result(execute(run.params, run.seed, run_id=run.run_id))
-        record["environment"].update(result.pop("environment", None) or {})
-        record.update(result)
+        _merge_measured(record, check_result(execute(run.params, run.seed, run_id=run.run_id)))
     except KeyboardInterrupt:
         raise
     except HarnessError as err:
         status = "failed"
         record.update(status=status, error=str(err))
         if isinstance(err, InvalidRun):  # measured, but it does not count: keep the evidence
-            _keep_measured(record, err.measured)
+            _merge_measured(record, err.measured)
     except Exception as err:  # a bug in one run must not end a night-long sweep
         status = "failed"
         record.update(status=status, error=f"{type(err).__name__}: {err}",
