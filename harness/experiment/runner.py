@@ -174,6 +174,8 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
                     if run.run_id in state.lagged:
                         store.set_aside(run.run_id, f"medium lag p99 "
                                                     f"{lag.describe(retry_lagged)}; run again")
+                    elif run.run_id in state.failed:
+                        store.set_aside(run.run_id, "failed; run again (--retry-failed)")
                     store.write(record)
                 if record["status"] == "ok":
                     outcome.ok += 1

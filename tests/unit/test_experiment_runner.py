@@ -116,6 +116,13 @@ def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path):
     retry = Recorder()
     run_sweep(exp, store, retry, progress=quiet(), retry_failed=True)
     assert retry.calls == failing
+    # The failed records are kept beside the redo, as a lagged run's are.
+    kept = sorted((store.root / "archive" / "replaced").glob("*.json"))
+    assert sorted(p.name.split(".")[0] for p in kept) == sorted(failing)
+    old = json.loads(kept[0].read_text())
+    assert old["status"] == "failed" and old["error"] == "cannot build chain of 2 hops"
+    assert old["replaced_because"] == "failed; run again (--retry-failed)"
+    assert store.load(failing[0])["status"] == "ok"
 
 
 def test_an_invalid_run_is_failed_but_keeps_what_was_measured(tmp_path):
