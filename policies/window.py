@@ -67,8 +67,8 @@ def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: b
     the data it acknowledged) without looking at the clamp, which only caps cwnd where it
     grows (slow start, congestion avoidance). So samples whose ``ca_state`` is CWR or Recovery
     are not held to the limit; how many went above it and by how much is recorded
-    (``excused_in_prr``, ``max_over_in_prr``). Three sweep runs failed on it before: 5 hops at
-    limit 20 (cwnd = in_flight = 21), 8 at 16 (18), 9 at 14 (15), each for 1-1.5 s.
+    (``excused_in_prr``, ``max_over_in_prr``). Paper-001 sweep runs failed on it before
+    (docs/policies.md: e.g. 5 hops at limit 20, cwnd = in_flight = 21 for 1.5 s).
 
     Samples without ``in_flight`` (older records): one whose retransmission count grew since
     the previous sample is excused for ``unacked``, never for ``cwnd``. So is, for a cwnd clamp,
