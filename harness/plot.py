@@ -15,13 +15,18 @@ from harness.errors import HarnessError
 from harness.experiment import paths
 from harness.experiment.registry import default_registry
 from harness.experiment.results import ResultSet, load_results, metric as get_metric
+from harness.experiment.sweep import items_of, mapping_text, shared_items
 
 FORMATS = ("png", "svg")
 NONE_GROUP = "none"
 
 
-def value_label(path: str, value: Any, params: Optional[Dict[str, Any]] = None) -> str:
-    """How a parameter value is printed: null by its meaning ("unclamped"), bools as on/off."""
+def value_label(path: str, value: Any, params: Optional[Dict[str, Any]] = None,
+                shared: Sequence[Tuple[str, Any]] = ()) -> str:
+    """How a parameter value is printed: null by its meaning ("unclamped"), bools as on/off,
+    a mapping (a swept whole policy) by its items less those in ``shared``."""
+    if items_of(value):
+        return mapping_text(value, shared)
     if value is None:
         spec = default_registry().spec_for(path, params)
         return spec.null_label if spec is not None and spec.nullable else "null"
@@ -84,13 +89,15 @@ def lines(rs: ResultSet, x: str, groups: Sequence[str], metric: str) -> List[Lin
     summaries = stats.summarize_by(ok, list(groups) + [x], fn)
     sample = {tuple(stats._hashable(stats.param(r, k)) for k in list(groups) + [x]): r
               for r in ok}
+    shared = [shared_items(list({k[i] for k in summaries})) for i in range(len(groups))]
     out: Dict[Tuple[Any, ...], Line] = {}
     for key, summary in summaries.items():
         gkey, xval = key[:-1], key[-1]
         rec = sample[key]
         if gkey not in out:
-            label = ", ".join(f"{short_name(g)}={value_label(g, v, rec['params'])}"
-                              for g, v in zip(groups, gkey)) or get_metric(metric).label
+            label = ", ".join(f"{short_name(g)}={value_label(g, v, rec['params'], s)}"
+                              for g, v, s in zip(groups, gkey, shared)) \
+                or get_metric(metric).label
             out[gkey] = Line(label, [])
         out[gkey].points.append((xval, summary))
     result = list(out.values())

@@ -16,6 +16,7 @@ from harness import stats
 from harness.errors import HarnessError
 from harness.experiment.lag import FLAG_FACTOR, flagged, lag_p99_ms
 from harness.experiment.results import METRICS, ResultSet, load_results
+from harness.experiment.sweep import shared_items
 from harness.plot import have_matplotlib, plot, short_name, value_label
 
 REPORT_METRICS = ("throughput", "rtt")
@@ -35,9 +36,10 @@ def metric_table(rs: ResultSet, metric: str, keys: Sequence[str]) -> List[str]:
     sample = {tuple(stats._hashable(stats.param(r, k)) for k in keys): r for r in rs.ok}
     head = [short_name(k) for k in keys] + ["n", "mean ± 95% CI", "median", "min – max"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    shared = [shared_items(list({key[i] for key in summaries})) for i in range(len(keys))]
     for key, s in summaries.items():
         params = sample[key]["params"]
-        cells = [value_label(k, v, params) for k, v in zip(keys, key)]
+        cells = [value_label(k, v, params, sh) for k, v, sh in zip(keys, key, shared)]
         ci = "" if math.isnan(s.ci) else f" ± {_fmt(s.ci)}"
         cells += [str(s.n), f"{_fmt(s.mean)}{ci}", _fmt(s.median), f"{_fmt(s.min)} – {_fmt(s.max)}"]
         rows.append("| " + " | ".join(cells) + " |")

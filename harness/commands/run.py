@@ -123,7 +123,7 @@ def describe(runs: List[Run], store: Store, retry_lagged: Optional[Threshold] = 
         status = "pending"
         if run.run_id in records:
             status = "lagged" if run.run_id in lagged else records[run.run_id].get("status", "done")
-        point = " ".join(f"{short_name(k)}={value_label(k, v, run.params)}"
+        point = " ".join(f"{short_name(k)}={value_label(k, v, run.params, run.shared.get(k, ()))}"
                          for k, v in run.point.items())
         lines.append(f"{run.index:4d}  {run.run_id}  rep={run.repetition}  seed={run.seed:<10d} "
                      f"{status:8s} {point}")

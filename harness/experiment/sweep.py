@@ -10,8 +10,8 @@ import copy
 import hashlib
 import itertools
 import json
-from dataclasses import dataclass
-from typing import Any, Dict, List, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Sequence, Tuple
 
 from harness.errors import HarnessError
 from harness.experiment import paths
@@ -32,10 +32,13 @@ class Run:
     seed: int
     point: Dict[str, Any]
     params: Dict[str, Any]
+    #: Per mapping-valued sweep key, the items every value of that key shares (left out of labels).
+    shared: Dict[str, Tuple[Tuple[str, Any], ...]] = field(default_factory=dict, compare=False)
 
     def label(self) -> str:
         """Short text for progress lines: ``hops=3 cwnd_clamp=2 rep=1``."""
-        parts = [f"{k.split('.')[-1]}={_short(v)}" for k, v in self.point.items()]
+        parts = [f"{k.split('.')[-1]}={_short(v, self.shared.get(k, ()))}"
+                 for k, v in self.point.items()]
         parts.append(f"rep={self.repetition}")
         return " ".join(parts)
 
@@ -44,12 +47,41 @@ class Run:
         return max((f["start"] + f["duration"] for f in self.params["flows"]), default=0.0)
 
 
-def _short(value: Any) -> str:
+def _short(value: Any, shared: Sequence[Tuple[str, Any]] = ()) -> str:
+    if isinstance(value, dict):
+        return mapping_text(value, shared)
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+def items_of(value: Any) -> Tuple[Tuple[str, Any], ...]:
+    """A mapping (or the sorted item tuple stats uses as its hashable form) as sorted items."""
+    if isinstance(value, dict):
+        return tuple(sorted(value.items()))
+    if isinstance(value, tuple) and all(isinstance(i, tuple) and len(i) == 2 for i in value):
+        return tuple(sorted(value))
+    return ()
+
+
+def shared_items(values: Sequence[Any]) -> Tuple[Tuple[str, Any], ...]:
+    """Items every mapping in ``values`` has alike: a sweep over whole policies
+    (``policy: [{<<: *base, cwnd_clamp: 2}, {<<: *base, adaptive_window: true}]``) is labelled
+    by what differs, not by the base it repeats."""
+    sets = [set(map(repr, items_of(v))) for v in values if items_of(v)]
+    if len(sets) < 2:
+        return ()
+    common = set.intersection(*sets)
+    return tuple(i for i in items_of(values[0]) if repr(i) in common)
+
+
+def mapping_text(value: Any, shared: Sequence[Tuple[str, Any]] = ()) -> str:
+    """``{cwnd_clamp: 2}`` as ``cwnd_clamp=2``; items in ``shared`` left out."""
+    skip = set(map(repr, shared))
+    parts = [f"{k}={_short(v)}" for k, v in items_of(value) if repr((k, v)) not in skip]
+    return ",".join(parts) or "{}"
 
 
 def canonical_json(data: Any) -> str:
@@ -96,6 +128,7 @@ def expand(exp: Experiment, quick: bool = False) -> List[Run]:
         if quick:
             _cap_durations(params)
         resolved.append((point, params))
+    shared = {k: shared_items(v) for k, v in sweep.items() if shared_items(v)}
     runs: List[Run] = []
     seen: Dict[str, Dict[str, Any]] = {}
     for rep in range(repetitions):
@@ -109,7 +142,7 @@ def expand(exp: Experiment, quick: bool = False) -> List[Run]:
             seen[run_id] = point
             runs.append(Run(index=len(runs), run_id=run_id, repetition=rep,
                             seed=seed_for(params, rep, exp.seed), point=dict(point),
-                            params=params))
+                            params=params, shared=shared))
     return runs
 
 

@@ -5,7 +5,8 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.experiment import schema
-from harness.experiment.sweep import QUICK_DURATION, expand, points, run_id_for
+from harness.experiment.sweep import (QUICK_DURATION, expand, mapping_text, points, run_id_for,
+                                     shared_items)
 
 BASE = """\
 name: demo
@@ -106,3 +107,30 @@ def test_label_and_expected_seconds():
     run = expand(exp)[0]
     assert run.label() == "cwnd_clamp=null rts=on rep=0"
     assert run.expected_seconds() == 20.0
+
+
+def test_whole_policy_sweep_mixes_policies_that_exclude_each_other():
+    """adaptive_window and cwnd_clamp cannot be set together, so a side-by-side comparison sweeps
+    whole policy mappings; labels name what differs, not the base each case repeats."""
+    exp = schema.loads(
+        "name: demo\ntopology: {builder: chain, hops: 2}\n"
+        "policy: &base {congestion: reno, delayed_ack: false}\n"
+        "flows:\n  - {src: first, dst: last, duration: 20}\n"
+        "sweep:\n  policy:\n    - {<<: *base, adaptive_window: true}\n"
+        "    - {<<: *base, cwnd_clamp: 3}\n")
+    runs = expand(exp)
+    assert [r.params["policy"].get("adaptive_window") for r in runs] == [True, None]
+    assert [r.params["policy"].get("cwnd_clamp") for r in runs] == [None, 3]
+    assert all(r.params["policy"]["delayed_ack"] is False for r in runs)
+    assert [r.label() for r in runs] == ["policy=adaptive_window=on rep=0",
+                                         "policy=cwnd_clamp=3 rep=0"]
+
+
+def test_shared_items_and_mapping_text():
+    values = [{"a": 1, "b": False}, {"a": 1, "c": None}]
+    assert shared_items(values) == (("a", 1),)
+    assert mapping_text(values[0], shared_items(values)) == "b=off"
+    assert mapping_text(values[1]) == "a=1,c=null"
+    assert shared_items([{"a": 1}]) == () and shared_items([1, 2]) == ()
+    # stats' hashable form of a mapping (sorted item tuples) reads the same
+    assert mapping_text((("b", False), ("a", 1)), (("a", 1),)) == "b=off"
