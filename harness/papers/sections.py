@@ -39,6 +39,9 @@ def render(key: str, rs: Any, report_path: Path, fmt: str = "png") -> str:
 def _section_001(rs: Any, fig_dir: Path, report: Path, fmt: str) -> List[str]:
     recs = rs.ok
     out: List[str] = []
+    if rs.name.startswith("paper001_adaptive_vs_fixed"):
+        return paper001.side_section(rs)[2:] + ["### Why we may differ", ""] \
+            + paper001.why_differ() + [""]
     if rs.name.startswith("paper001_adaptive"):
         out += ["Adaptive window limit by the paper's table (RTHC = 2h on these chains); "
                 "compare with the best fixed limit of the CWL sweep's report.", ""]

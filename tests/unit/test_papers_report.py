@@ -182,6 +182,45 @@ def test_paper001_page_warns_when_the_adaptive_runs_and_the_sweep_differ_in_code
     assert "different code revisions (aaa against bbb)" in page
 
 
+def side_records() -> List[Dict[str, Any]]:
+    """10 hops: adaptive 9 and 11 pkts/s beside fixed limits 2 (8), 3 (12, 10); 12 hops: no
+    adaptive run yet."""
+    out = []
+    for i, (h, clamp, ad, pps) in enumerate([(10, None, True, 9.0), (10, None, True, 11.0),
+                                             (10, 2, False, 8.0), (10, 3, False, 12.0),
+                                             (10, 3, False, 10.0), (12, 2, False, 7.0)]):
+        out.append(record(950 + i, {"topology.hops": h, "policy": {}}, hops=h, pps=pps,
+                          clamp=clamp, extra_policy={"adaptive_window": True} if ad else None))
+    return out
+
+
+def test_paper001_side_by_side_judges_adaptive_against_the_same_session(tmp_path):
+    from harness.papers.summary import render
+    side = load_results(store(tmp_path / "side", "paper001_adaptive_vs_fixed", side_records()))
+    data = paper001.side_by_side(side.ok)
+    assert data == {10: {"adaptive": [9.0, 11.0], 2: [8.0], 3: [12.0, 10.0]}, 12: {2: [7.0]}}
+    assert paper001.side_ratio(data[10]) == (3, pytest.approx(10.0 / 11.0))
+    assert paper001.side_ratio(data[12]) == (2, None)
+    rows = paper001.side_rows(side.ok)
+    assert rows[0] == "| hops | RTHC | table limit | adaptive | limit 2 | limit 3 | best fixed | adaptive / best |"
+    assert "| 10 | 20 | 3 | 10 | 8 | 11 | 3 | 0.91 |" in rows
+    assert "| 12 | 24 | 4 | - | 7 | - | 2 | - |" in rows
+    # alone on the paper page (no sweep) and beside the sweep + the adaptive experiment
+    page = render("001", [side], tmp_path / "paper001.md")
+    assert "## The adaptive limit beside fixed limits in the same session" in page
+    assert "Within 10 % (ratio >= 0.90): 1 of 1 hop counts." in page
+    sweep = load_results(store(tmp_path / "sweep", "paper001_cwl_sweep", cwl_records()))
+    adaptive = load_results(store(tmp_path / "ad", "paper001_adaptive", [record(
+        900, {"topology.hops": 7}, hops=7, pps=11.0, extra_policy={"adaptive_window": True})]))
+    page = render("001", [sweep, adaptive, side], tmp_path / "paper001.md")
+    assert "## The adaptive limit against the best fixed limit" in page
+    assert "| 7 | 14 | 3 | 11 |" in page  # the adaptive experiment, not the side-by-side one
+    assert "## The adaptive limit beside fixed limits in the same session" in page
+    # its own report shows the same table
+    text = section(side, tmp_path / "side" / "report.md")
+    assert "| 10 | 20 | 3 | 10 | 8 | 11 | 3 | 0.91 |" in text
+
+
 def with_links(rec: Dict[str, Any], attempts: int, successes: int, drops: int) -> Dict[str, Any]:
     """The medium's per-link counters, split over two links."""
     half = attempts // 2, successes // 2, drops // 2
