@@ -92,7 +92,7 @@ class RemoteBatch:
         self.rootdir = Path(str(config.rootpath))
         self.outcomes: Dict[str, dict] = {}
         self.error: Optional[str] = None
-        self.passthrough = [a for a in ("-x",) if config.getoption("exitfirst", False)]
+        self.passthrough = _passthrough(config)
 
     def run(self, config) -> None:
         from harness.errors import HarnessError
@@ -103,7 +103,7 @@ class RemoteBatch:
         report_host = cache_dir() / "guest" / f"outcomes-{os.getpid()}.json"
         report_host.parent.mkdir(parents=True, exist_ok=True)
         report_host.unlink(missing_ok=True)
-        argv = ["python3", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rfE",
+        argv = ["python3", "-m", "pytest", "-p", "no:cacheprovider", "-q",
                 "-p", "harness.pytest_plugin",
                 f"{REMOTE_REPORT_OPTION}={GUEST_CACHE}/{report_host.name}"] + self.passthrough
         script = "exec " + " ".join(shlex.quote(a) for a in argv + self.nodeids)
@@ -125,6 +125,18 @@ class RemoteBatch:
             report_host.unlink()
         elif self.error is None:
             self.error = "the VM run produced no results (see its output above)"
+
+
+def _passthrough(config) -> List[str]:
+    """The host's options the guest's pytest must see: -x, -s (the paper suites print the
+    table each claim was judged on) and -r (``-rP`` shows passed tests' output); failures and
+    errors are always summarised."""
+    args = ["-x"] if config.getoption("exitfirst", False) else []
+    if config.getoption("capture", "fd") == "no":
+        args.append("-s")
+    chars = str(config.getoption("reportchars", "") or "")
+    args.append("-rfE" + "".join(c for c in chars if c not in "fEN"))
+    return args
 
 
 class _null:

@@ -9,7 +9,8 @@ Claims (papers.md 001.4, catalogue E7):
 - the adaptive policy (limit from the RTHC by the paper's table) reaches the best fixed
   limit's throughput within 10% (at 10-15 hops against fixed limits run in the same session,
   001_adaptive_vs_fixed.yaml).
-Quick: experiments/papers/001_cwl_sweep_quick.yaml + 001_adaptive_quick.yaml (1 and 4 hops).
+Quick: experiments/papers/001_cwl_sweep_quick.yaml + 001_adaptive_quick.yaml (1 and 4 hops),
+001_adaptive_vs_fixed_quick.yaml (7 hops).
 Slow: the full 001_cwl_sweep.yaml, 001_adaptive.yaml and 001_adaptive_vs_fixed.yaml (hours;
 see docs/papers.md).
 """
@@ -108,6 +109,23 @@ def test_adaptive_policy_picks_the_table_limit_and_holds_it(quick, tmp_path):
           f"fixed limits at 4 hops: {fixed} (one run each: not a test of the 10% claim)")
 
 
+def test_adaptive_and_fixed_limits_side_by_side_each_hold_their_limit(tmp_path):
+    """One experiment runs the adaptive policy beside fixed limits (a sweep over whole policy
+    mappings): every case runs, the adaptive one picks the table's limit, each holds its own."""
+    rs = run_file("001_adaptive_vs_fixed_quick", tmp_path / "side")
+    series = paper001.side_by_side(rs.ok)
+    show(series[7], WHAT, "policy", {**REGIME, "hops": 7})
+    assert sorted(series[7], key=str) == sorted([paper001.ADAPTIVE_KEY, 3, 5], key=str)
+    for rec in rs.ok:
+        adaptive = rec["params"]["policy"].get("adaptive_window") is True
+        name = "adaptive_window" if adaptive else "cwnd_clamp"
+        limit = 3 if adaptive else rec["params"]["policy"]["cwnd_clamp"]
+        if adaptive:
+            assert rec["policies"]["adaptive_window"]["pairs"]["sta1->sta8"]["limit"] == 3
+        check = rec["flows"][0]["checks"][name]
+        assert check["held"] and check["max_cwnd"] <= limit, (name, check)
+
+
 # -- slow (full sweep, hours) ---------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def full():
@@ -131,9 +149,14 @@ def side():
     return run_file("001_adaptive_vs_fixed")
 
 
+@pytest.fixture(scope="module")
+def adaptive():
+    return run_file("001_adaptive")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("hops", list(range(1, 16)))
-def test_full_adaptive_within_ten_percent(full, side, hops):
+def test_full_adaptive_within_ten_percent(full, side, adaptive, hops):
     """Judged against the fixed limits of the same session where 001_adaptive_vs_fixed.yaml has
     the hop count (10-15): comparing 001_adaptive.yaml with the CWL sweep, run on other days at
     other revisions, measured the same limit 10-15 % apart there (docs/results/papers/
@@ -143,5 +166,5 @@ def test_full_adaptive_within_ten_percent(full, side, hops):
         fixed = {k: v for k, v in here.items() if k != paper001.ADAPTIVE_KEY}
         check_adaptive(here[paper001.ADAPTIVE_KEY], fixed, hops)
         return
-    ad = A.collect(run_file("001_adaptive").records, "topology.hops", A.packets_per_s)
+    ad = A.collect(adaptive.records, "topology.hops", A.packets_per_s)
     check_adaptive(ad[hops], per_hop(full.records, False)[hops], hops)
