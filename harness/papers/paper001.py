@@ -239,7 +239,13 @@ def page_sections(sets: Sequence[Any]) -> List[str]:
     within = sum(1 for r in ratios if r >= 0.9)
     revs_ad, revs_sw = revisions(adaptive.ok), revisions(sweep.ok)
     caveat = []
-    if revs_ad != revs_sw:
+    session = []
+    if side is not None:
+        session = [f"The two experiments ran in different sessions. `{side.name}` below measures "
+                   "fixed limits again in the session of its adaptive runs: set its columns "
+                   "beside the sweep's to see how far one setting moves between sessions (host "
+                   "load under TCG); the claim is judged there, where both share a session.", ""]
+    if not set(revs_ad) <= set(revs_sw):
         caveat = [f"The two experiments ran at different code revisions ({', '.join(revs_ad)} "
                   f"against {', '.join(revs_sw)}): compare the adaptive column with the sweep's "
                   "run at the table limit before reading the ratio as the policy's.", ""]
@@ -248,7 +254,7 @@ def page_sections(sets: Sequence[Any]) -> List[str]:
              f"beside the best fixed limit of `{sweep.name}` at the same hop count, one ACK per "
              f"segment. The best fixed limit is the highest of 21 single runs, so it is biased "
              f"upwards by their noise. Within 10 % (ratio >= 0.90): {within} of {len(ratios)} "
-             f"hop counts the sweep has reached.", ""] + caveat + lines + [""]
+             f"hop counts the sweep has reached.", ""] + caveat + lines + [""] + session
             + extra + medium_section(sweep.ok))
 
 

@@ -257,3 +257,18 @@ def test_paper001_page_shows_what_the_medium_saw_at_each_limit(tmp_path):
     # 4 hops, limit 2 (the synthetic peak): 25 pkts/s, 940 of 1000 attempts, 4 drops
     assert "| 4 | 23.8 · 97% · 2 | 25.0 · 94% · 4 |" in page
     assert "· 70% · 20 |" in page  # no limit (x = 10)
+
+
+def test_paper001_page_no_revision_warning_when_the_adaptive_revision_is_among_the_sweeps(tmp_path):
+    """A sweep whose few re-run records carry a later revision still shares the adaptive runs'
+    revision: no warning then."""
+    from harness.papers.summary import render
+    sweep_recs = cwl_records()
+    for i, rec in enumerate(sweep_recs):
+        rec["environment"]["code_revision"] = "aaa" if i else "ccc"
+    adaptive = [record(900, {"topology.hops": 7}, hops=7, pps=11.0,
+                       extra_policy={"adaptive_window": True})]
+    adaptive[0]["environment"]["code_revision"] = "aaa"
+    sets = [load_results(store(tmp_path / "s", "paper001_cwl_sweep", sweep_recs)),
+            load_results(store(tmp_path / "a", "paper001_adaptive", adaptive))]
+    assert "different code revisions" not in render("001", sets, tmp_path / "paper001.md")
