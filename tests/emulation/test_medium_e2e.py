@@ -7,8 +7,9 @@ What it shows (issue 3, "End to end, in the VM"):
   one-hop value, and the medium's counters say the air was busy (contention), with lag
   percentiles reported so a CPU-starved run is recognisable;
 - a hidden-terminal triangle with two iperf3 UDP senders: RTS/CTS raises delivered throughput;
-- the retry limit configured on a radio is what the medium enforces (its counters, and the
-  kernel's own tx-failed count, which comes from the medium's tx status).
+- the retry limit configured on a radio is what the medium enforces, frame by frame in its
+  capture (the short and long retry counters), and the kernel's own tx-failed count, which
+  comes from the medium's tx status, agrees with the medium's drops.
 
 Every failure prints the numbers, the analytic value and the medium's evidence (lag, busy).
 Regime: fixed legacy rates (minstrel pinned), IBSS, stations 20 m apart unless stated.
@@ -16,11 +17,13 @@ Regime: fixed legacy rates (minstrel pinned), IBSS, stations 20 m apart unless s
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import re
 
 import pytest
 
 from harness.medium import MediumSpec, handle_for, link_stats, stats_delta
+from harness.medium_pcap import frame_tries, read_attempts
 from harness.medium_fidelity import (BASIC, backlogged_goodput_mbps, cpu_bound, receiver_mbps,
                                      retry_setup, run_check, run_together, sampled, tcp_check,
                                      udp_check)
@@ -73,11 +76,11 @@ def test_one_hop_other_rates_match_analytic(proto, phy, rate):
 
 
 # -- retry limit ---------------------------------------------------------------------------
-def lossy_pair(retry_limit: int, per: float) -> Network:
+def lossy_pair(retry_limit: int, per: float, pcap: Path) -> Network:
     topo = Topology("retry")
     topo.add_station("sta1", (0, 0), phy="g", rate=54, retry_limit=retry_limit)
     topo.add_station("sta2", (20, 0), phy="g", rate=54)
-    spec = MediumSpec.from_dict({"basic_rates": {"g": list(BASIC["g"])},
+    spec = MediumSpec.from_dict({"basic_rates": {"g": list(BASIC["g"])}, "pcap": str(pcap),
                                  "links": [{"a": "sta1", "b": "sta2", "per": per, "oneway": True}]})
     return Network(topo, medium=spec)
 
@@ -98,15 +101,43 @@ def kernel_tx_failed(net: Network, node: str, peer_mac: str) -> int:
     return int(m.group(1))
 
 
+def failure_fraction(tries, p: float) -> tuple:
+    """(fraction failed, allowed deviation): binomial, 4 sigma + 1 %."""
+    n = len(tries)
+    frac = sum(a.failed for a in tries) / n
+    return frac, 4 * (p * (1 - p) / n) ** 0.5 + 0.01
+
+
+def tried_after_short_limit(frame, limit: int) -> bool:
+    """Whether any PPDU of the frame followed its limit-th failed try without RTS."""
+    plain_at = [i for i, a in enumerate(frame.tries) if not a.rts]
+    if len(plain_at) < limit:
+        return False
+    i = plain_at[limit - 1]
+    return frame.tries[i].failed and i < len(frame.tries) - 1
+
+
 @pytest.mark.parametrize("retry_limit", [2, 4])
-def test_retry_limit_is_enforced_by_the_medium(retry_limit):
-    """Frame loss p = 0.5 on sta1 -> sta2 (data direction only). With at most R attempts per
-    frame a frame is dropped with probability p^R and takes (1 - p^R)/(1 - p) attempts on
-    average; the kernel default (7) would give 0.8% drops."""
+def test_retry_limit_is_enforced_by_the_medium(retry_limit, tmp_path):
+    """Frame loss p = 0.5 on sta1 -> sta2 (every PPDU that way, ACKs back clean), retry limit
+    R on sta1, judged frame by frame from the medium's capture.
+
+    Linux's rate control (minstrel) hands each frame its own table of tries: most ask for
+    more than R, some for fewer (those end at the table's end), and the fallback entries go
+    out behind RTS/CTS, whose RTS crosses the lossy link too. So the share of frames
+    dropped is not p^R for every frame (a run in CI had 8.7 % at R = 4, not 6.25 %), and
+    the test checks the rules instead (802.11-2012 9.3.4.4, docs/medium.md):
+    - a failure of a data PPDU sent without RTS counts on the short retry counter: no
+      frame gets more than R of them, and none gets any try after its R-th failed;
+    - a data PPDU sent after a CTS counts on the long counter (also R here): at most R;
+    - the limit is reached: with the kernel's default (7) frames would get more tries;
+    - each data PPDU is lost with probability p, protected or not;
+    - the kernel counts as failed exactly the frames the medium reported unacknowledged."""
     p = 0.5
-    with lossy_pair(retry_limit, p) as net:
+    pcap = tmp_path / "medium.pcap"
+    with lossy_pair(retry_limit, p, pcap) as net:
         handle = handle_for(net)
-        sta2_mac = net.radios[1].mac
+        sta1_mac, sta2_mac = net.radios[0].mac, net.radios[1].mac
         static_neighbours(net, "sta1", "sta2")     # ARP over a lossy link is not under test
         ping(net, "sta1", "sta2", count=3)          # peer state (may lose some: fine)
         flow = Flow("sta1", "sta2", 6, "udp", bitrate="2M", extra=["-l", "1000"])
@@ -119,22 +150,34 @@ def test_retry_limit_is_enforced_by_the_medium(retry_limit):
             return result, delta, kernel_tx_failed(net, "sta1", sta2_mac) - failed_before
         # The UDP setup datagram crosses the lossy link too (lost with p^R: 25% at R = 2).
         result, delta, failed = retry_setup(measured_flow, attempts=5)
+    frames = frame_tries(read_attempts(pcap), sta1_mac, sta2_mac)   # complete once stopped
     link = link_stats(delta, "sta1", "sta2")
-    frames = link["successes"] + link["retry_drops"]
-    drop = link["retry_drops"] / frames
-    mean_attempts = link["attempts"] / frames
-    want_drop = p ** retry_limit
-    want_attempts = (1 - p ** retry_limit) / (1 - p)
-    sigma = (want_drop * (1 - want_drop) / frames) ** 0.5
-    text = (f"R={retry_limit} p={p}: {frames} frames, drop {drop:.3f} (want {want_drop:.3f} "
-            f"+- {4 * sigma:.3f}), attempts/frame {mean_attempts:.3f} (want {want_attempts:.3f}), "
+
+    plain = [a for f in frames for a in f.plain]
+    protected = [a for f in frames for a in f.protected]
+    past_limit = [f for f in frames if len(f.plain) > retry_limit]
+    after_last = [f for f in frames if tried_after_short_limit(f, retry_limit)]
+    long_past = [f for f in frames if len(f.protected) > retry_limit]
+    at_limit = [f for f in frames if len(f.plain) == retry_limit and f.plain[-1].failed]
+    # dropped before R tries without RTS: the kernel's table ended, or failed RTS counted
+    early = [f for f in frames if not f.acked and len(f.plain) < retry_limit]
+    plain_frac, plain_tol = failure_fraction(plain, p)
+    text = (f"R={retry_limit} p={p}: {len(frames)} frames in the capture, "
+            f"{len(plain)} data PPDUs without RTS ({plain_frac:.3f} failed, want {p} +- "
+            f"{plain_tol:.3f}), {len(protected)} after a CTS; "
+            f"{len(at_limit)} frames dropped at the limit, {len(early)} before it (a shorter "
+            f"kernel table, or failed RTS); past the short limit {len(past_limit)}, tried after the "
+            f"R-th failure {len(after_last)}, past the long limit {len(long_past)}; "
             f"kernel tx failed {failed}, iperf3 lost {result.lost_percent}%\nlink {link}")
     print("\n" + text)
-    assert frames > 500, text
-    assert abs(drop - want_drop) < 4 * sigma + 0.01, text
-    assert abs(mean_attempts - want_attempts) < 0.05 * want_attempts, text
-    # necessary for at most R attempts per frame; the drop fraction p^R above pins R itself
-    assert link["attempts"] <= retry_limit * frames, text
+    assert len(frames) > 500 and len(plain) > 500, text
+    assert not past_limit and not after_last and not long_past, text
+    # reached: with p = 0.5 about N p^(R-1) frames come to their R-th try
+    assert len(at_limit) >= 10, text
+    assert abs(plain_frac - p) < plain_tol, text
+    if len(protected) >= 50:
+        prot_frac, prot_tol = failure_fraction(protected, p)
+        assert abs(prot_frac - p) < prot_tol, text + f"\nafter a CTS: {prot_frac:.3f} failed"
     # the kernel counts as failed exactly the frames the medium reported unacknowledged
     assert abs(failed - link["retry_drops"]) <= max(3, 0.02 * link["retry_drops"]), text
 
