@@ -99,6 +99,9 @@ def _records(data: bytes) -> Iterator[Attempt]:
         if len(pkt) < RADIOTAP_LEN + 10:
             continue                      # a record cut short by a killed writer
         rt_len = struct.unpack_from("<H", pkt, 2)[0]
+        if rt_len != RADIOTAP_LEN:      # the fields below sit at mediumd's fixed offsets
+            raise HarnessError(f"radiotap header of {rt_len} bytes at offset {off - caplen}: "
+                               f"not mediumd's ({RADIOTAP_LEN})")
         flags, rate = pkt[8], pkt[9]
         tx_flags, retries = struct.unpack_from("<HB", pkt, 16)
         frame = pkt[rt_len:]

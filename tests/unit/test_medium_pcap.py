@@ -82,3 +82,12 @@ def test_not_a_capture(tmp_path):
     path.write_bytes(b"abc")
     with pytest.raises(HarnessError, match="not a pcap file"):
         read_attempts(path)
+
+
+def test_a_radiotap_header_of_another_layout_is_refused(tmp_path):
+    rec = bytearray(record(1, qos_data(A, B, 1)))
+    rec[16 + 2] = 20                                  # radiotap length field of the record
+    path = tmp_path / "m.pcap"
+    path.write_bytes(pcap(bytes(rec)))
+    with pytest.raises(HarnessError, match="radiotap header of 20 bytes"):
+        read_attempts(path)
