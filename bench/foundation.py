@@ -21,13 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness.host import in_vm, native_capable  # noqa: E402
+from harness.kernel.host import in_vm, native_capable  # noqa: E402
 
 IN_GUEST = r'''
 import json, time
-from harness.net import Network
-from harness.topo import Topology
-from harness.traffic import run_iperf
+from harness.net.network import Network
+from harness.net.topo import Topology
+from harness.traffic.flows import run_iperf
 out = {}
 topo = Topology("bench32")
 for i in range(32):

@@ -25,14 +25,16 @@ from typing import Any, Dict, List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness.medium_fidelity import cpu_busy as busy_share, proc_cpu_s, system_cpu  # noqa: E402
+from harness.medium.fidelity import cpu_busy as busy_share  # noqa: E402
+from harness.medium.fidelity import proc_cpu_s, system_cpu
 
 
 def measure(net, src: str, dst: str, protocol: str, seconds: float,
             bitrate: Optional[str] = None) -> Dict[str, Any]:
     """One flow; mediumd CPU, guest CPU and the medium's counters over exactly that flow."""
-    from harness.medium import handle_for, stats_delta
-    from harness.traffic import Flow, ping, run_flow
+    from harness.medium.counters import stats_delta
+    from harness.medium.daemon import handle_for
+    from harness.traffic.flows import Flow, ping, run_flow
     handle = handle_for(net)
     ping(net, src, dst, count=2)
     pid = handle.proc.pid
@@ -53,8 +55,8 @@ def measure(net, src: str, dst: str, protocol: str, seconds: float,
 
 
 def headline(seconds: float, spin_us: int = 0) -> Dict[str, Any]:
-    from harness.medium_fidelity import medium_spec, pair_topology, tcp_check
-    from harness.net import Network
+    from harness.medium.fidelity import medium_spec, pair_topology, tcp_check
+    from harness.net.network import Network
     check = tcp_check("g", 54, duration=seconds)
     with Network(pair_topology(check), medium=medium_spec(check, spin_us=spin_us or None)) as net:
         out = measure(net, "sta1", "sta2", "tcp", seconds)
@@ -67,8 +69,8 @@ SWEEP_RATES = (("b", 2, "2M"), ("b", 11, "8M"), ("g", 54, "35M"))
 
 
 def sweep(seconds: float, spin_us: int = 0) -> List[Dict[str, Any]]:
-    from harness.medium import MediumSpec
-    from harness.net import Network
+    from harness.medium.spec import MediumSpec
+    from harness.net.network import Network
     from topologies.chain import build
     rows = []
     for phy, rate, offered in SWEEP_RATES:
@@ -100,7 +102,7 @@ def main() -> int:
                     help="run mediumd with --spin-us N (busy-wait before events: less lag, more CPU)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    from harness.host import in_vm, native_capable
+    from harness.kernel.host import in_vm, native_capable
     if not (in_vm() or native_capable()):
         from harness.vm.dispatch import run_script_in_vm
         argv = ["python3", "bench/medium_e2e.py", "--seconds", f"{args.seconds:g}",

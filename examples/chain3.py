@@ -12,8 +12,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from harness.net import Network  # noqa: E402
-from harness.traffic import ping, run_iperf  # noqa: E402
+from harness.net.network import Network  # noqa: E402
+from harness.traffic.flows import ping, run_iperf  # noqa: E402
 from topologies import chain  # noqa: E402
 
 

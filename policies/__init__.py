@@ -58,7 +58,7 @@ class RunContext:
     on the same route (rwnd clamp + quickack on the receiver) must share one ``ip route``.
     """
 
-    net: Any                                    # harness.net.Network (started)
+    net: Any                                    # harness.net.network.Network (started)
     flows: List[FlowPlan]
     route_metrics: Dict[tuple, Dict[str, str]] = field(default_factory=dict)
     notes: List[str] = field(default_factory=list)
@@ -97,7 +97,7 @@ class Policy:
         """After every policy applied and routes installed, before the measured flows."""
 
     def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
-        """After a flow (``run``: ``harness.traffic.FlowRun``): check the policy held; return
+        """After a flow (``run``: ``harness.traffic.flows.FlowRun``): check the policy held; return
         what was checked (stored with the flow)."""
         return {}
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from harness import wireless
 from harness.errors import HarnessError
+from harness.kernel import wireless
 from policies import Policy
 
 KEYS = ("rate", "rts", "retry_limit")

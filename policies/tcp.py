@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from harness import tcp
 from harness.errors import HarnessError
+from harness.kernel import tcp
 from policies import Policy, RunContext
 
 

@@ -1,4 +1,4 @@
-"""Topology builders: functions that return a ``harness.topo.Topology`` description.
+"""Topology builders: functions that return a ``harness.net.topo.Topology`` description.
 
 ``BUILDERS`` maps the names experiments use (YAML ``topology: {name: chain, ...}``) to them.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict
 
 from harness.errors import HarnessError
-from harness.topo import Topology
+from harness.net.topo import Topology
 from topologies import chain
 
 BUILDERS: Dict[str, Callable[..., Topology]] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from harness.errors import HarnessError
-from harness.topo import Topology
+from harness.net.topo import Topology
 
 MODES = ("ibss", "mesh")
 

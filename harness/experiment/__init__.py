@@ -4,10 +4,10 @@ Pure Python (no kernel calls): the executor that builds networks and runs traffi
 ``harness.experiment.execute`` and is imported only when runs execute.
 """
 from harness.experiment.registry import ParamSpec, Registry, SchemaError, default_registry
+from harness.experiment.runner import SweepResult, run_sweep
 from harness.experiment.schema import Experiment, load, loads
 from harness.experiment.store import Store
 from harness.experiment.sweep import Run, expand
-from harness.experiment.runner import SweepResult, run_sweep
 
 __all__ = ["ParamSpec", "Registry", "SchemaError", "default_registry", "Experiment", "load",
            "loads", "Store", "Run", "expand", "SweepResult", "run_sweep"]

@@ -10,11 +10,9 @@ measurement, so the failed record keeps the samples that explain it.
 from __future__ import annotations
 
 import functools
-import importlib
 import os
 import platform
 import subprocess
-import sys
 import threading
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -22,6 +20,8 @@ from typing import Any, Dict, List, Optional, Tuple
 from harness.errors import HarnessError, InvalidRun
 from harness.experiment import realise
 from harness.experiment.registry import Registry, default_registry, load_callable
+from harness.medium import counters, daemon
+from harness.net import Network
 
 #: Seconds between ``ss`` samples of a flow's sender (each sample costs a few processes,
 #: ~60 ms each under TCG, so not much faster than this).
@@ -106,41 +106,24 @@ def make_policies(params: Dict[str, Any], registry: Registry) -> List[Any]:
 
 
 def medium_choice(params: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
-    """What to hand ``Network(medium=...)`` and what to record about the medium.
-
-    ``medium.enabled: false`` is plain hwsim. Otherwise the medium settings go to
-    ``harness.medium``; while that module is not installed the run uses plain hwsim and says
-    so in its record (``medium.missing``), loudly on stderr too.
-    """
+    """What to hand ``Network(medium=...)`` and what to record about the medium
+    (``medium.enabled: false`` is plain hwsim)."""
     settings = realise.medium_settings(params)
     enabled = settings.pop("enabled", True)
     if not enabled:
         return "none", {"enabled": False}
-    try:
-        importlib.import_module("harness.medium")
-    except ModuleNotFoundError as err:
-        if err.name != "harness.medium":
-            raise
-        print("harness: warning: harness.medium is not installed: this run uses plain hwsim "
-              "(no airtime, no loss); its record says medium.missing", file=sys.stderr)
-        return "none", {"enabled": False,
-                        "missing": "harness.medium not installed: plain hwsim (no airtime)"}
     return settings, {"enabled": True, "settings": settings}
 
 
-def collect_medium(net: Any) -> Dict[str, Any]:
+def collect_medium(net: Network) -> Dict[str, Any]:
     """The medium's final counters (per link, per radio, lag), read after ``net.stop()``:
     mediumd writes them when it stops, so they cover the whole run."""
     try:
-        medium = importlib.import_module("harness.medium")
-    except ModuleNotFoundError:
-        return {}
-    try:
-        stats = medium.stats_for(net)
+        stats = daemon.stats_for(net)
     except HarnessError as err:
         return {"counters_error": str(err)}
-    out: Dict[str, Any] = {"summary": medium.summary(stats), "counters": stats} if stats else {}
-    handle = medium.handle_for(net)
+    out: Dict[str, Any] = {"summary": counters.summary(stats), "counters": stats} if stats else {}
+    handle = daemon.handle_for(net)
     if handle is not None and getattr(handle, "pcap_path", None):
         out["pcap"] = str(handle.pcap_path)
     return out
@@ -159,8 +142,8 @@ def plan_flows(params: Dict[str, Any], nodes: List[str]) -> Tuple[List[Dict[str,
 
 
 def iperf_flow(instance: Dict[str, Any], plan: Any) -> Any:
-    """``harness.traffic.Flow`` for one flow instance."""
-    from harness.traffic import Flow
+    """``harness.traffic.flows.Flow`` for one flow instance."""
+    from harness.traffic.flows import Flow
     bitrate = instance.get("bitrate")
     rate = f"{int(bitrate)}" if bitrate else None
     extra = ["-b", rate] if rate and plan.protocol == "tcp" else []
@@ -176,7 +159,7 @@ def run_flows(net: Any, instances: List[Dict[str, Any]], plans: List[Any],
     One flow runs in this thread (Ctrl-C lands here directly); several run in daemon threads
     this thread waits for, so Ctrl-C still lands here and the teardown stops their processes.
     """
-    from harness.traffic import run_flow
+    from harness.traffic.flows import run_flow
     flows = [iperf_flow(i, p) for i, p in zip(instances, plans)]
     if len(flows) == 1 and not instances[0]["start"]:
         return [run_flow(net, flows[0], sample_ss=True, ss_interval=ss_interval)]
@@ -227,7 +210,6 @@ def flow_record(instance: Dict[str, Any], plan: Any, run: Any,
 # -- the run ----------------------------------------------------------------------------
 def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]:
     """Execute one run (see the module docstring); returns the executor-contract dict."""
-    from harness.net import Network
     from policies import PolicyViolation, RunContext, routes
 
     registry = default_registry()

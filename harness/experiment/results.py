@@ -89,7 +89,7 @@ def retransmits(rec: Dict[str, Any]) -> Optional[float]:
 
 def fairness(rec: Dict[str, Any]) -> Optional[float]:
     """Jain's index over the run's flows."""
-    from harness.trends import jain_fairness
+    from harness.analysis.trends import jain_fairness
     flows = _flows(rec)
     if not flows:
         return None

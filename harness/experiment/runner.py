@@ -21,11 +21,11 @@ import harness
 from harness.errors import HarnessError, InvalidRun
 from harness.experiment import lag
 from harness.experiment.lag import Threshold
+from harness.experiment.progress import Progress
+from harness.experiment.revision import code_revision
 from harness.experiment.schema import Experiment
 from harness.experiment.store import RECORD_SCHEMA, Store
 from harness.experiment.sweep import Run, expand
-from harness.progress import Progress
-from harness.revision import code_revision
 
 Executor = Callable[..., Dict[str, Any]]
 #: Seconds a run costs beyond its traffic (build, settle, teardown): a first ETA guess.

@@ -14,7 +14,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, IO, Iterable, List, Optional, Set
+from typing import IO, Any, Dict, Iterable, List, Optional, Set
 
 import yaml
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from harness import stats
+from harness.analysis import stats
 from harness.experiment import paths
 
 Series = Dict[Any, List[float]]

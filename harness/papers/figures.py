@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence, Tuple
 
-from harness import stats
+from harness.analysis import stats
 
 Lines = Mapping[str, Mapping[Any, Sequence[float]]]
 
 
 def _figure(panels: int = 1):
-    from harness.plot import _figure_class
+    from harness.analysis.plot import _figure_class
     Figure = _figure_class()
     fig = Figure(figsize=(6.4 * panels, 4.4), dpi=110)
     return fig, [fig.add_subplot(1, panels, i + 1) for i in range(panels)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from harness import analytic
+from harness.medium import analytic
 from harness.papers import analysis as A
 from harness.papers.claims import Claim, Paper, Row, verdict_band
 
@@ -64,7 +64,7 @@ PAPER = Paper("004", "Chen, Marsic, Miller: Issues and Improvements in TCP Perfo
 
 
 def our_airtimes() -> Dict[str, float]:
-    """The same exchanges under the medium's airtime model (harness.analytic, long preamble,
+    """The same exchanges under the medium's airtime model (harness.medium.analytic, long preamble,
     1 Mbit/s control rate, TCP/IP 52 B + MAC/LLC 36 B headers): model numbers, not measured."""
     ex_data = analytic.exchange("b", 11, 1000 + 52, rts=True, basic=[1])
     ex_ack = analytic.exchange("b", 11, 52, rts=True, basic=[1])

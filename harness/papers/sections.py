@@ -17,7 +17,7 @@ OUT_OF_SCOPE = ("TCP-DCA and TCP-TDA (paper 004) and the mobile-MANET evaluation
 
 
 def _figures_ok() -> bool:
-    from harness.plot import have_matplotlib
+    from harness.analysis.plot import have_matplotlib
     return have_matplotlib()
 
 

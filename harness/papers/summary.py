@@ -11,11 +11,11 @@ import os
 from pathlib import Path
 from typing import Dict, List, Sequence
 
+from harness.analysis.report import environment_lines, planned_runs
 from harness.errors import HarnessError
 from harness.experiment.results import ResultSet
 from harness.papers import paper001, paper004, paper_of
 from harness.papers.claims import Row, comparison_table
-from harness.report import environment_lines, planned_runs
 
 MODULES = {"001": paper001, "004": paper004}
 #: Experiments whose records the claim rows are computed from (by name prefix). The adaptive

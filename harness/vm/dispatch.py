@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
-from harness.host import in_vm, native_capable
-from harness.revision import ENV as REVISION_ENV, code_revision
+from harness.experiment.revision import ENV as REVISION_ENV
+from harness.experiment.revision import code_revision
+from harness.kernel.host import in_vm, native_capable
 from harness.vm.image import ensure_image
 from harness.vm.machine import VM, Share, VMConfig, choose_accel
 from harness.vm.paths import cache_dir, code_root

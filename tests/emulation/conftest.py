@@ -5,10 +5,10 @@ from typing import Callable, List
 
 import pytest
 
-from harness.clean import harness_objects_left
-from harness.fixtures import chain_network, run_experiment  # noqa: F401  (shared fixtures)
-from harness.net import Network
-from harness.topo import Topology
+from harness.kernel.clean import harness_objects_left
+from harness.net.network import Network
+from harness.net.topo import Topology
+from harness.testing.fixtures import chain_network, run_experiment  # noqa: F401  (shared fixtures)
 
 
 def two_stations(**kw) -> Topology:

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from harness.clean import harness_objects_left
-from harness.net import Network
-from harness.traffic import ping, run_iperf
+from harness.kernel.clean import harness_objects_left
+from harness.net.network import Network
+from harness.traffic.flows import ping, run_iperf
 
 pytestmark = pytest.mark.emulation
 

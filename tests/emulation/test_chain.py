@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.traffic import ping, run_iperf
+from harness.traffic.flows import ping, run_iperf
 from topologies import chain
 
 pytestmark = pytest.mark.emulation

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from harness import hwsim, naming
-from harness.clean import clean, harness_objects_left
-from harness.netns import Node
+from harness.kernel import hwsim, naming
+from harness.kernel.clean import clean, harness_objects_left
+from harness.kernel.netns import Node
 
 pytestmark = pytest.mark.emulation
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """
 import sys, time
-from harness.net import Network
-from harness.topo import Topology
+from harness.net.network import Network
+from harness.net.topo import Topology
 t = Topology("victim")
 t.add_station("sta1", (0, 0)); t.add_station("sta2", (10, 0))
 net = Network(t, medium="none").start()

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness import tcp
-from harness.traffic import Flow, run_flow
+from harness.kernel import tcp
+from harness.traffic.flows import Flow, run_flow
 
 pytestmark = pytest.mark.emulation
 

@@ -14,7 +14,7 @@ from typing import Any, Dict, List
 
 import pytest
 
-from harness import trends
+from harness.analysis import trends
 from harness.experiment.results import series, throughput_mbps
 
 pytestmark = pytest.mark.emulation
@@ -58,7 +58,7 @@ def ss_values(rec: Dict[str, Any], key: str) -> List[int]:
 # -- shared quick runs (module scope: each sweep runs once for the tests that read it) ------
 @pytest.fixture(scope="module")
 def hops_runs(tmp_path_factory):
-    from harness.fixtures import run_experiment_text
+    from harness.testing.fixtures import run_experiment_text
     return run_experiment_text(experiment("hops", {"topology.hops": [1, 2, 3]}, **QUICK),
                                tmp_path_factory.mktemp("hops"))
 
@@ -67,7 +67,7 @@ def hops_runs(tmp_path_factory):
 def window_runs(tmp_path_factory):
     """Window sweep in the papers' regime: the receiver acknowledges every segment (design.md
     §3; with Linux's delayed ACK a window of 2 costs more, see the slow test below)."""
-    from harness.fixtures import run_experiment_text
+    from harness.testing.fixtures import run_experiment_text
     return run_experiment_text(
         experiment("window", {"policy.cwnd_clamp": [2, 3, 4, None]},
                    policy={"delayed_ack": False}, **{**QUICK, "repetitions": 2}),
@@ -109,7 +109,7 @@ def test_cwnd_clamp_of_two_is_seen_in_the_samples(window_runs):
 
 
 def test_delayed_ack_off_lowers_one_hop_throughput(tmp_path):
-    from harness.fixtures import run_experiment_text
+    from harness.testing.fixtures import run_experiment_text
     rs = run_experiment_text(experiment("ack", {"policy.delayed_ack": [True, False]}, **QUICK),
                              tmp_path / "ack")
     s = series(rs.records, "policy.delayed_ack", "throughput")
@@ -124,7 +124,7 @@ def test_delayed_ack_off_lowers_one_hop_throughput(tmp_path):
 def test_with_delayed_ack_a_window_of_two_costs_throughput(tmp_path):
     """design.md §3: with a receiver that delays ACKs, the best window shifts upward; at one
     hop a sender clamp of 2 then falls clearly below the unclamped flow."""
-    from harness.fixtures import run_experiment_text
+    from harness.testing.fixtures import run_experiment_text
     rs = run_experiment_text(experiment("window_delack", {"policy.cwnd_clamp": [2, None]},
                                         **SLOW), tmp_path / "w")
     s = series(rs.records, "policy.cwnd_clamp", "throughput")
@@ -136,7 +136,7 @@ def test_with_delayed_ack_a_window_of_two_costs_throughput(tmp_path):
 
 @pytest.mark.slow
 def test_hops_trend_with_repetitions(tmp_path):
-    from harness.fixtures import run_experiment_text
+    from harness.testing.fixtures import run_experiment_text
     rs = run_experiment_text(experiment("hops_slow", {"topology.hops": [1, 2, 3, 4]}, **SLOW),
                              tmp_path / "hops")
     s = series(rs.records, "topology.hops", "throughput")
@@ -149,7 +149,7 @@ def test_hops_trend_with_repetitions(tmp_path):
 def test_receiver_window_of_one_does_not_wait_for_delayed_acks(tmp_path):
     """The two window mechanisms differ (docs/policies.md): at 1 segment, a sender clamp waits
     on the receiver's delayed-ACK timer every segment; a receiver window does not."""
-    from harness.fixtures import run_experiment_text
+    from harness.testing.fixtures import run_experiment_text
     cw = run_experiment_text(experiment("cw1", {}, policy={"cwnd_clamp": 1}, **SLOW),
                              tmp_path / "cw1")
     rw = run_experiment_text(experiment("rw1", {}, policy={"rwnd_clamp": 1}, **SLOW),
@@ -170,10 +170,10 @@ def test_ctrl_c_during_a_flow_tears_everything_down_and_propagates():
     import threading
     import time
 
-    from harness.clean import harness_objects_left
     from harness.experiment import schema
     from harness.experiment.execute import execute_run
     from harness.experiment.sweep import expand
+    from harness.kernel.clean import harness_objects_left
 
     assert not harness_objects_left(), "objects of an earlier run are still there"
     params = expand(schema.loads(BASE.format(name="intr", duration=60, repetitions=1)))[0].params

@@ -2,7 +2,7 @@
 
 What it shows (issue 3, "End to end, in the VM"):
 - one hop, saturated UDP (1472-byte payload) and TCP at 2, 11 (802.11b) and 54 Mbit/s
-  (802.11g): goodput within 5% of harness.analytic (TCP: one ACK exchange per two segments);
+  (802.11g): goodput within 5% of harness.medium.analytic (TCP: one ACK exchange per two segments);
 - a 4-station chain (ns-2 geometry, static routes): the 3-hop UDP flow gets well below the
   one-hop value, and the medium's counters say the air was busy (contention), with lag
   percentiles reported so a CPU-starved run is recognisable;
@@ -17,25 +17,36 @@ Regime: fixed legacy rates (minstrel pinned), IBSS, stations 20 m apart unless s
 from __future__ import annotations
 
 import json
-from pathlib import Path
 import re
+from pathlib import Path
 
 import pytest
 
-from harness.medium import MediumSpec, handle_for, link_stats, stats_delta
-from harness.medium_pcap import frame_tries, read_attempts
-from harness.medium_fidelity import (BASIC, backlogged_goodput_mbps, cpu_bound, receiver_mbps,
-                                     retry_setup, run_check, run_together, sampled, tcp_check,
-                                     udp_check)
-from harness.net import Network
-from harness.topo import Topology
-from harness.traffic import Flow, ping, run_flow
+from harness.medium.counters import link_stats, stats_delta
+from harness.medium.daemon import handle_for
+from harness.medium.fidelity import (
+    BASIC,
+    backlogged_goodput_mbps,
+    cpu_bound,
+    receiver_mbps,
+    retry_setup,
+    run_check,
+    run_together,
+    sampled,
+    tcp_check,
+    udp_check,
+)
+from harness.medium.pcap import frame_tries, read_attempts
+from harness.medium.spec import MediumSpec
+from harness.net.network import Network
+from harness.net.topo import Topology
+from harness.traffic.flows import Flow, ping, run_flow
 
 pytestmark = pytest.mark.emulation
 
 
 def _in_vm() -> bool:
-    from harness.host import in_vm
+    from harness.kernel.host import in_vm
     return in_vm()
 
 

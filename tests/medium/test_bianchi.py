@@ -7,9 +7,9 @@ RTS/CTS.  Bianchi's Tc here is the colliding PPDU + EIFS: the standard makes
 everyone who saw the errored frame defer EIFS, and mediumd's senders defer
 EIFS after a failed exchange too (docs/medium.md)."""
 import pytest
-
-from harness.analytic import bianchi_goodput_mbps, bianchi_tau, timing
 from conftest import radios, rel_err
+
+from harness.medium.analytic import bianchi_goodput_mbps, bianchi_tau, timing
 
 NS = [2, 3, 5, 10, 15, 20]
 REGIMES = [("b", 11, False), ("b", 11, True), ("g", 54, False), ("g", 54, True), ("b", 1, False)]

@@ -2,9 +2,9 @@
 import math
 
 import pytest
-
-from harness.analytic import delivered_fraction
 from conftest import radios
+
+from harness.medium.analytic import delivered_fraction
 
 CAPTURE_DB = 10
 
@@ -104,7 +104,7 @@ def test_lossy_link_goodput_follows_backoff_doubling(sim, phy, rate, p, attempts
     """Goodput of one sender on a link losing DATA with probability p: checks CW
     doubling, the retry limit and where a failed sender resumes (EIFS after its
     PPDU, or the standard's ACKTimeout) against the analytic expectation."""
-    from harness.analytic import lossy_link_goodput_mbps
+    from harness.medium.analytic import lossy_link_goodput_mbps
     conf = (f"seed 23\nafter_failure {after_failure}\ndefaults phy {phy} retry_short {attempts}\n" +
             radios([("a", 0, 0), ("b", 10, 0)]) + f"link a b per {p} oneway\n")
     out = sim(conf, f"duration 20\nwarmup 0.5\nflow a b payload 1000 rate {rate}\n")

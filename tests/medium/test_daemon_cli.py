@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.mediumd_build import ensure_mediumd
+from harness.medium.build import ensure_mediumd
 
 CONFIG = """\
 seed 1

@@ -18,11 +18,11 @@ import time
 
 import pytest
 
-from harness.medium_control import MediumControl, MediumControlError
-from harness.mediumd_build import ensure_mediumd
-from harness.net import Network
-from harness.topo import Topology
-from harness.traffic import ping, run_iperf
+from harness.medium.build import ensure_mediumd
+from harness.medium.control import MediumControl, MediumControlError
+from harness.net.network import Network
+from harness.net.topo import Topology
+from harness.traffic.flows import ping, run_iperf
 
 pytestmark = pytest.mark.emulation
 

@@ -5,9 +5,9 @@ payload + 36 bytes MAC/LLC/FCS, default basic rates, retry limit never hit.
 Analytic: T = DIFS + CWmin/2 slot [+ RTS + SIFS + CTS + SIFS] + DATA + SIFS + ACK.
 """
 import pytest
-
-from harness.analytic import single_sender_goodput_mbps
 from conftest import radios, rel_err
+
+from harness.medium.analytic import single_sender_goodput_mbps
 
 CASES = ([("b", r, False) for r in (1, 2, 5.5, 11)] +
          [("b", r, True) for r in (2, 5.5, 11)] +          # no short preamble at 1 Mbit/s

@@ -4,9 +4,9 @@ Propagation: two-ray ground at 2.4 GHz with 1.5 m antennas (crossover 226 m);
 thresholds derived from stated ranges as in ns-2 studies: tx_range 250 m,
 cs_range 450 m (interference/CS range about twice the 200 m hop spacing)."""
 import pytest
-
-from harness.analytic import single_sender_goodput_mbps
 from conftest import radios, rel_err
+
+from harness.medium.analytic import single_sender_goodput_mbps
 
 HEADER = ("seed 21\npropagation two_ray height 1.5\n"
           "defaults phy b txpower 15 tx_range 250 cs_range {cs}\n")

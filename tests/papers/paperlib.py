@@ -33,7 +33,7 @@ RETRIES = 1
 
 def run_file(name: str, output: Optional[Path] = None):
     """Run (or resume) an experiment file; ``output`` None = the file's own ``output``."""
-    from harness.fixtures import run_experiment_text
+    from harness.testing.fixtures import run_experiment_text
     data = load(name)
     keep = os.environ.get(KEEP_ENV)
     if output is not None and keep:
@@ -56,13 +56,14 @@ def run_file(name: str, output: Optional[Path] = None):
 def _retry_failed(data: Dict[str, Any], out: Path):
     """Rerun the stored failures of ``out`` (the runner's ``retry_failed``)."""
     import sys
+
     from harness.experiment import schema
     from harness.experiment.execute import environment, execute_run
+    from harness.experiment.progress import Progress
     from harness.experiment.results import load_results
     from harness.experiment.runner import run_sweep
     from harness.experiment.store import Store
     from harness.experiment.sweep import expand
-    from harness.progress import Progress
     exp = schema.loads(yaml.safe_dump(dict(data, output=str(out)), sort_keys=False))
     runs = expand(exp)
     result = run_sweep(exp, Store(out), execute_run, runs=runs, retry_failed=True,
@@ -75,6 +76,6 @@ def _retry_failed(data: Dict[str, Any], out: Path):
 
 def show(series: Any, what: str, x_name: str, regime: Dict[str, Any]) -> None:
     """Print the table a claim is judged on (also when it passes)."""
-    from harness import trends
+    from harness.analysis import trends
     print(f"\n{what} by {x_name} ({', '.join(f'{k}={v}' for k, v in regime.items())})\n"
           + trends.table(trends.points(series), what, x_name))

@@ -19,13 +19,12 @@ from __future__ import annotations
 from typing import List
 
 import pytest
+from paperlib import run_file, show
 
-from harness import trends
+from harness.analysis import trends
 from harness.papers import analysis as A
 from harness.papers import paper001
 from harness.papers.paper001 import per_hop
-
-from paperlib import run_file, show
 
 pytestmark = [pytest.mark.emulation, pytest.mark.paper]
 

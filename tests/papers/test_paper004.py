@@ -12,12 +12,11 @@ Claims (papers.md 004.4, catalogue E8, E18-E20):
 from __future__ import annotations
 
 import pytest
+from paperlib import run_file, show
 
-from harness import trends
+from harness.analysis import trends
 from harness.papers import analysis as A
 from harness.papers import paper004
-
-from paperlib import run_file, show
 
 pytestmark = [pytest.mark.emulation, pytest.mark.paper]
 

@@ -1,10 +1,10 @@
-"""Unit tests of harness.analytic: airtime from the standard's PPDU formats,
+"""Unit tests of harness.medium.analytic: airtime from the standard's PPDU formats,
 control-rate selection, single-sender and Bianchi models."""
 import math
 
 import pytest
 
-from harness import analytic as an
+from harness.medium import analytic as an
 
 
 @pytest.mark.parametrize("phy,rate,length,short,expected", [

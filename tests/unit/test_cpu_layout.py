@@ -1,7 +1,7 @@
 """CPU placement of mediumd and the stack: the masks written to rps_cpus (pure logic)."""
 import pytest
 
-from harness import cpu_layout
+from harness.kernel import cpu_layout
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness import cli
-from harness.commands import run as run_cmd
+from harness.cli import run as run_cmd
 from harness.experiment import schema
 from harness.experiment.store import Store
 from harness.experiment.sweep import expand

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 
-from harness.progress import Progress, format_duration
+from harness.experiment.progress import Progress, format_duration
 
 
 class Clock:

@@ -9,8 +9,7 @@ import pytest
 from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.catalog import CHAIN, GEOMETRIES
-from harness.experiment.realise import (GEOMETRY_PRESETS, builder_arguments, flow_instances,
-                                        medium_settings)
+from harness.experiment.realise import GEOMETRY_PRESETS, builder_arguments, flow_instances, medium_settings
 from harness.experiment.registry import load_callable
 
 TEXT = """\

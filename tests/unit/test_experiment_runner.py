@@ -21,10 +21,10 @@ import pytest
 
 from harness.errors import HarnessError, InvalidRun
 from harness.experiment import schema
+from harness.experiment.progress import Progress
 from harness.experiment.runner import run_sweep
 from harness.experiment.store import Store
 from harness.experiment.sweep import expand
-from harness.progress import Progress
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -206,7 +206,7 @@ def test_ctrl_c_inside_a_run_stores_nothing_for_it_and_resume_finishes(tmp_path)
 CHILD = textwrap.dedent("""\
     import os, signal, sys, time
     from harness.experiment import load, Store, run_sweep
-    from harness.progress import Progress
+    from harness.experiment.progress import Progress
 
     # Ctrl-C raises KeyboardInterrupt, as in a terminal: a test session started in the
     # background by a non-interactive shell inherits SIGINT ignored, and Python keeps that.

@@ -205,7 +205,7 @@ def test_realisations_are_imported_only_when_asked():
     with pytest.raises(HarnessError, match="declared but its implementation "
                                            "no_such_pkg.mod:build is not available yet"):
         load_callable("no_such_pkg.mod:build", "builder 'x'")
-    assert load_callable("harness.stats:mean", "stat")([1, 3]) == 2
+    assert load_callable("harness.analysis.stats:mean", "stat")([1, 3]) == 2
 
 
 def test_endpoint_aliases():

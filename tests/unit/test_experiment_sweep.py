@@ -5,8 +5,7 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.experiment import schema
-from harness.experiment.sweep import (QUICK_DURATION, expand, mapping_text, points, run_id_for,
-                                     shared_items)
+from harness.experiment.sweep import QUICK_DURATION, expand, mapping_text, points, run_id_for, shared_items
 
 BASE = """\
 name: demo

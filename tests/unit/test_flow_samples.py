@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.traffic import SsSample, client_data_port, flow_samples
+from harness.traffic.flows import SsSample, client_data_port, flow_samples
 
 DATA = Path(__file__).parent / "data" / "iperf"
 
@@ -46,7 +46,7 @@ def test_result_from_samples_is_goodput_over_the_test_duration():
     """A client killed after its data phase: the bytes the sender saw acknowledged over the
     test's duration, with the retransmission count and module of the sample that had the
     most bytes acknowledged."""
-    from harness.traffic import Flow, SsSample, result_from_samples
+    from harness.traffic.flows import Flow, SsSample, result_from_samples
     flow = Flow("sta1", "sta8", duration=30.0)
     samples = [SsSample(t=t, local="10.0.0.1:40000", peer="10.0.0.8:5201", congestion="reno",
                         cwnd=4, rtt_ms=900.0, rttvar_ms=100.0, unacked=2 if t < 31 else 0,
@@ -65,7 +65,7 @@ def test_result_from_samples_is_goodput_over_the_test_duration():
 def test_result_from_samples_leaves_out_what_the_socket_buffer_delivered_after_the_test():
     """iperf3 stops writing at the duration; what it had written keeps arriving while the
     report hangs, and must not count (the window starts at the first acknowledged byte)."""
-    from harness.traffic import Flow, SsSample, result_from_samples
+    from harness.traffic.flows import Flow, SsSample, result_from_samples
     flow = Flow("sta1", "sta8", duration=30.0)
 
     def at(t, acked):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import struct
 
-from harness import hwsim
-from harness.naming import radio_mac
+from harness.kernel import hwsim
+from harness.kernel.naming import radio_mac
 
 
 def _attrs(data: bytes) -> dict:

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import iperf, traffic
 from harness.errors import HarnessError
+from harness.traffic import flows as traffic
+from harness.traffic import iperf
 
 DATA = Path(__file__).parent / "data" / "iperf"
 

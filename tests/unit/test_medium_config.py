@@ -1,4 +1,4 @@
-"""harness.medium: medium keys validated, and mediumd's config generated from a radio table.
+"""harness.medium.daemon: medium keys validated, and mediumd's config generated from a radio table.
 
 The generated text is also fed to the real mediumd parser (the daemon binary, on a host
 without hwsim it gets past the config and stops at the missing MAC80211_HWSIM family: exit 1,
@@ -13,10 +13,10 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.experiment.catalog import MEDIUM
-from harness.medium import (LinkOverride, MediumSpec, config_text, link_stats, radio_stats,
-                            stats_delta,
-                            spec_of, summary)
-from harness.topo import Topology
+from harness.medium.config import config_text
+from harness.medium.counters import link_stats, radio_stats, stats_delta, summary
+from harness.medium.spec import LinkOverride, MediumSpec, spec_of
+from harness.net.topo import Topology
 
 
 def row(node, index, mac, pos, *, phy="g", rate=None, rts=None, txpower=None, retry=None,
@@ -185,7 +185,7 @@ def test_topology_settings_reach_the_config():
 def mediumd_binary() -> Path:
     if Path("/sys/module/mac80211_hwsim").exists():
         pytest.skip("hwsim is loaded here: mediumd would register instead of stopping")
-    from harness.mediumd_build import ensure_mediumd
+    from harness.medium.build import ensure_mediumd
     try:
         return ensure_mediumd()
     except HarnessError as err:
@@ -262,7 +262,7 @@ def test_stats_delta_gives_interval_counters_and_busy_fraction():
 def test_launch_fails_loudly_when_mediumd_exits(tmp_path, mediumd_binary):
     """No hwsim here: the daemon exits at once; the error carries its own message and the
     files stay for inspection."""
-    from harness.medium import launch
+    from harness.medium.daemon import launch
     spec = MediumSpec(run_dir=str(tmp_path / "run"))
     with pytest.raises(HarnessError) as err:
         launch(mediumd_binary, config_text(RADIOS, spec), spec, tag="abcd")
@@ -279,7 +279,7 @@ def test_stats_delta_prefers_busy_time():
 
 def test_annotate_derives_busy_time_from_fraction_and_uptime():
     """mediumd's busy_fraction is over its run: x uptime = busy time, which subtracts."""
-    from harness.medium import MediumHandle
+    from harness.medium.daemon import MediumHandle
     h = MediumHandle.__new__(MediumHandle)
     h.names = {"02:68:78:00:00:00": "sta1"}
     stats = {"uptime_s": 20.0, "radios": [{"mac": "02:68:78:00:00:00", "busy_fraction": 0.1}],
@@ -292,20 +292,21 @@ def test_annotate_derives_busy_time_from_fraction_and_uptime():
 def test_receiver_goodput_comes_from_the_server_report():
     """A UDP iperf3 client's own intervals count what it sent; goodput is what the server got."""
     from types import SimpleNamespace
-    from harness.medium_fidelity import receiver_mbps
+
+    from harness.medium.fidelity import receiver_mbps
     server = {"intervals": [{"sum": {"start": 0, "end": 1, "bytes": 9_000_000, "omitted": True}}]
               + [{"sum": {"start": i, "end": i + 1, "bytes": 125_000}} for i in range(1, 6)]
               + [{"sum": {"start": 6, "end": 6.1, "bytes": 100}}]}
     result = SimpleNamespace(raw={"server_output_json": server})
     assert receiver_mbps(result) == pytest.approx(1.0)
-    # text-mode server: the client's end.sum_received (what harness.iperf calls throughput)
+    # text-mode server: the client's end.sum_received (what harness.traffic.iperf calls throughput)
     assert receiver_mbps(SimpleNamespace(raw={}, protocol="UDP", throughput_bps=2e6)) == 2.0
     with pytest.raises(ValueError, match="no receiver-side report"):
         receiver_mbps(SimpleNamespace(raw={}))
 
 
 def test_starved_regime_is_named():
-    from harness.medium_fidelity import cpu_bound, starved_reason, udp_check
+    from harness.medium.fidelity import cpu_bound, starved_reason, udp_check
     c = udp_check("g", 54)
     c.medium = {"guest_cpu_busy": 0.9, "mediumd_cpu_share": 0.7, "busy_fraction": {"sta1": 0.4},
                 "lag_us": {"p50": 700}}
@@ -327,7 +328,7 @@ def _reading(t: float, queues: dict, successes: dict) -> dict:
 def test_backlogged_goodput_counts_only_intervals_where_every_sender_is_saturated():
     """c is still shaking hands (queue 1) for the first second while a has the air alone:
     those frames must not count as the pair's throughput."""
-    from harness.medium_fidelity import backlogged_goodput_mbps
+    from harness.medium.fidelity import backlogged_goodput_mbps
     links = [("a", "b"), ("c", "b")]
     readings = [_reading(0.0, {"a": 50, "c": 0}, {("a", "b"): 0, ("c", "b"): 0}),
                 _reading(1.0, {"a": 50, "c": 1}, {("a", "b"): 150, ("c", "b"): 0}),
@@ -341,7 +342,7 @@ def test_backlogged_goodput_counts_only_intervals_where_every_sender_is_saturate
 
 
 def test_backlogged_goodput_is_zero_when_the_senders_never_overlap():
-    from harness.medium_fidelity import backlogged_goodput_mbps
+    from harness.medium.fidelity import backlogged_goodput_mbps
     readings = [_reading(t, {"a": 50, "c": 0}, {("a", "b"): 100 * t}) for t in range(4)]
     assert backlogged_goodput_mbps(readings, [("a", "b"), ("c", "b")], 1472) == (0.0, 0.0)
     with pytest.raises(ValueError, match="no radio of node 'x'"):

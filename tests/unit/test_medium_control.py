@@ -1,4 +1,4 @@
-"""harness.medium_control against a real UNIX-socket server speaking mediumd's protocol.
+"""harness.medium.control against a real UNIX-socket server speaking mediumd's protocol.
 
 The server thread records every request line it receives and answers from a script,
 so these tests check the exact bytes the client sends and how it reads replies
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.medium_control import MediumControl, MediumControlError
+from harness.medium.control import MediumControl, MediumControlError
 
 A = "02:00:00:00:01:00"
 B = "02:00:00:00:02:00"

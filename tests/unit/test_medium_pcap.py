@@ -1,4 +1,4 @@
-"""harness.medium_pcap: records and per-frame grouping, on captures written here byte by byte
+"""harness.medium.pcap: records and per-frame grouping, on captures written here byte by byte
 in mediumd's format (mediumd/daemon/pcap.h)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import struct
 import pytest
 
 from harness.errors import HarnessError
-from harness.medium_pcap import frame_tries, read_attempts
+from harness.medium.pcap import frame_tries, read_attempts
 
 A, B = "02:00:00:00:00:01", "02:00:00:00:00:02"
 

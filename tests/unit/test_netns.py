@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from harness import naming, netns
 from harness.errors import HarnessError
+from harness.kernel import naming, netns
 
 
 # -- each (pure) --------------------------------------------------------------------------

@@ -1,17 +1,15 @@
 """Claim tables of papers 001 and 004, the adaptive-window table, presets (pure)."""
 from __future__ import annotations
 
-
 import pytest
 
 from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.realise import GEOMETRY_PRESETS, builder_arguments, medium_settings
 from harness.papers import paper001, paper004, paper_of
-from harness.papers.analysis import (achievable_bound, best_limited, relative_to_best,
-                                     smallest_reaching)
+from harness.papers.analysis import achievable_bound, best_limited, relative_to_best, smallest_reaching
 from harness.papers.claims import Row, comparison_table, difference, verdict_band
-from policies.adaptive_window import (cwl_for_rthc, in_table, parse_mpath_hop_count, walk)
+from policies.adaptive_window import cwl_for_rthc, in_table, parse_mpath_hop_count, walk
 from policies.segment_size import expected_payload
 
 

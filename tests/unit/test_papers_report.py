@@ -7,9 +7,9 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 
+from harness.analysis.report import write_report
 from harness.experiment.results import load_results
 from harness.papers import paper001, paper004, section
-from harness.report import write_report
 
 
 def record(i: int, point: Dict[str, Any], *, hops: int, pps: float, clamp: Optional[int] = None,
@@ -105,7 +105,7 @@ def test_other_experiments_get_no_paper_section(tmp_path):
 
 
 def test_one_page_per_paper_takes_each_claim_from_the_experiment_that_measures_it(tmp_path):
-    from harness.commands.report import cmd_report
+    from harness.cli.report import cmd_report
     from harness.errors import HarnessError
     from harness.papers.summary import merged_rows
     acks = [record(i, {"topology.hops": h, "policy.delayed_ack": d}, hops=h,

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import cli, stats, trends
+from harness import cli
+from harness.analysis import stats, trends
+from harness.analysis.plot import lines, plot, resolve_axes, value_label
+from harness.analysis.report import write_report
 from harness.errors import HarnessError
-from harness.experiment.results import load_results, metric, rtt_ms, throughput_mbps, cwnd_segments
-from harness.plot import lines, plot, resolve_axes, value_label
-from harness.report import write_report
+from harness.experiment.results import cwnd_segments, load_results, metric, rtt_ms, throughput_mbps
 
 needs_mpl = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
                                reason="matplotlib is not installed (e.g. in the VM guest)")
@@ -151,8 +152,9 @@ def test_series_for_trend_assertions():
 
 
 def test_without_matplotlib_plots_fail_clearly_and_reports_still_work(results, monkeypatch):
-    import harness.report as report_mod
     import sys
+
+    import harness.analysis.report as report_mod
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     with pytest.raises(HarnessError, match="plots need matplotlib"):
@@ -166,7 +168,8 @@ def test_without_matplotlib_plots_fail_clearly_and_reports_still_work(results, m
 def test_report_lists_incomplete_flows(results, monkeypatch):
     """A flow measured from its socket samples (its iperf3 client never reported) is named."""
     import json
-    import harness.report as report_mod
+
+    import harness.analysis.report as report_mod
     monkeypatch.setattr(report_mod, "have_matplotlib", lambda: False)
     path = next(p for p in sorted((results / "runs").glob("*.json"))
                 if json.loads(p.read_text()).get("status") == "ok")
@@ -193,7 +196,7 @@ def _set_lag(results: Path, p99s_ms) -> list:
 
 
 def test_report_names_the_runs_a_busy_host_lagged(results, monkeypatch):
-    import harness.report as report_mod
+    import harness.analysis.report as report_mod
     monkeypatch.setattr(report_mod, "have_matplotlib", lambda: False)
     ids = _set_lag(results, [4.0] * 15 + [9.0, 25.0])
     text = write_report(results).read_text()
@@ -208,7 +211,7 @@ def test_report_names_the_runs_a_busy_host_lagged(results, monkeypatch):
 
 
 def test_report_says_when_no_run_lagged_and_is_silent_without_lag_data(results, monkeypatch):
-    import harness.report as report_mod
+    import harness.analysis.report as report_mod
     monkeypatch.setattr(report_mod, "have_matplotlib", lambda: False)
     assert "## Medium timing" not in write_report(results).read_text()
     _set_lag(results, [4.0] * 17)

@@ -8,7 +8,7 @@ from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.execute import detect_accel, iperf_flow, make_policies, plan_flows
 from harness.experiment.registry import default_registry
-from harness.traffic import SsSample, client_args
+from harness.traffic.flows import SsSample, client_args
 from policies import FlowPlan, PolicyViolation, RunContext, routes
 from policies.ack import DelayedAck
 from policies.mac import Mac
@@ -213,7 +213,7 @@ def test_accel_detection():
 
 
 def test_iperf3_snd_cwnd_is_checked_too():
-    from harness.iperf import FlowResult, Interval
+    from harness.traffic.iperf import FlowResult, Interval
     from policies.window import check_iperf_cwnd
     ok = FlowResult("TCP", 5, 1e6, 1, 1, intervals=[Interval(0, 1, 1, 1, snd_cwnd=2 * 1448)])
     assert check_iperf_cwnd(ok, 2) == {"iperf3_max_snd_cwnd_bytes": 2896}

@@ -5,7 +5,7 @@ from typing import Any, Dict
 
 import pytest
 
-from harness.pytest_plugin import _passthrough
+from harness.testing.pytest_plugin import _passthrough
 
 
 class Options:

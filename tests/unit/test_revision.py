@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from harness import revision
+from harness.experiment import revision
 from harness.experiment.runner import base_environment
 
 

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from harness import stats
+from harness.analysis import stats
 
 # Two-sided 95% Student t critical values (any statistics table).
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 9: 2.262, 10: 2.228, 19: 2.093,

@@ -9,9 +9,10 @@ import time
 
 import pytest
 
-from harness import naming, netns, traffic
 from harness.errors import HarnessError
-from harness import tcp_diag as D
+from harness.kernel import naming, netns
+from harness.kernel import tcp_diag as D
+from harness.traffic import flows as traffic
 
 
 def tcp_info(**fields) -> bytes:

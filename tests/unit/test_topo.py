@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness import naming, tcp, wireless
 from harness.errors import HarnessError
-from harness.topo import Topology
+from harness.kernel import naming, tcp, wireless
+from harness.net.topo import Topology
 from topologies import build, chain
 
 

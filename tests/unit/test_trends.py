@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import trends
+from harness.analysis import trends
 
 REGIME = {"rate": "2 Mbit/s", "rts": "off", "geometry": "ns2"}
 

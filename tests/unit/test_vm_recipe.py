@@ -1,11 +1,11 @@
 """The pure parts of the VM substrate: initramfs archive, recipe hashing, test summing."""
+import shutil
 import stat
 import subprocess
-import shutil
 
 import pytest
 
-from harness.commands.test import marker_expression
+from harness.cli.test import marker_expression
 from harness.errors import HarnessError
 from harness.vm import cpio, image
 

@@ -1,0 +1,49 @@
+"""The ``harness`` command: ``main`` parses the command line; each module of this package is
+one subcommand (a front end: it may import every layer, and nothing below imports it).
+
+Each command module defines ``register(subparsers)`` which adds its parser and sets
+``func=callable(args) -> int``. Errors meant for users are ``HarnessError``: printed
+once, without a traceback, exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import List, Optional
+
+from harness.errors import HarnessError
+
+#: Subcommand modules, in the order ``harness --help`` lists them.
+COMMAND_MODULES = [
+    "run", "plot", "report", "test", "vm", "doctor", "clean", "bench", "example",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="harness",
+        description="Emulate TCP over multihop 802.11 networks on mac80211_hwsim radios.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"harness.cli.{name}").register(sub)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except HarnessError as err:
+        print(f"harness {args.command}: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print(f"harness {args.command}: interrupted; cleaned up", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

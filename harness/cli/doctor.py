@@ -1,0 +1,31 @@
+"""``harness doctor``: what this host can do, what is missing, how to get it."""
+from __future__ import annotations
+
+
+def register(sub) -> None:
+    p = sub.add_parser("doctor", help="check what this host can do and how to get what is missing")
+    p.set_defaults(func=cmd_doctor)
+
+
+def cmd_doctor(args) -> int:
+    from harness.kernel.host import checks, in_vm, native_capable
+    results = checks()
+    width = max(len(c.name) for c in results)
+    for c in results:
+        mark = "ok " if c.ok else ("-- " if not c.needed_for_native else "NO ")
+        line = f"  {mark} {c.name:<{width}}  {c.detail}"
+        if not c.ok and c.fix:
+            line += f"\n  {'':3} {'':<{width}}  fix: {c.fix}"
+        print(line)
+    print()
+    if in_vm():
+        print("Running inside the harness VM: emulation runs here.")
+    elif native_capable():
+        print("This host runs the emulation natively (no VM).")
+    else:
+        vm_ready = all(c.ok for c in results if c.name.endswith("(VM)") and "kvm" not in c.name)
+        print("This host cannot run mac80211_hwsim natively: `harness run` and the emulation "
+              "tests use the QEMU guest automatically.")
+        print("VM prerequisites: " + ("present." if vm_ready else
+                                      "missing (see the NO/-- lines above)."))
+    return 0

@@ -1,0 +1,39 @@
+"""``harness report RESULTS_DIR``: a Markdown page with mean ± CI tables and figures."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from harness.analysis.plot import FORMATS
+from harness.analysis.report import write_report
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "report", help="write a Markdown report of a results directory",
+        description="Tables of mean ± 95% CI per sweep point for throughput and RTT, the "
+                    "figures, the environment and failed runs.")
+    p.add_argument("results", metavar="RESULTS_DIR", nargs="+",
+                   help="an experiment's output directory; several (all of one paper's "
+                        "experiments): each gets its report, and -o FILE one page per paper")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="default RESULTS_DIR/report.md; with several directories, the paper's "
+                        "page (default paper<NNN>.md next to the first directory)")
+    p.add_argument("--format", dest="fmt", choices=FORMATS, default="png", help="figure format")
+    p.set_defaults(func=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    if len(args.results) == 1:
+        print(write_report(args.results[0], args.output, fmt=args.fmt))
+        return 0
+    from harness.experiment.results import load_results
+    from harness.papers.summary import default_output, paper_key, write_summary
+    sets = [load_results(Path(d)) for d in args.results]
+    paper_key(sets)  # one paper, or an error before anything is written
+    output = Path(args.output) if args.output else default_output(sets)
+    for rs in sets:
+        print(write_report(rs.root, None, fmt=args.fmt))
+    print(write_summary(sets, output))
+    return 0

@@ -1,0 +1,191 @@
+"""``harness run FILE``: validate an experiment, list or execute its runs, resume where it stopped."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from typing import Any, Callable, List, Optional
+
+from harness.analysis.plot import short_name, value_label
+from harness.errors import HarnessError
+from harness.experiment import schema
+from harness.experiment.lag import AUTO, Threshold, to_redo
+from harness.experiment.store import Store
+from harness.experiment.sweep import Run, expand
+
+EXECUTOR_MODULE = "harness.experiment.execute"
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run", help="run an experiment file (sweep, store, resume)",
+        description="Validate FILE, then execute every run of its sweep that has no record in "
+                    "the output directory yet (so rerunning resumes). Records: OUTPUT/runs/*.json.")
+    p.add_argument("file", help="experiment YAML (see docs/experiments.md)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="validate and list the runs (with done/pending status); run nothing")
+    p.add_argument("--output", metavar="DIR", help="results directory (default: the file's output)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--resume", dest="fresh", action="store_false",
+                      help="skip runs already stored (default)")
+    mode.add_argument("--fresh", dest="fresh", action="store_true",
+                      help="move existing results to OUTPUT/archive/<time>/ and start again")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke test: 1 repetition, first and last value of each sweep list, "
+                        "flows cut to 5 s; results go to OUTPUT-quick")
+    p.add_argument("--fail-fast", action="store_true", help="stop at the first failed run")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="run again the runs whose stored record says failed")
+    p.add_argument("--retry-lagged", metavar="MS|auto", type=lag_threshold,
+                   help="run again the ok runs whose medium delivery lag p99 exceeded MS "
+                        "milliseconds, or with 'auto' the runs the report flags (above twice "
+                        "the median of the other runs of their kind); a busy host perturbed "
+                        "them. Their "
+                        "old records move to OUTPUT/archive/replaced/")
+    p.add_argument("--no-report", dest="report", action="store_false",
+                   help="do not print the summary table nor write OUTPUT/report.md at the end")
+    p.set_defaults(func=cmd_run, fresh=False)
+
+
+def lag_threshold(text: str) -> Threshold:
+    """argparse type for --retry-lagged: milliseconds above zero, or 'auto'."""
+    if text == AUTO:
+        return AUTO
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(
+            f"expected milliseconds above 0 (e.g. 10) or '{AUTO}', got {text!r}")
+    return value
+
+
+def output_dir(exp: schema.Experiment, args: argparse.Namespace) -> Path:
+    if args.output:
+        return Path(args.output)
+    return Path(exp.output + ("-quick" if args.quick else ""))
+
+
+def to_argv(args: argparse.Namespace, out: Path) -> List[str]:
+    """The command line again, for running the same command inside the VM.
+
+    The file and the output directory go as absolute host paths, so that the VM dispatch can
+    share them wherever they lie (an output outside the shared directories would otherwise be
+    written to the guest's throw-away disk)."""
+    argv = ["run", str(Path(args.file).resolve()), "--output", str(out.resolve())]
+    for flag in ("fresh", "quick", "fail_fast", "retry_failed"):
+        if getattr(args, flag):
+            argv.append("--" + flag.replace("_", "-"))
+    if args.retry_lagged is not None:
+        argv += ["--retry-lagged", str(args.retry_lagged) if args.retry_lagged == AUTO
+                 else f"{args.retry_lagged:g}"]
+    return argv + ["--no-report"]  # the host writes the report (the guest has no matplotlib)
+
+
+def maybe_in_vm(argv: List[str]) -> Optional[int]:
+    """Where runs execute: ``None`` = here; an exit code = the VM ran the command for us."""
+    try:
+        dispatch = importlib.import_module("harness.vm.dispatch")
+    except ImportError:
+        return None
+    if not dispatch.needs_vm():
+        return None
+    output = Path(argv[argv.index("--output") + 1])
+    output.mkdir(parents=True, exist_ok=True)  # it must exist on the host to be shared
+    return dispatch.maybe_in_vm(argv)
+
+
+def load_executor() -> Any:
+    """The module with ``execute_run`` (imported late: it pulls in the kernel plumbing)."""
+    try:
+        module = importlib.import_module(EXECUTOR_MODULE)
+    except ModuleNotFoundError as err:
+        if err.name == EXECUTOR_MODULE:
+            raise HarnessError("emulation executor not available yet") from None
+        raise
+    if not hasattr(module, "execute_run"):
+        raise HarnessError("emulation executor not available yet "
+                           f"({EXECUTOR_MODULE} has no execute_run)")
+    return module
+
+
+def describe(runs: List[Run], store: Store, retry_lagged: Optional[Threshold] = None
+             ) -> List[str]:
+    """Dry-run listing: one line per run with its status in the store ("lagged": it would be
+    run again under ``--retry-lagged``)."""
+    done = store.existing_ids()
+    records = {i: store.load(i) for i in done}
+    lagged = set(to_redo(list(records.values()), retry_lagged)) if retry_lagged else set()
+    lines = []
+    for run in runs:
+        status = "pending"
+        if run.run_id in records:
+            status = "lagged" if run.run_id in lagged else records[run.run_id].get("status", "done")
+        point = " ".join(f"{short_name(k)}={value_label(k, v, run.params, run.shared.get(k, ()))}"
+                         for k, v in run.point.items())
+        lines.append(f"{run.index:4d}  {run.run_id}  rep={run.repetition}  seed={run.seed:<10d} "
+                     f"{status:8s} {point}")
+    orphans = done - {r.run_id for r in runs}
+    if orphans:
+        lines.append(f"note: {len(orphans)} stored record(s) match no run of this file "
+                     "(its parameters changed); a real run stops unless --fresh")
+    return lines
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    exp = schema.load(args.file)
+    runs = expand(exp, quick=args.quick)
+    out = output_dir(exp, args)
+    store = Store(out)
+    if args.dry_run:
+        points = len({tuple(sorted(map(str, r.point.items()))) for r in runs})
+        reps = 1 if args.quick else exp.repetitions
+        from harness.experiment.progress import format_duration
+        from harness.experiment.runner import SETUP_ESTIMATE
+        stored = store.existing_ids()
+        pending = [r for r in runs if r.run_id not in stored]
+        estimate = sum(r.expected_seconds() + SETUP_ESTIMATE for r in pending)
+        print(f"{exp.name}: {len(runs)} runs ({points} sweep points x {reps} repetitions) "
+              f"-> {out}; {len(pending)} pending, at least {format_duration(estimate)}")
+        for line in describe(runs, store, args.retry_lagged):
+            print(line)
+        return 0
+    code = maybe_in_vm(to_argv(args, out))
+    if code is not None:
+        if args.report:
+            summarize(out)
+        return code
+    module = load_executor()
+    environment: Optional[Callable[[], dict]] = getattr(module, "environment", None)
+    from harness.experiment.runner import run_sweep
+    result = run_sweep(exp, store, module.execute_run, runs=runs, fresh=args.fresh,
+                       retry_failed=args.retry_failed, retry_lagged=args.retry_lagged,
+                       fail_fast=args.fail_fast,
+                       environment=environment)
+    print(f"{exp.name}: {result.ok} ok, {len(result.failed)} failed, {result.skipped} already "
+          f"stored, {result.remaining} not run -> {out}", file=sys.stderr)
+    if result.interrupted:
+        return 130
+    if result.ok + result.skipped and args.report:
+        summarize(out)
+    return 1 if result.failed else 0
+
+
+def summarize(out: Path) -> None:
+    """The throughput table on the terminal, and the full report (tables + figures) on disk."""
+    from harness.analysis.report import keys_ok, metric_table, write_report
+    from harness.experiment.results import load_results
+    try:
+        rs = load_results(out)
+    except HarnessError:
+        return  # nothing stored (e.g. the VM could not start): the error was printed already
+    if not rs.ok:
+        return
+    if keys_ok(rs):
+        print(f"\nthroughput (Mbit/s), {out}:")
+        for row in metric_table(rs, "throughput", rs.sweep_keys):
+            print("  " + row)
+    report = write_report(out)
+    print(f"\nreport: {report}  (figures beside it; `harness plot {out}` for more)")

@@ -1,1 +1,0 @@
-"""Subcommands of the ``harness`` CLI; each module has ``register(subparsers)``."""

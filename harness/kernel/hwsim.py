@@ -1,0 +1,347 @@
+"""mac80211_hwsim radios over generic netlink: NEW_RADIO, DEL_RADIO, GET_RADIO.
+
+Why generic netlink and not ``modprobe radios=N``: we choose each radio's MAC and name
+(``hx-<tag>-<node>-<n>``, so ``harness clean`` finds it), create radios on demand, and create
+them in the root namespace, which fixes their medium group (design.md §3).
+
+Messages are encoded and decoded with pyroute2's ``genlmsg`` (``HwsimMsg`` below), which
+works the same in pyroute2 0.7 (Debian bookworm) and 0.9. The transport is a plain netlink
+socket because hwsim answers NEW_RADIO with an ack whose *positive* error field is the new
+radio's id, and pyroute2 turns every non-zero ack into an exception with the sign dropped,
+so a radio id 17 would be indistinguishable from -EEXIST.
+
+Kernel facts used here (verified in kernel 6.1 source):
+- the RADIO_NAME becomes the wiphy name (``ieee80211_alloc_hw_nm``);
+- DEL_RADIO and the GET_RADIO dump only see radios whose wiphy is in the caller's netns,
+  so radios moved into a node are deleted with a socket opened in that node's namespace;
+- a radio created with DESTROY_RADIO_ON_CLOSE dies when the creating socket closes
+  (also when the process is killed), and radios created in the root namespace return to it
+  when the namespace holding them is deleted.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from pyroute2.netlink import (
+    CTRL_CMD_GETFAMILY,
+    GENL_ID_CTRL,
+    NLM_F_ACK,
+    NLM_F_DUMP,
+    NLM_F_REQUEST,
+    ctrlmsg,
+    genlmsg,
+)
+
+from harness.errors import HarnessError
+from harness.kernel.netns import run, socket_in
+
+FAMILY = "MAC80211_HWSIM"
+FAMILY_VERSION = 1
+
+# commands (include/uapi-like enum in drivers/net/wireless/mac80211_hwsim.h)
+CMD_REGISTER = 1
+CMD_FRAME = 2
+CMD_TX_INFO_FRAME = 3
+CMD_NEW_RADIO = 4
+CMD_DEL_RADIO = 5
+CMD_GET_RADIO = 6
+
+# attribute numbers we use (position in HwsimMsg.nla_map)
+ATTR_CHANNELS = 9
+ATTR_RADIO_ID = 10
+ATTR_DESTROY_RADIO_ON_CLOSE = 16
+ATTR_RADIO_NAME = 17
+ATTR_NO_VIF = 18
+ATTR_PERM_ADDR = 22
+
+NETLINK_GENERIC = 16  # not exported by the socket module
+NLMSG_ERROR = 2
+NLMSG_DONE = 3
+_NLMSGHDR = struct.Struct("=IHHII")
+SYS_IEEE80211 = Path("/sys/class/ieee80211")
+SYS_MODULE = Path("/sys/module/mac80211_hwsim")
+
+
+class HwsimMsg(genlmsg):
+    """hwsim generic netlink message; attribute index = kernel attribute number."""
+
+    prefix = "HWSIM_ATTR_"
+    nla_map = (
+        ("HWSIM_ATTR_UNSPEC", "none"),               # 0
+        ("HWSIM_ATTR_ADDR_RECEIVER", "l2addr"),      # 1
+        ("HWSIM_ATTR_ADDR_TRANSMITTER", "l2addr"),   # 2
+        ("HWSIM_ATTR_FRAME", "cdata"),               # 3
+        ("HWSIM_ATTR_FLAGS", "uint32"),              # 4
+        ("HWSIM_ATTR_RX_RATE", "uint32"),            # 5
+        ("HWSIM_ATTR_SIGNAL", "uint32"),             # 6
+        ("HWSIM_ATTR_TX_INFO", "cdata"),             # 7
+        ("HWSIM_ATTR_COOKIE", "uint64"),             # 8
+        ("HWSIM_ATTR_CHANNELS", "uint32"),           # 9
+        ("HWSIM_ATTR_RADIO_ID", "uint32"),           # 10
+        ("HWSIM_ATTR_REG_HINT_ALPHA2", "asciiz"),    # 11
+        ("HWSIM_ATTR_REG_CUSTOM_REG", "uint32"),     # 12
+        ("HWSIM_ATTR_REG_STRICT_REG", "flag"),       # 13
+        ("HWSIM_ATTR_SUPPORT_P2P_DEVICE", "flag"),   # 14
+        ("HWSIM_ATTR_USE_CHANCTX", "flag"),          # 15
+        ("HWSIM_ATTR_DESTROY_RADIO_ON_CLOSE", "flag"),  # 16
+        ("HWSIM_ATTR_RADIO_NAME", "asciiz"),         # 17
+        ("HWSIM_ATTR_NO_VIF", "flag"),               # 18
+        ("HWSIM_ATTR_FREQ", "uint32"),               # 19
+        ("HWSIM_ATTR_PAD", "none"),                  # 20
+        ("HWSIM_ATTR_TX_INFO_FLAGS", "cdata"),       # 21
+        ("HWSIM_ATTR_PERM_ADDR", "l2addr"),          # 22
+    )
+
+
+# -- pure encoding (unit-tested without a kernel) ----------------------------------------
+def encode(family_id: int, cmd: int, attrs: List[Tuple[str, object]], *, seq: int,
+           flags: int = NLM_F_REQUEST | NLM_F_ACK) -> bytes:
+    msg = HwsimMsg()
+    msg["cmd"] = cmd
+    msg["version"] = FAMILY_VERSION
+    msg["attrs"] = [list(a) for a in attrs]
+    msg["header"]["type"] = family_id
+    msg["header"]["flags"] = flags
+    msg["header"]["sequence_number"] = seq
+    msg["header"]["pid"] = 0
+    msg.encode()
+    return bytes(msg.data)
+
+
+def new_radio_attrs(name: str, mac: str, *, channels: Optional[int] = 1, no_vif: bool = True,
+                    destroy_on_close: bool = False) -> List[Tuple[str, object]]:
+    """Attributes of NEW_RADIO: our MAC and name; no default wlanX interface in the root ns."""
+    attrs: List[Tuple[str, object]] = [("HWSIM_ATTR_PERM_ADDR", mac.lower()),
+                                       ("HWSIM_ATTR_RADIO_NAME", name)]
+    if channels is not None:
+        attrs.append(("HWSIM_ATTR_CHANNELS", int(channels)))
+    if no_vif:
+        attrs.append(("HWSIM_ATTR_NO_VIF", True))
+    if destroy_on_close:
+        attrs.append(("HWSIM_ATTR_DESTROY_RADIO_ON_CLOSE", True))
+    return attrs
+
+
+def encode_new_radio(family_id: int, name: str, mac: str, *, seq: int = 1,
+                     channels: Optional[int] = 1, no_vif: bool = True,
+                     destroy_on_close: bool = False) -> bytes:
+    return encode(family_id, CMD_NEW_RADIO,
+                  new_radio_attrs(name, mac, channels=channels, no_vif=no_vif,
+                                  destroy_on_close=destroy_on_close), seq=seq)
+
+
+def split_messages(data: bytes) -> List[Tuple[int, int, bytes]]:
+    """Split a netlink datagram into (type, seq, raw message) triples."""
+    out = []
+    off = 0
+    while off + _NLMSGHDR.size <= len(data):
+        length, mtype, _flags, seq, _pid = _NLMSGHDR.unpack_from(data, off)
+        if length < _NLMSGHDR.size:
+            break
+        out.append((mtype, seq, data[off:off + length]))
+        off += (length + 3) & ~3
+    return out
+
+
+def ack_code(raw: bytes) -> int:
+    """The signed error field of an NLMSG_ERROR (0 = ack, <0 = -errno, >0 = hwsim radio id)."""
+    return struct.unpack_from("=i", raw, _NLMSGHDR.size)[0]
+
+
+# -- sockets, possibly inside another namespace --------------------------------------------
+def _netlink_socket(netns: Optional[str]) -> socket.socket:
+    """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only)."""
+    sock = socket_in(netns, socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    sock.bind((0, 0))
+    sock.settimeout(10.0)
+    return sock
+
+
+@dataclass
+class RadioInfo:
+    """One radio as GET_RADIO reports it."""
+
+    id: int
+    name: str
+
+
+class Hwsim:
+    """A connection to the hwsim family, in the root namespace or inside one node's.
+
+    Keep the root connection open for the life of a network when radios are created with
+    ``destroy_on_close``: closing it deletes them.
+    """
+
+    def __init__(self, netns: Optional[str] = None):
+        self.netns = netns
+        self.sock = _netlink_socket(netns)
+        self._seq = 0
+        try:
+            self.family_id = self._resolve_family()
+        except BaseException:
+            self.sock.close()
+            raise
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def __enter__(self) -> "Hwsim":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _resolve_family(self) -> int:
+        """The family id changes between boots: always look it up by name."""
+        msg = ctrlmsg()
+        msg["cmd"] = CTRL_CMD_GETFAMILY
+        msg["version"] = 1
+        msg["attrs"].append(["CTRL_ATTR_FAMILY_NAME", FAMILY])
+        msg["header"]["type"] = GENL_ID_CTRL
+        msg["header"]["flags"] = NLM_F_REQUEST
+        seq = self._next_seq()
+        msg["header"]["sequence_number"] = seq
+        msg.encode()
+        self.sock.send(msg.data)
+        for mtype, mseq, raw in self._recv_until(seq, (NLMSG_ERROR, GENL_ID_CTRL)):
+            if mtype == NLMSG_ERROR:
+                code = ack_code(raw)
+                if code == -errno.ENOENT:
+                    raise HarnessError(
+                        f"generic netlink family {FAMILY} not found: mac80211_hwsim not loaded",
+                        hint="modprobe mac80211_hwsim radios=0 (harness.kernel.hwsim.load_module)")
+                if code < 0:
+                    raise HarnessError(f"resolving {FAMILY} failed: {os.strerror(-code)}")
+                continue
+            reply = ctrlmsg(raw)
+            reply.decode()
+            return int(reply.get_attr("CTRL_ATTR_FAMILY_ID"))
+        raise HarnessError(f"no reply resolving generic netlink family {FAMILY}")
+
+    def _recv_until(self, seq: int, last_types: Tuple[int, ...]):
+        """Yield (type, seq, raw) answering request ``seq``, up to one of ``last_types``."""
+        while True:
+            try:
+                data = self.sock.recv(1 << 16)
+            except socket.timeout as err:
+                raise HarnessError(f"{FAMILY}: no answer from the kernel in 10 s") from err
+            for mtype, mseq, raw in split_messages(data):
+                if mseq != seq:
+                    continue
+                yield mtype, mseq, raw
+                if mtype in last_types:
+                    return
+
+    def _request_ack(self, cmd: int, attrs: List[Tuple[str, object]]) -> int:
+        seq = self._next_seq()
+        self.sock.send(encode(self.family_id, cmd, attrs, seq=seq))
+        for mtype, _s, raw in self._recv_until(seq, (NLMSG_ERROR,)):
+            if mtype == NLMSG_ERROR:
+                return ack_code(raw)
+        raise HarnessError(f"{FAMILY}: no ack for command {cmd}")
+
+    # -- commands ----------------------------------------------------------------------
+    def new_radio(self, name: str, mac: str, *, channels: Optional[int] = 1,
+                  no_vif: bool = True, destroy_on_close: bool = False) -> int:
+        """Create a radio; returns its hwsim id."""
+        code = self._request_ack(CMD_NEW_RADIO, new_radio_attrs(
+            name, mac, channels=channels, no_vif=no_vif, destroy_on_close=destroy_on_close))
+        if code < 0:
+            hint = "a radio with this name exists: run 'harness clean'" if code == -errno.EEXIST else ""
+            raise HarnessError(f"NEW_RADIO {name} ({mac}) failed: {os.strerror(-code)}", hint=hint)
+        return code
+
+    def del_radio(self, *, name: Optional[str] = None, radio_id: Optional[int] = None,
+                  missing_ok: bool = False) -> bool:
+        """Delete a radio (in this connection's namespace) by name or id; False if absent."""
+        if (name is None) == (radio_id is None):
+            raise HarnessError("del_radio needs exactly one of name= or radio_id=")
+        attrs: List[Tuple[str, object]] = (
+            [("HWSIM_ATTR_RADIO_NAME", name)] if name is not None
+            else [("HWSIM_ATTR_RADIO_ID", int(radio_id))])
+        code = self._request_ack(CMD_DEL_RADIO, attrs)
+        if code == -errno.ENODEV and missing_ok:
+            return False
+        if code < 0:
+            raise HarnessError(f"DEL_RADIO {name or radio_id} failed: {os.strerror(-code)}")
+        return True
+
+    def list_radios(self) -> List[RadioInfo]:
+        """Radios whose wiphy is in this connection's namespace (GET_RADIO dump)."""
+        seq = self._next_seq()
+        self.sock.send(encode(self.family_id, CMD_GET_RADIO, [], seq=seq,
+                              flags=NLM_F_REQUEST | NLM_F_DUMP))
+        radios = []
+        for mtype, _s, raw in self._recv_until(seq, (NLMSG_ERROR, NLMSG_DONE)):
+            if mtype == NLMSG_ERROR:
+                code = ack_code(raw)
+                if code < 0:
+                    raise HarnessError(f"GET_RADIO failed: {os.strerror(-code)}")
+                continue
+            if mtype != self.family_id:
+                continue
+            msg = HwsimMsg(raw)
+            msg.decode()
+            rid = msg.get_attr("HWSIM_ATTR_RADIO_ID")
+            name = msg.get_attr("HWSIM_ATTR_RADIO_NAME")
+            if rid is not None:
+                radios.append(RadioInfo(int(rid), _clean_name(name)))
+        return radios
+
+
+def _clean_name(name) -> str:
+    if isinstance(name, bytes):
+        name = name.decode(errors="replace")
+    return (name or "").rstrip("\x00")
+
+
+# -- module and phys --------------------------------------------------------------------
+def module_loaded() -> bool:
+    return SYS_MODULE.exists()
+
+
+def load_module() -> None:
+    """``modprobe mac80211_hwsim radios=0`` unless loaded (radios are created on demand)."""
+    if module_loaded():
+        return
+    run(["modprobe", "mac80211_hwsim", "radios=0"])
+
+
+def phy_of(radio_name: str, mac: str) -> str:
+    """The wiphy of a new radio: its name (hwsim names the wiphy), else match by MAC."""
+    if (SYS_IEEE80211 / radio_name).exists():
+        return radio_name
+    for phy in SYS_IEEE80211.iterdir() if SYS_IEEE80211.exists() else []:
+        try:
+            if (phy / "macaddress").read_text().strip().lower() == mac.lower():
+                return phy.name
+        except OSError:
+            continue
+    raise HarnessError(f"no wiphy found for radio {radio_name} ({mac}) in {SYS_IEEE80211}")
+
+
+def move_phy(phy: str, netns: str) -> None:
+    """Move a wiphy (and its interfaces) into a named namespace."""
+    run(["iw", "phy", phy, "set", "netns", "name", netns])
+
+
+def wiphy_names() -> Dict[str, str]:
+    """All wiphys visible in sysfs: name -> MAC (used by clean-up to report)."""
+    out: Dict[str, str] = {}
+    if SYS_IEEE80211.exists():
+        for phy in SYS_IEEE80211.iterdir():
+            try:
+                out[phy.name] = (phy / "macaddress").read_text().strip()
+            except OSError:
+                out[phy.name] = ""
+    return out

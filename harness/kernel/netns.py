@@ -1,0 +1,296 @@
+"""Network namespaces: create, run commands inside, track and kill processes, delete.
+
+A ``Node`` is one namespace. Commands run through ``ip netns exec`` with ``subprocess``
+(timeouts, exit codes), never through a long-lived shell. Every process started here gets
+``HARNESS_RUN=<tag>`` in its environment so ``harness clean`` can recognise it later.
+Under TCG every process costs ~60 ms, so batch steps with ``Node.script``, and do in Python
+what needs no process (namespace lookups, the pids of a namespace).
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
+
+from harness.errors import CommandTimeout, HarnessError
+from harness.kernel.naming import RUN_ENV
+
+Args = Union[str, Sequence[str]]
+
+#: Default timeout of one command inside a namespace (s).
+CMD_TIMEOUT = 30.0
+#: Most per-node steps run at once (``each``): process start-up is CPU work, so a few
+#: more than the CPUs keeps them busy while some processes wait on the kernel.
+PARALLEL = max(2, 2 * (os.cpu_count() or 1))
+
+T = TypeVar("T")
+
+
+def each(fn: Callable[[T], object], items: Iterable[T]) -> None:
+    """``fn(item)`` for every item, concurrently (per-node steps are independent).
+
+    Every call finishes before this returns, also on error or Ctrl-C, so a teardown that
+    follows never races a step still running; then the first error (in item order) is raised.
+    """
+    items = list(items)
+    if len(items) <= 1:
+        for item in items:
+            fn(item)
+        return
+    pool = ThreadPoolExecutor(max_workers=min(PARALLEL, len(items)))
+    interrupted: Optional[BaseException] = None
+    try:
+        futures = [pool.submit(fn, item) for item in items]
+    finally:
+        while True:  # a Ctrl-C while waiting: keep waiting (steps are bounded by timeouts)
+            try:
+                pool.shutdown(wait=True)
+                break
+            except KeyboardInterrupt as err:
+                interrupted = interrupted or err
+    if interrupted is not None:
+        raise interrupted
+    for future in futures:
+        future.result()
+
+
+def run(args: Sequence[str], *, check: bool = True, timeout: float = CMD_TIMEOUT,
+        input: Optional[str] = None, env: Optional[Mapping[str, str]] = None
+        ) -> subprocess.CompletedProcess:
+    """Run one command (root namespace), capture text output; raise HarnessError on failure."""
+    try:
+        proc = subprocess.run(list(args), capture_output=True, text=True, timeout=timeout,
+                              input=input, env=dict(env) if env is not None else None)
+    except FileNotFoundError as err:
+        raise HarnessError(f"command not found: {args[0]}",
+                           hint="run 'harness doctor' to see what is missing") from err
+    except subprocess.TimeoutExpired as err:
+        raise CommandTimeout(f"command timed out after {timeout:g} s: {shlex.join(args)}") from err
+    if check and proc.returncode != 0:
+        raise HarnessError(f"command failed (exit {proc.returncode}): {shlex.join(args)}\n"
+                           f"  {proc.stderr.strip() or proc.stdout.strip()}")
+    return proc
+
+
+#: Where ``ip netns add`` keeps its bind mounts (one file per named namespace).
+NETNS_DIR = "/run/netns"
+
+
+_CLONE_NEWNET = 0x40000000
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _setns(fd: int) -> None:
+    if _libc.setns(fd, _CLONE_NEWNET) != 0:
+        e = ctypes.get_errno()
+        raise HarnessError(f"setns failed: {os.strerror(e)}")
+
+
+@contextlib.contextmanager
+def entered(ns: str) -> Iterator[None]:
+    """Run the block in namespace ``ns``, this thread only (sockets opened and /proc/sys/net
+    paths looked up inside it belong to ``ns``); the thread's own namespace comes back after."""
+    if not netns_exists(ns):
+        raise HarnessError(f"namespace {ns} does not exist")
+    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    try:
+        target = os.open(os.path.join(NETNS_DIR, ns), os.O_RDONLY)
+        try:
+            _setns(target)
+            try:
+                yield
+            finally:
+                _setns(own)
+        finally:
+            os.close(target)
+    finally:
+        os.close(own)
+
+
+def socket_in(ns: Optional[str], family: int, kind: int, proto: int) -> socket.socket:
+    """A socket of namespace ``ns`` (None: this thread's own); it stays in ``ns`` for life."""
+    if ns is None:
+        return socket.socket(family, kind, proto)
+    with entered(ns):
+        return socket.socket(family, kind, proto)
+
+
+def list_netns() -> List[str]:
+    """Names of all named namespaces (``ip netns list``), whatever created them."""
+    out = run(["ip", "netns", "list"], check=False).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+def netns_exists(ns: str) -> bool:
+    return os.path.exists(os.path.join(NETNS_DIR, ns))
+
+
+def netns_pids(ns: str) -> List[int]:
+    """Pids whose network namespace is ``ns`` (what ``ip netns pids`` prints, without a process)."""
+    try:
+        target = os.stat(os.path.join(NETNS_DIR, ns))
+    except OSError:
+        return []
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            st = os.stat(f"/proc/{entry}/ns/net")
+        except OSError:
+            continue  # gone, or a kernel thread we may not inspect
+        if (st.st_dev, st.st_ino) == (target.st_dev, target.st_ino):
+            pids.append(int(entry))
+    return pids
+
+
+def kill_netns_pids(ns: str, timeout: float = 3.0) -> List[int]:
+    """SIGTERM then SIGKILL every process in the namespace; returns the pids found."""
+    pids = netns_pids(ns)
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and netns_pids(ns):
+            time.sleep(0.05)
+        if not netns_pids(ns):
+            break
+    return pids
+
+
+def delete_netns(ns: str) -> None:
+    """Delete a namespace (its veths go with it; phys return to the root namespace)."""
+    run(["ip", "netns", "del", ns], check=False)
+
+
+class Node:
+    """One network namespace and the processes the harness started in it."""
+
+    def __init__(self, name: str, netns: str, run_tag: str):
+        self.name = name
+        self.netns = netns
+        self.run_tag = run_tag
+        self.procs: List[subprocess.Popen] = []
+        #: Interface names inside the namespace, in creation order (filled by Network).
+        self.intfs: List[str] = []
+        #: IPv4 addresses with prefix, e.g. ``10.0.0.1/24`` (filled by Network).
+        self.ips: List[str] = []
+        #: True once ``create`` made the namespace (only then does ``destroy`` belong to us).
+        self.created = False
+
+    def __repr__(self) -> str:
+        return f"<Node {self.name} netns={self.netns}>"
+
+    @property
+    def ip(self) -> Optional[str]:
+        """First IPv4 address without prefix length (what tests and traffic use)."""
+        return self.ips[0].split("/")[0] if self.ips else None
+
+    # -- lifecycle -----------------------------------------------------------------
+    def create(self) -> None:
+        if netns_exists(self.netns):
+            raise HarnessError(f"namespace {self.netns} already exists",
+                               hint="a run with the same tag is alive, or run 'harness clean'")
+        run(["ip", "netns", "add", self.netns])
+        self.created = True
+        run(["ip", "-n", self.netns, "link", "set", "lo", "up"])
+
+    def destroy(self) -> None:
+        """Kill tracked processes, then everything else in the namespace, then delete it."""
+        self.stop_processes()
+        kill_netns_pids(self.netns)
+        delete_netns(self.netns)
+
+    # -- commands ------------------------------------------------------------------
+    def _argv(self, args: Args) -> List[str]:
+        inner = ["sh", "-c", args] if isinstance(args, str) else list(args)
+        return ["ip", "netns", "exec", self.netns, *inner]
+
+    def _env(self) -> dict:
+        """The environment of every process in the node: ours plus the run tag (``ip netns
+        exec`` passes it on), so ``harness clean`` can recognise the process later."""
+        return dict(os.environ, **{RUN_ENV: self.run_tag})
+
+    def cmd(self, args: Args, *, check: bool = True, timeout: float = CMD_TIMEOUT,
+            input: Optional[str] = None) -> subprocess.CompletedProcess:
+        """Run a command in the namespace and wait; a string runs through ``sh -c``."""
+        try:
+            return run(self._argv(args), check=check, timeout=timeout, input=input,
+                       env=self._env())
+        except HarnessError as err:  # the same kind of error, naming the node
+            raise type(err)(f"[{self.name}] {err.args[0]}", hint=err.hint) from None
+
+    def script(self, lines: Iterable[str], *, check: bool = True,
+               timeout: float = CMD_TIMEOUT) -> subprocess.CompletedProcess:
+        """Run several shell lines in one process (``set -e``): one fork instead of many."""
+        body = "set -e\n" + "\n".join(lines) + "\n"
+        return self.cmd(["sh", "-c", body], check=check, timeout=timeout)
+
+    def popen(self, args: Args, *, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+              text: bool = True) -> subprocess.Popen:
+        """Start a background process in the namespace; it is killed at ``stop_processes``."""
+        proc = subprocess.Popen(self._argv(args), stdout=stdout, stderr=stderr, text=text,
+                                start_new_session=True, env=self._env())
+        self.procs.append(proc)
+        return proc
+
+    def stop_processes(self, timeout: float = 2.0) -> None:
+        """SIGTERM each tracked process group, SIGKILL what is left after ``timeout``."""
+        for proc in self.procs:
+            if proc.poll() is None:
+                _signal_group(proc, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        for proc in self.procs:
+            try:
+                proc.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                _signal_group(proc, signal.SIGKILL)
+                proc.wait(5)
+        self.procs.clear()
+
+    # -- sysctls -------------------------------------------------------------------
+    def set_sysctls(self, values: Mapping[str, Union[str, int]]) -> None:
+        """Write ``net.*`` sysctls of this namespace, from this process (no fork): /proc/sys/net
+        shows the namespace of the thread that looks, and ``entered`` moves this thread."""
+        for key in values:
+            if not key.startswith("net."):
+                raise HarnessError(f"sysctl {key!r} is not per-namespace: only net.* keys allowed")
+        with entered(self.netns):
+            for key, value in values.items():
+                try:
+                    with open(_sysctl_path(key), "w") as fh:
+                        fh.write(f"{value}\n")
+                except OSError as err:
+                    raise HarnessError(f"[{self.name}] sysctl {key} = {value!r} failed: "
+                                       f"{err.strerror}") from None
+
+    def get_sysctl(self, key: str) -> str:
+        with entered(self.netns):
+            try:
+                with open(_sysctl_path(key)) as fh:
+                    return fh.read().strip()
+            except OSError as err:
+                raise HarnessError(f"[{self.name}] reading sysctl {key} failed: "
+                                   f"{err.strerror}") from None
+
+
+def _sysctl_path(key: str) -> str:
+    return "/proc/sys/" + key.replace(".", "/")
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+

@@ -1,0 +1,83 @@
+"""TCP congestion modules: load, allow, choose per namespace.
+
+A non-init namespace may only select an algorithm that is loaded *and* listed in the root
+namespace's ``net.ipv4.tcp_allowed_congestion_control`` (vm-notes §4). Order matters: modprobe
+first (the sysctl refuses unknown names). That allow-list is the one root-namespace setting
+the harness changes; ``AllowListGuard`` restores it on stop, which matters on a native host.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, List, Optional
+
+from harness.errors import HarnessError
+from harness.kernel.netns import Node, run
+
+#: Congestion modules the harness knows; reno and cubic are built in.
+CONGESTION_MODULES = ("reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr")
+BUILTIN = ("reno", "cubic")
+ALLOWED_PATH = Path("/proc/sys/net/ipv4/tcp_allowed_congestion_control")
+AVAILABLE_PATH = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
+
+
+def check_congestion(name: str) -> str:
+    if name not in CONGESTION_MODULES:
+        raise HarnessError(f"congestion module {name!r} is unknown: allowed "
+                           + ", ".join(CONGESTION_MODULES))
+    return name
+
+
+def allowed() -> List[str]:
+    return ALLOWED_PATH.read_text().split()
+
+
+def available() -> List[str]:
+    return AVAILABLE_PATH.read_text().split()
+
+
+def ensure_congestion_modules(names: Iterable[str]) -> Optional[str]:
+    """Load ``tcp_<name>`` modules and add them to the root allow-list.
+
+    Returns the allow-list as it was before (for restoring), or None if nothing changed.
+    """
+    wanted = [check_congestion(n) for n in names]
+    have = set(available())
+    for name in wanted:
+        if name not in have and name not in BUILTIN:
+            run(["modprobe", f"tcp_{name}"])
+    before = allowed()
+    missing = [n for n in wanted if n not in before]
+    if not missing:
+        return None
+    ALLOWED_PATH.write_text(" ".join(before + missing) + "\n")
+    return " ".join(before)
+
+
+def restore_allowed(value: Optional[str]) -> None:
+    """Put the root allow-list back as it was (no-op for None)."""
+    if value is not None:
+        try:
+            ALLOWED_PATH.write_text(value + "\n")
+        except OSError:
+            pass  # a module we loaded may have been removed meanwhile: best effort
+
+
+class AllowListGuard:
+    """Remembers the allow-list the first time the harness extends it; restores on ``restore``."""
+
+    def __init__(self) -> None:
+        self._original: Optional[str] = None
+
+    def ensure(self, names: Iterable[str]) -> None:
+        before = ensure_congestion_modules(names)
+        if self._original is None and before is not None:
+            self._original = before
+
+    def restore(self) -> None:
+        restore_allowed(self._original)
+        self._original = None
+
+
+def set_default_congestion(node: Node, name: str) -> None:
+    """Per-namespace default congestion control (the module must be allowed first)."""
+    node.set_sysctls({"net.ipv4.tcp_congestion_control": check_congestion(name)})

@@ -1,0 +1,77 @@
+"""The medium's counters reduced for results: a summary, the delta between two snapshots,
+one link's or one radio's counters (pure)."""
+from __future__ import annotations
+
+from typing import Any, Dict, Mapping, Optional
+
+from harness.errors import HarnessError
+
+
+def summary(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    """The few numbers a run's result shows first: lag percentiles, per-radio busy
+    fraction and queue drops, per-link attempts/successes/collisions/retry drops."""
+    if not stats:
+        return {}
+    return {
+        "lag_us": stats.get("lag_us"),
+        "radios": {r.get("node") or r["mac"]: {k: r.get(k) for k in
+                   ("busy_fraction", "queue_drops", "tx_frames", "acked", "retry_drops")}
+                   for r in stats.get("radios", [])},
+        "links": {f"{l.get('tx_node') or l['tx']}>{l.get('rx_node') or l['rx']}":
+                  {k: l.get(k) for k in ("attempts", "successes", "collisions", "retry_drops",
+                                         "airtime_us", "delivered")}
+                  for l in stats.get("links", [])},
+    }
+
+
+_RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "tx_airtime_us")
+_LINK_COUNTERS = ("attempts", "successes", "collisions", "retry_drops", "airtime_us", "delivered")
+
+
+def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str, Any]:
+    """Counters of the interval between two stats documents (e.g. around one flow).
+
+    ``busy_fraction`` here is busy time over the interval (from ``busy_us``, see
+    ``MediumHandle.annotate``). Lag percentiles cannot be subtracted: ``lag_us`` is
+    the cumulative one of ``after``."""
+    dt = float(after.get("uptime_s", 0.0)) - float(before.get("uptime_s", 0.0))
+    old_r = {r["mac"]: r for r in before.get("radios", [])}
+    radios = []
+    for r in after.get("radios", []):
+        o = old_r.get(r["mac"], {})
+        d = dict(r, **{k: r.get(k, 0) - o.get(k, 0) for k in _RADIO_COUNTERS})
+        if "busy_us" in r:
+            busy = (r["busy_us"] - o.get("busy_us", 0.0)) / 1e6
+        else:  # mediumd's fraction is over its uptime
+            busy = (r.get("busy_fraction", 0.0) * float(after.get("uptime_s", 0.0))
+                    - o.get("busy_fraction", 0.0) * float(before.get("uptime_s", 0.0)))
+        d["busy_us"] = busy * 1e6
+        d["busy_fraction"] = min(1.0, max(0.0, busy / dt)) if dt > 0 else 0.0
+        radios.append(d)
+    old_l = {(l["tx"], l["rx"]): l for l in before.get("links", [])}
+    links = []
+    for l in after.get("links", []):
+        o = old_l.get((l["tx"], l["rx"]), {})
+        links.append(dict(l, **{k: l.get(k, 0) - o.get(k, 0) for k in _LINK_COUNTERS}))
+    frames = {k: v - before.get("frames", {}).get(k, 0)
+              for k, v in after.get("frames", {}).items()}
+    return {"interval_s": dt, "frames": frames, "radios": radios, "links": links,
+            "lag_us": after.get("lag_us"), "status_lag_us": after.get("status_lag_us")}
+
+
+def link_stats(stats: Mapping[str, Any], tx: str, rx: str) -> Dict[str, Any]:
+    """Counters of the directed link tx -> rx (node names or MACs); zeros if it carried nothing."""
+    for link in stats.get("links", []):
+        if tx in (link.get("tx"), link.get("tx_node")) and rx in (link.get("rx"), link.get("rx_node")):
+            return dict(link)
+    return {"tx": tx, "rx": rx, "attempts": 0, "successes": 0, "collisions": 0,
+            "retry_drops": 0, "airtime_us": 0, "delivered": 0}
+
+
+def radio_stats(stats: Mapping[str, Any], node: str) -> Dict[str, Any]:
+    for radio in stats.get("radios", []):
+        if node in (radio.get("mac"), radio.get("node")):
+            return dict(radio)
+    raise HarnessError(f"no radio {node!r} in the medium stats: "
+                       + ", ".join(str(r.get("node") or r.get("mac")) for r in stats.get("radios", [])))
+

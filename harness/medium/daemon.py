@@ -1,0 +1,246 @@
+"""The medium daemon's lifetime for a ``Network``.
+
+``start_for(network)`` builds mediumd if needed, writes its config into a run directory,
+starts it in the root namespace and returns once it answers on its control socket (it
+registers with hwsim before it serves the socket), failing loudly if it exits.
+``MediumHandle.stop()`` sends SIGTERM, reads the final counters from ``--stats-out``, and
+sends SIGKILL if needed.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import Any, Dict, Mapping, Optional, Union
+
+from harness.errors import HarnessError
+from harness.kernel import cpu_layout, naming
+from harness.medium.config import _radio_label, _radio_rows, config_text
+from harness.medium.control import MediumControl, MediumControlError
+from harness.medium.spec import MediumSpec, spec_of
+
+#: How long mediumd may take to register and answer its control socket (TCG is slow).
+START_TIMEOUT = 20.0
+STOP_TIMEOUT = 10.0
+
+
+# -- the daemon --------------------------------------------------------------------------
+class MediumHandle:
+    """A running mediumd: its control connection, its files, and how to stop it."""
+
+    def __init__(self, proc: subprocess.Popen, run_dir: Path, *, keep_dir: bool,
+                 spec: MediumSpec, names: Mapping[str, str]):
+        self.proc = proc
+        self.run_dir = run_dir
+        self.config_path = run_dir / "medium.conf"
+        self.control_path = run_dir / "control.sock"
+        self.stats_path = run_dir / "stats.json"
+        self.log_path = run_dir / "mediumd.log"
+        self.pcap_path: Optional[Path] = None
+        self.spec = spec
+        self.names = dict(names)          # MAC -> radio label (node name)
+        self.control = MediumControl(str(self.control_path), timeout=10.0)
+        self.final_stats: Optional[Dict[str, Any]] = None
+        self.exit_code: Optional[int] = None
+        self._keep_dir = keep_dir
+        self._lock = threading.Lock()
+
+    @property
+    def running(self) -> bool:
+        return self.proc.poll() is None and self.exit_code is None
+
+    def stats(self) -> Dict[str, Any]:
+        """Counters now (control socket), or the final ones once stopped; radios and links
+        carry node names (``node``, ``tx_node``, ``rx_node``) beside their MACs."""
+        if self.final_stats is not None:
+            return self.final_stats
+        if not self.running:
+            raise HarnessError(f"mediumd exited (code {self.proc.poll()}): "
+                               f"{self.log_tail() or 'no output'}")
+        stats = self.control.stats()
+        return self.annotate(stats, time.monotonic())
+
+    def annotate(self, stats: Dict[str, Any], mono_s: float) -> Dict[str, Any]:
+        """Node names beside MACs, and each radio's busy time (``busy_us``).
+
+        mediumd reports ``busy_fraction`` over the core's span (first event to now, about its
+        uptime: mediumd/core c89f37e) but not the busy time itself; busy time = fraction x
+        ``uptime_s`` (a few ms off: the core's span starts at its first event), so intervals
+        can be subtracted (``stats_delta``). A daemon that reports ``busy_us`` is used as is.
+        ``mono_s`` (CLOCK_MONOTONIC when the stats were read) is kept for reference."""
+        uptime = float(stats.get("uptime_s", 0.0))
+        stats.setdefault("read_monotonic_s", mono_s)
+        for radio in stats.get("radios", []):
+            radio.setdefault("node", self.names.get(radio.get("mac", "").lower()))
+            if "busy_us" not in radio and "busy_fraction" in radio:
+                radio["busy_us"] = radio["busy_fraction"] * uptime * 1e6
+        for link in stats.get("links", []):
+            link.setdefault("tx_node", self.names.get(str(link.get("tx", "")).lower()))
+            link.setdefault("rx_node", self.names.get(str(link.get("rx", "")).lower()))
+        return stats
+
+    def log_tail(self, chars: int = 2000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:].strip()
+        except OSError:
+            return ""
+
+    def stop(self) -> Optional[Dict[str, Any]]:
+        """SIGTERM; collect the final counters mediumd writes; SIGKILL after a timeout.
+        Idempotent. Returns the final stats (None if the daemon could not write them)."""
+        with self._lock:
+            if self.exit_code is not None:
+                return self.final_stats
+            self.control.close()
+            if self.proc.poll() is None:
+                try:
+                    self.proc.send_signal(signal.SIGTERM)
+                    self.proc.wait(STOP_TIMEOUT)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait(5)
+            self.exit_code = self.proc.returncode
+            exited_at = time.monotonic()
+            try:
+                self.final_stats = self.annotate(json.loads(self.stats_path.read_text()),
+                                                 exited_at)
+            except (OSError, ValueError):
+                self.final_stats = None
+            log = self.log_tail()
+            if not self._keep_dir and self.exit_code == 0:
+                shutil.rmtree(self.run_dir, ignore_errors=True)
+        if self.exit_code != 0:
+            raise HarnessError(f"mediumd ended with exit code {self.exit_code} "
+                               f"(files kept in {self.run_dir}): {log or 'no output'}")
+        return self.final_stats
+
+
+#: The last medium of each Network, so counters stay readable after ``stop()``.
+_HANDLES: "weakref.WeakKeyDictionary[Any, MediumHandle]" = weakref.WeakKeyDictionary()
+
+
+def stats_for(network: Any) -> Optional[Dict[str, Any]]:
+    """The medium counters of a Network: live while it runs, final after ``stop()``;
+    None if it ran without a medium. (``Network.medium_stats()`` delegates here.)"""
+    handle = getattr(network, "medium_handle", None) or _HANDLES.get(network)
+    return handle.stats() if handle is not None else None
+
+
+def handle_for(network: Any) -> Optional[MediumHandle]:
+    return getattr(network, "medium_handle", None) or _HANDLES.get(network)
+
+
+def _set_pdeathsig() -> None:
+    """In the child: die with the harness (a registered orphan medium blocks the next run)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 - best effort; `harness clean` is the fallback
+        pass
+    os.setsid()
+
+
+_BINARY: Optional[Path] = None
+
+
+def mediumd_binary() -> Path:
+    """The mediumd this process uses: built once (cached by source hash), then kept, so a
+    source edit during a long session does not rebuild (minutes under TCG) between runs."""
+    global _BINARY
+    if _BINARY is None or not _BINARY.exists():
+        from harness.medium.build import ensure_mediumd
+        _BINARY = ensure_mediumd()
+    return _BINARY
+
+
+def start_for(network: Any) -> Optional[MediumHandle]:
+    """Start mediumd for a Network whose radios exist (called by ``Network._start_medium``).
+
+    Returns None when the network's ``medium`` says no medium (e.g. ``enabled: false``).
+    """
+    spec = spec_of(getattr(network, "medium", None))
+    if spec is None:
+        return None
+    binary = mediumd_binary()
+    tag = getattr(network, "tag", "0000")
+    text = config_text(network, spec, getattr(network, "seed", 0))
+    handle = launch(binary, text, spec, tag=tag, names={
+        r["mac"].lower(): _radio_label(r) for r in _radio_rows(network)})
+    try:
+        _HANDLES[network] = handle
+    except TypeError:
+        pass
+    return handle
+
+
+def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = "0000",
+           names: Optional[Mapping[str, str]] = None) -> MediumHandle:
+    """Write the config, start mediumd, wait until it serves its control socket."""
+    if spec.run_dir:
+        run_dir = Path(spec.run_dir)
+        run_dir.mkdir(parents=True, exist_ok=True)
+    else:
+        run_dir = Path(tempfile.mkdtemp(prefix=f"{naming.PREFIX}{tag}-medium-"))
+    (run_dir / "medium.conf").write_text(text)
+    for stale in ("control.sock", "stats.json"):
+        (run_dir / stale).unlink(missing_ok=True)
+    argv = [str(binary), "-c", str(run_dir / "medium.conf"),
+            "--control", str(run_dir / "control.sock"),
+            "--stats-out", str(run_dir / "stats.json"), "--log-level", spec.log_level]
+    if spec.spin_us:
+        argv += ["--spin-us", str(int(spec.spin_us))]
+    pcap: Optional[Path] = None
+    if spec.pcap:
+        pcap = run_dir / "medium.pcap" if spec.pcap is True else Path(str(spec.pcap))
+        argv += ["--pcap", str(pcap)]
+    env = dict(os.environ, **{naming.RUN_ENV: tag})
+    main_thread = threading.current_thread() is threading.main_thread()
+    with open(run_dir / "mediumd.log", "wb") as log:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT, env=env,
+                                preexec_fn=_set_pdeathsig if main_thread else os.setsid)
+    cpu_layout.pin_medium(proc.pid)
+    handle = MediumHandle(proc, run_dir, keep_dir=bool(spec.run_dir or spec.pcap),
+                          spec=spec, names=names or {})
+    handle.pcap_path = pcap
+    try:
+        _wait_ready(handle)
+    except BaseException:
+        try:
+            handle.stop()
+        except HarnessError:
+            pass
+        raise
+    return handle
+
+
+def _wait_ready(handle: MediumHandle) -> None:
+    """mediumd registers with hwsim before serving its socket: a ping answered = registered."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        code = handle.proc.poll()
+        if code is not None:
+            handle._keep_dir = True
+            raise HarnessError(f"mediumd exited at start (code {code}); config and log in "
+                               f"{handle.run_dir}: {handle.log_tail() or 'no output'}")
+        if handle.control_path.exists():
+            try:
+                handle.control.ping()
+                return
+            except MediumControlError:
+                handle.control.close()
+        if time.monotonic() > deadline:
+            handle._keep_dir = True
+            raise HarnessError(f"mediumd did not answer on {handle.control_path} within "
+                               f"{START_TIMEOUT:g} s: {handle.log_tail() or 'no output'}")
+        time.sleep(0.05)
+
+

@@ -1,0 +1,421 @@
+"""End-to-end fidelity checks of the medium: one hop through real Linux, against analytic DCF.
+
+Why a module: ``harness bench medium`` (the fidelity report other tools read) and the
+emulation tests (``tests/emulation/test_medium_e2e.py``) must measure the same thing the
+same way. A check = one saturated flow over one hop at a fixed legacy rate, its goodput
+(iperf3 receiver side) against ``harness.medium.analytic`` for the same frame sizes and settings.
+
+Frame sizes on air are the ones Linux sends through an IBSS: QoS data frames (mac80211
+negotiates WMM in IBSS: 26-byte header), LLC/SNAP 8, FCS 4; IPv4 20; UDP 8; TCP 32
+(timestamps on: MSS 1448). TCP: one ACK frame per two data segments (delayed ACK), each
+its own DCF exchange (design.md §4).
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
+
+from harness.medium import analytic
+from harness.medium.counters import stats_delta
+from harness.medium.daemon import handle_for
+from harness.medium.spec import MediumSpec
+
+T = TypeVar("T")
+
+MAC_HEADER = 26          # QoS data (IBSS with WMM); 24 without QoS
+LLC_FCS = 8 + 4
+IP_UDP = 20 + 8
+IP_TCP = 20 + 32
+UDP_PAYLOAD = 1472       # the fidelity report's payload (iperf3 -l)
+TCP_MSS = 1448
+#: Basic (control-response) rate sets of the report (issue 3): 802.11b {1, 2};
+#: 802.11g ERP-OFDM {6, 12, 24}.
+BASIC = {"b": (1.0, 2.0), "g": (6.0, 12.0, 24.0)}
+
+
+@dataclass
+class Check:
+    """One fidelity check: settings, expectation, and (after ``run``) the measurement."""
+
+    name: str
+    phy: str
+    rate: float
+    protocol: str = "udp"
+    rts: bool = False
+    short_preamble: bool = False
+    payload: int = UDP_PAYLOAD
+    duration: float = 10.0
+    tolerance_pct: float = 5.0
+    basic_rates: Tuple[float, ...] = ()
+    short_slot: bool = True
+    mac_header: int = MAC_HEADER
+    expected: float = 0.0
+    measured: Optional[float] = None
+    ok: Optional[bool] = None
+    medium: Dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def settings(self) -> Dict[str, Any]:
+        out = asdict(self)
+        for key in ("name", "expected", "measured", "ok", "tolerance_pct", "medium", "note"):
+            out.pop(key)
+        out["basic_rates"] = list(self.basic_rates)
+        return out
+
+    def to_dict(self) -> Dict[str, Any]:
+        d = {"name": self.name, "measured": self.measured, "expected": round(self.expected, 4),
+             "tolerance_pct": self.tolerance_pct, "ok": self.ok, **self.settings(),
+             "medium": self.medium}
+        if self.note:
+            d["note"] = self.note
+        return d
+
+    @property
+    def error_pct(self) -> Optional[float]:
+        if self.measured is None or not self.expected:
+            return None
+        return 100.0 * (self.measured - self.expected) / self.expected
+
+
+def udp_check(phy: str, rate: float, *, rts: bool = False, short_preamble: bool = False,
+              duration: float = 10.0, tolerance_pct: float = 5.0) -> Check:
+    """``udp_1hop_<phy>_<rate>`` (+ ``_rts`` / ``_sp``): one saturated UDP sender."""
+    name = f"udp_1hop_{phy}_{rate:g}" + ("_rts" if rts else "") + ("_sp" if short_preamble else "")
+    check = Check(name, phy, float(rate), "udp", rts, short_preamble, UDP_PAYLOAD, duration,
+                  tolerance_pct, BASIC[phy])
+    check.expected = expected_udp(check)
+    return check
+
+
+def tcp_check(phy: str, rate: float, *, duration: float = 10.0,
+              tolerance_pct: float = 5.0) -> Check:
+    check = Check(f"tcp_1hop_{phy}_{rate:g}", phy, float(rate), "tcp", payload=TCP_MSS,
+                  duration=duration, tolerance_pct=tolerance_pct, basic_rates=BASIC[phy])
+    check.expected = expected_tcp(check)
+    return check
+
+
+def _exchange(check: Check, payload: int, overhead: int, rts: bool):
+    return analytic.exchange(check.phy, check.rate, payload, overhead=overhead,
+                             short_preamble=check.short_preamble, rts=rts,
+                             short_slot=check.short_slot, basic=list(check.basic_rates))
+
+
+def expected_udp(check: Check) -> float:
+    """Analytic goodput (Mbit/s) of one saturated UDP sender (design.md §4)."""
+    return analytic.single_sender_goodput_mbps(
+        check.phy, check.rate, check.payload, overhead=check.mac_header + LLC_FCS + IP_UDP,
+        short_preamble=check.short_preamble, rts=check.rts, short_slot=check.short_slot,
+        basic=list(check.basic_rates))
+
+
+def expected_tcp(check: Check, segments_per_ack: float = 2.0) -> float:
+    """Analytic TCP goodput: per ``segments_per_ack`` data exchanges one TCP-ACK exchange,
+    each with its own DIFS + mean backoff."""
+    overhead = check.mac_header + LLC_FCS + IP_TCP
+    data = _exchange(check, check.payload, overhead, check.rts)
+    ack = _exchange(check, 0, overhead, check.rts)
+    tm = data.tm
+    access = tm.difs + tm.cw_min / 2 * tm.slot
+    t = segments_per_ack * (access + data.success) + access + ack.success
+    return segments_per_ack * check.payload * 8 / t
+
+
+# -- CPU: was it the medium's air or the machine's CPU? ----------------------------------------
+#: Guest CPU busy fraction (all CPUs) above which a run is called CPU-bound: the frames the
+#: medium would carry are not produced and consumed fast enough (TCG is ~10x slower).
+CPU_BOUND = 0.85
+
+
+def proc_cpu_s(pid: int) -> float:
+    """utime + stime of a process in seconds (includes softirq work run in its syscalls,
+    e.g. the receive path of frames mediumd injects)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def system_cpu() -> List[int]:
+    return [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+
+
+def cpu_busy(before: List[int], after: List[int]) -> float:
+    """Busy fraction of all CPUs between two /proc/stat samples."""
+    d = [a - b for a, b in zip(after, before)]
+    idle = d[3] + (d[4] if len(d) > 4 else 0)
+    return 1.0 - idle / sum(d) if sum(d) else 0.0
+
+
+class CpuMeter:
+    """CPU of the machine and of mediumd across one flow."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.t0, self.sys0, self.proc0 = time.monotonic(), system_cpu(), proc_cpu_s(pid)
+
+    def result(self) -> Dict[str, float]:
+        wall = time.monotonic() - self.t0
+        return {"guest_cpu_busy" if _in_vm() else "cpu_busy": round(cpu_busy(self.sys0, system_cpu()), 3),
+                "mediumd_cpu_share": round((proc_cpu_s(self.pid) - self.proc0) / wall, 3),
+                "ncpu": os.cpu_count() or 1}
+
+
+def _in_vm() -> bool:
+    from harness.kernel.host import in_vm
+    return in_vm()
+
+
+#: Median delivery lag (us) above which the machine, not the medium, set the pace: the
+#: daemon ran late by more than a few frame times (seen when other VMs share the host's CPUs,
+#: which the guest's own /proc/stat does not show).
+LAG_BOUND_US = 2000.0
+
+
+def cpu_bound(check: "Check") -> bool:
+    """The regime this check ran in: the CPU (the guest's, or the host's under the guest),
+    not the air, was saturated."""
+    return starved_reason(check) is not None
+
+
+def starved_reason(check: "Check") -> Optional[str]:
+    busy = check.medium.get("guest_cpu_busy", check.medium.get("cpu_busy", 0.0))
+    lag50 = (check.medium.get("lag_us") or {}).get("p50") or 0.0
+    air = check.medium.get("busy_fraction", {}).get("sta1", 0.0)
+    share = check.medium.get("mediumd_cpu_share", 0.0)
+    if busy >= CPU_BOUND:
+        return (f"CPU-bound: the machine was {100 * busy:.0f}% busy (mediumd {100 * share:.0f}% "
+                f"of one CPU) while the air was busy {100 * air:.0f}%")
+    if lag50 > LAG_BOUND_US:
+        return (f"host-starved: median delivery lag {lag50 / 1000:.1f} ms (the daemon ran late; "
+                f"machine {100 * busy:.0f}% busy as it saw it), air busy {100 * air:.0f}%")
+    return None
+
+
+# -- measuring --------------------------------------------------------------------------
+def pair_topology(check: Check, distance: float = 20.0):
+    from harness.net.topo import Topology
+    topo = Topology(f"fid{check.phy}{check.rate:g}")
+    for i, name in enumerate(("sta1", "sta2")):
+        topo.add_station(name, (i * distance, 0.0), phy=check.phy, rate=check.rate,
+                         rts=True if check.rts else None)
+    return topo
+
+
+def medium_spec(check: Check, **extra: Any) -> MediumSpec:
+    return MediumSpec(basic_rates={check.phy: tuple(check.basic_rates)},
+                      short_slot=check.short_slot, **extra)
+
+
+def run_check(check: Check, *, warmup: float = 1.0) -> Check:
+    """Start a pair, run the saturated flow, fill ``measured``/``ok`` and medium counters."""
+    from harness.net.network import Network
+    from harness.traffic.flows import Flow
+    with Network(pair_topology(check), medium=medium_spec(check)) as net:
+        handle = handle_for(net)
+        _prime(net)
+        before = handle.stats()
+        extra = ["--omit", f"{warmup:g}", "--get-server-output"]
+        if check.protocol == "udp":
+            flow = Flow("sta1", "sta2", check.duration + warmup, "udp",
+                        bitrate=f"{max(2 * check.expected, 1):.0f}M",
+                        extra=["-l", str(check.payload)] + extra)
+        else:
+            flow = Flow("sta1", "sta2", check.duration + warmup, "tcp", extra=extra)
+        meter = CpuMeter(handle.proc.pid)
+        result = retry_setup(lambda: run_together(net, [flow])[0])
+        cpu = meter.result()
+        delta = stats_delta(before, handle.stats())
+    # receiver side: what arrived (a UDP client's own report counts what it sent)
+    check.measured = round(receiver_mbps(result, skip=0), 4)
+    check.ok = abs(check.error_pct or 100.0) <= check.tolerance_pct
+    check.medium = medium_evidence(delta, check)
+    check.medium.update(cpu)
+    if not check.ok:
+        check.note = starved_reason(check) or ""
+    return check
+
+
+def cpu_busy_of(check: "Check") -> float:
+    return check.medium.get("guest_cpu_busy", check.medium.get("cpu_busy", 0.0))
+
+
+def _prime(net) -> None:
+    """ARP and the IBSS peer entries exist before the measured flow starts."""
+    from harness.traffic.flows import ping
+    ping(net, "sta1", "sta2", count=2, interval=0.2)
+
+
+def medium_evidence(delta: Dict[str, Any], check: Optional[Check] = None) -> Dict[str, Any]:
+    """What the medium saw during the flow: lag, busy fractions, per-link counters."""
+    links = {f"{l.get('tx_node')}>{l.get('rx_node')}": {k: l.get(k) for k in
+             ("attempts", "successes", "collisions", "retry_drops", "airtime_us", "delivered")}
+             for l in delta["links"] if l.get("attempts")}
+    out = {"interval_s": round(delta["interval_s"], 3),
+           "lag_us": delta.get("lag_us"),
+           "busy_fraction": {r.get("node"): round(r["busy_fraction"], 4)
+                             for r in delta["radios"]},
+           "queue_drops": {r.get("node"): r["queue_drops"] for r in delta["radios"]},
+           "links": links}
+    # Air used by frames not addressed to one station (IBSS beacons, ARP): real frames of the
+    # real stack that the one-flow analytic model does not count.
+    radio_air = sum(r.get("tx_airtime_us", 0) for r in delta["radios"])
+    link_air = sum(l.get("airtime_us", 0) for l in delta["links"])
+    if delta["interval_s"] > 0:
+        out["group_airtime_share"] = round(max(0, radio_air - link_air) / 1e6 / delta["interval_s"], 4)
+    fwd, rev = links.get("sta1>sta2"), links.get("sta2>sta1")
+    if check is not None and check.protocol == "tcp" and fwd and rev and rev["successes"]:
+        out["data_frames_per_ack_frame"] = round(fwd["successes"] / rev["successes"], 3)
+    return out
+
+
+#: iperf3's UDP stream setup is one unacknowledged datagram each way (esnet/iperf#862): on a
+#: lossy or colliding link it can be lost and iperf3 gives up before measuring anything.
+SETUP_LOST = "unable to read from stream socket"
+
+
+def retry_setup(fn, attempts: int = 3):
+    """Call ``fn`` again when iperf3's UDP setup datagram was lost (nothing was measured)."""
+    from harness.errors import HarnessError
+    for i in range(attempts):
+        try:
+            return fn()
+        except HarnessError as err:
+            if SETUP_LOST not in str(err) or i == attempts - 1:
+                raise
+
+
+def run_together(net, flows: List[Any], timeout_extra: Optional[float] = None) -> List[Any]:
+    """Run iperf3 flows that start at the same moment (servers first, then every client
+    launched back to back): run_flow in threads would start each client only after its
+    own server listens, seconds apart under TCG, and the flows would partly run alone."""
+    import subprocess
+
+    from harness.errors import HarnessError
+    from harness.traffic import iperf
+    from harness.traffic.flows import CLIENT_GRACE_S, _wait_listening, client_args
+    extra = CLIENT_GRACE_S if timeout_extra is None else timeout_extra
+    servers, clients = [], []
+    try:
+        for f in flows:
+            dst = net[f.dst]
+            servers.append((dst, dst.popen(["iperf3", "-s", "-1", "-p", str(f.port), "-B", dst.ip,
+                                            "--forceflush"])))
+        for dst, proc in servers:
+            _wait_listening(proc)
+        for f in flows:
+            src = net[f.src]
+            clients.append((f, src, src.popen(client_args(f, net[f.dst].ip))))
+        results = []
+        for f, src, proc in clients:
+            out, err = proc.communicate(timeout=f.duration + extra)
+            if not out.strip():
+                raise HarnessError(f"iperf3 {f.src}->{f.dst} printed nothing: {err.strip()}")
+            result = iperf.parse(out)
+            result.src, result.dst = f.src, f.dst
+            result.raw = json.loads(out)  # type: ignore[attr-defined]
+            results.append(result)
+        return results
+    finally:
+        for node, proc in servers + [(c[1], c[2]) for c in clients]:
+            if proc.poll() is None:
+                proc.kill()
+                try:
+                    proc.wait(5)
+                except subprocess.TimeoutExpired:
+                    pass
+            if proc in node.procs:
+                node.procs.remove(proc)
+
+
+def receiver_intervals(result: Any) -> List[Tuple[float, float, int]]:
+    """(start, end, bytes) per second as the *receiver* counted them (``--get-server-output``
+    with a JSON-mode server; an iperf3 client's own UDP intervals count what it sent)."""
+    raw = getattr(result, "raw", None) or {}
+    server = raw.get("server_output_json") or {}
+    out = []
+    for iv in server.get("intervals", []):
+        total = iv.get("sum", {})
+        if not total.get("omitted"):
+            out.append((float(total.get("start", 0)), float(total.get("end", 0)),
+                        int(total.get("bytes", 0))))
+    return out
+
+
+def receiver_mbps(result: Any, skip: int = 1) -> float:
+    """Receiver-side goodput over its intervals, skipping the first ``skip`` and the last."""
+    ivs = receiver_intervals(result)
+    ivs = ivs[skip:len(ivs) - 1] if len(ivs) > skip + 1 else ivs
+    secs = sum(e - s for s, e, _ in ivs)
+    if not secs:
+        # a server not in JSON mode sends text: the client's end.sum_received (receiver side,
+        # omitted seconds excluded) is the same measure over the whole test
+        if getattr(result, "protocol", "") and getattr(result, "throughput_bps", None) is not None:
+            return result.throughput_bps / 1e6
+        raise ValueError("no receiver-side report (iperf3 server intervals or end.sum_received)")
+    return sum(b for _, _, b in ivs) * 8 / secs / 1e6
+
+
+def sampled(handle: Any, fn: Callable[[], T], period: float = 0.5) -> Tuple[T, List[Dict[str, Any]]]:
+    """``fn()`` while a thread reads the medium's counters every ``period`` seconds.
+
+    Returns fn's result and the readings: the first taken before fn starts, the last after it
+    returns, each carrying ``read_monotonic_s``. Only the thread talks to the control socket
+    while fn runs."""
+    samples = [handle.stats()]
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.wait(period):
+            samples.append(handle.stats())
+    thread = threading.Thread(target=poll, name="medium-sampler", daemon=True)
+    thread.start()
+    try:
+        result = fn()
+    finally:
+        stop.set()
+        thread.join()
+    samples.append(handle.stats())
+    return result, samples
+
+
+def backlogged_goodput_mbps(samples: Sequence[Mapping[str, Any]], links: Sequence[Tuple[str, str]],
+                            payload_bytes: int) -> Tuple[float, float]:
+    """Goodput the medium delivered on ``links`` (tx node, rx node) while every sender had a
+    backlog, and the seconds that covers.
+
+    Concurrent flows started together do not run together when the air is hostile: a hidden
+    sender's handshake can lose its SYN to the other flow for seconds, and meanwhile the first
+    flow has the air to itself. So the air is judged only over sampling intervals in which each
+    sender was saturated: its medium queue held at least half its limit at both readings (a
+    saturated sender keeps its queue full; one still shaking hands holds a frame or two).
+    Each acknowledged frame on a link carries ``payload_bytes``."""
+    def radio(sample: Mapping[str, Any], node: str) -> Mapping[str, Any]:
+        for r in sample["radios"]:
+            if r.get("node") == node:
+                return r
+        raise ValueError(f"no radio of node {node!r} in the medium's stats")
+
+    wanted = set(links)
+
+    def successes(sample: Mapping[str, Any]) -> int:
+        return sum(l["successes"] for l in sample["links"]
+                   if (l.get("tx_node"), l.get("rx_node")) in wanted)
+
+    def saturated(sample: Mapping[str, Any]) -> bool:
+        for tx, _ in links:
+            r = radio(sample, tx)
+            if r["queue_len"] < r["queue_limit"] / 2:
+                return False
+        return True
+
+    frames, seconds = 0, 0.0
+    for before, after in zip(samples, samples[1:]):
+        if saturated(before) and saturated(after):
+            frames += successes(after) - successes(before)
+            seconds += after["read_monotonic_s"] - before["read_monotonic_s"]
+    mbps = frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0
+    return mbps, seconds

@@ -1,0 +1,295 @@
+"""What a medium is made of: validated medium keys (``MediumSpec``), link overrides, walls.
+
+Errors name the key and the allowed values. Pure: no files, no processes.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from harness.errors import HarnessError
+from harness.kernel import wireless
+
+PROPAGATION_MODELS = ("free_space", "log_distance", "two_ray", "indoor")
+FADING_MODELS = ("none", "rayleigh", "lognormal")
+LOG_LEVELS = ("error", "warn", "info", "debug")
+LINK_KEYS = ("a", "b", "loss", "snr", "none", "model", "per", "oneway")
+
+
+# -- the spec ----------------------------------------------------------------------------
+@dataclass
+class LinkOverride:
+    """Directed or symmetric override of the link a-b (node names or MACs)."""
+
+    a: str
+    b: str
+    kind: str = "model"                   # loss | snr | none | model
+    value: Optional[float] = None         # dB for loss / snr
+    per: Optional[float] = None           # extra frame loss probability 0..1
+    oneway: bool = False                  # a -> b only
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "medium.links[]") -> "LinkOverride":
+        if not isinstance(data, Mapping):
+            raise HarnessError(f"{where} must be a mapping with keys {', '.join(LINK_KEYS)}")
+        unknown = [k for k in data if k not in LINK_KEYS]
+        if unknown:
+            raise HarnessError(f"{where}.{unknown[0]} is unknown: allowed {', '.join(LINK_KEYS)}")
+        for end in ("a", "b"):
+            if not isinstance(data.get(end), str) or not data.get(end):
+                raise HarnessError(f"{where}.{end} is required: a node name or a radio MAC")
+        kinds = [k for k in ("loss", "snr", "none", "model") if data.get(k) not in (None, False)]
+        if len(kinds) > 1:
+            raise HarnessError(f"{where}: give at most one of loss, snr, none, model "
+                               f"(got {', '.join(kinds)})")
+        kind = kinds[0] if kinds else "model"
+        value = None
+        if kind in ("loss", "snr"):
+            value = _number(data[kind], f"{where}.{kind}", "a number of dB")
+        elif data.get(kind) is not True and kind != "model":
+            raise HarnessError(f"{where}.{kind} must be true")
+        per = None
+        if data.get("per") is not None:
+            per = _number(data["per"], f"{where}.per", "a probability 0..1", lo=0.0, hi=1.0)
+        oneway = data.get("oneway", False)
+        if not isinstance(oneway, bool):
+            raise HarnessError(f"{where}.oneway {oneway!r} is invalid: allowed true or false")
+        if kind == "model" and per is None:
+            raise HarnessError(f"{where}: nothing to override: give one of loss, snr, none "
+                               "or per (model: true only goes with per)")
+        return cls(data["a"], data["b"], kind, value, per, oneway)
+
+
+@dataclass
+class Wall:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    loss: Optional[float] = None          # dB, None = propagation wall_loss
+
+
+@dataclass
+class MediumSpec:
+    """What an experiment may say about the medium; ``None`` = mediumd's default.
+
+    Names follow mediumd's config keys (catalog.MEDIUM) so a YAML key reaches the daemon
+    unchanged. ``basic_rates`` maps a PHY to the rate set the medium answers control frames
+    from (ACK/CTS at the highest basic rate <= the data rate); empty = the set each radio
+    joined with (hwsim sends no ACKs: the control rate is the medium's decision).
+    """
+
+    enabled: bool = True
+    propagation: str = "two_ray"          # ns-2's default; Friis below the crossover distance
+    exponent: Optional[float] = None
+    ref_distance: Optional[float] = None
+    ref_loss: Optional[float] = None
+    system_loss: Optional[float] = None
+    height: Optional[float] = None
+    wall_loss: Optional[float] = None
+    floor_loss: Optional[float] = None
+    floor_height: Optional[float] = None
+    walls: List[Wall] = field(default_factory=list)
+    tx_range: Optional[float] = None
+    cs_range: Optional[float] = None
+    rx_sensitivity: Optional[float] = None
+    cs_threshold: Optional[float] = None
+    noise_figure: Optional[float] = None
+    capture_threshold: Optional[float] = None
+    queue: Optional[int] = None
+    short_slot: Optional[bool] = None
+    shadowing: Optional[float] = None
+    fading: Optional[str] = None
+    fading_sigma: Optional[float] = None
+    seed: Optional[int] = None            # None = the Network's seed
+    pcap: Union[bool, str, None] = None   # True = medium.pcap in the run directory
+    basic_rates: Dict[str, Tuple[float, ...]] = field(default_factory=dict)
+    links: List[LinkOverride] = field(default_factory=list)
+    log_level: str = "warn"
+    spin_us: Optional[int] = None         # mediumd --spin-us: busy-poll this close to events
+    run_dir: Optional[str] = None         # None = a fresh temporary directory
+
+    # -- validation --------------------------------------------------------------------
+    @classmethod
+    def keys(cls) -> List[str]:
+        return [f.name for f in fields(cls)]
+
+    @classmethod
+    def from_dict(cls, data: Optional[Mapping[str, Any]], where: str = "medium") -> "MediumSpec":
+        """Validate medium keys (an experiment's ``medium`` section, or keyword arguments)."""
+        data = dict(data or {})
+        allowed = cls.keys()
+        for key in data:
+            if key not in allowed:
+                raise HarnessError(f"{where}.{key} is unknown: allowed {', '.join(allowed)}")
+        kw: Dict[str, Any] = {}
+        for key, value in data.items():
+            if value is None and key not in ("enabled", "propagation", "log_level", "basic_rates",
+                                             "links", "walls"):
+                kw[key] = None
+                continue
+            kw[key] = _check_key(key, value, f"{where}.{key}")
+        spec = cls(**kw)
+        spec._check_combinations(where)
+        return spec
+
+    def _check_combinations(self, where: str) -> None:
+        if self.fading == "lognormal" and not self.fading_sigma:
+            raise HarnessError(f"{where}.fading_sigma is required with fading: lognormal "
+                               "(sigma in dB, > 0)")
+        if self.tx_range and self.cs_range and self.cs_range < self.tx_range:
+            raise HarnessError(f"{where}.cs_range {self.cs_range:g} m is below tx_range "
+                               f"{self.tx_range:g} m: allowed cs_range >= tx_range")
+        if self.walls and self.propagation != "indoor":
+            raise HarnessError(f"{where}.walls need propagation: indoor "
+                               f"(got {self.propagation})")
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain data (for a run's result); round-trips through ``from_dict``."""
+        out = asdict(self)
+        out["basic_rates"] = {k: list(v) for k, v in self.basic_rates.items()}
+        out["links"] = [_link_dict(l) for l in self.links]
+        out["walls"] = [[w.x1, w.y1, w.x2, w.y2] + ([w.loss] if w.loss is not None else [])
+                        for w in self.walls]
+        return out
+
+
+def _link_dict(link: LinkOverride) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"a": link.a, "b": link.b}
+    if link.kind in ("loss", "snr"):
+        out[link.kind] = link.value
+    elif link.kind == "none":
+        out["none"] = True
+    if link.per is not None:
+        out["per"] = link.per
+    if link.oneway:
+        out["oneway"] = True
+    return out
+
+
+def _number(value: Any, key: str, allowed: str, *, lo: Optional[float] = None,
+            hi: Optional[float] = None, integer: bool = False, lo_open: bool = False) -> float:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if ok and integer:
+        ok = float(value).is_integer()
+    if ok and lo is not None:
+        ok = value > lo if lo_open else value >= lo
+    if ok and hi is not None:
+        ok = value <= hi
+    if not ok:
+        raise HarnessError(f"{key} {value!r} is invalid: allowed {allowed}")
+    return int(value) if integer else float(value)
+
+
+_POSITIVE = ("ref_distance", "height", "floor_height", "tx_range", "cs_range")
+_DB = ("ref_loss", "system_loss", "wall_loss", "floor_loss", "rx_sensitivity", "cs_threshold",
+       "noise_figure")
+
+
+def _check_key(key: str, value: Any, where: str) -> Any:
+    """One medium key's value, checked; HarnessError names the key and what is allowed."""
+    if key in _POSITIVE:
+        return _number(value, where, "a number > 0 (metres)", lo=0.0, lo_open=True)
+    if key in _DB:
+        return _number(value, where, "a number (dB / dBm)")
+    if key == "exponent":
+        return _number(value, where, "a number 1..8", lo=1.0, hi=8.0)
+    if key in ("capture_threshold", "shadowing", "fading_sigma"):
+        return _number(value, where, "a number >= 0 (dB)", lo=0.0)
+    if key == "queue":
+        return _number(value, where, "an integer 0..255 (frames)", lo=0, hi=255, integer=True)
+    if key == "spin_us":
+        return _number(value, where, "an integer 0..1000000 (microseconds)", lo=0, hi=1000000,
+                       integer=True)
+    if key == "seed":
+        return _number(value, where, "an integer >= 0", lo=0, integer=True)
+    if key in ("enabled", "short_slot"):
+        if not isinstance(value, bool):
+            raise HarnessError(f"{where} {value!r} is invalid: allowed true or false")
+        return value
+    if key == "propagation":
+        return _choice(value, PROPAGATION_MODELS, where)
+    if key == "fading":
+        return _choice(value, FADING_MODELS, where)
+    if key == "log_level":
+        return _choice(value, LOG_LEVELS, where)
+    if key == "pcap":
+        if isinstance(value, bool) or (isinstance(value, str) and value):
+            return value
+        raise HarnessError(f"{where} {value!r} is invalid: allowed true, false or a file path")
+    if key == "run_dir":
+        if isinstance(value, (str, os.PathLike)) and str(value):
+            return str(value)
+        raise HarnessError(f"{where} {value!r} is invalid: allowed a directory path")
+    if key == "basic_rates":
+        return _check_basic_rates(value, where)
+    if key == "links":
+        if not isinstance(value, (list, tuple)):
+            raise HarnessError(f"{where} must be a list of link overrides "
+                               f"(keys {', '.join(LINK_KEYS)})")
+        return [v if isinstance(v, LinkOverride) else LinkOverride.from_dict(v, f"{where}[{i}]")
+                for i, v in enumerate(value)]
+    if key == "walls":
+        return _check_walls(value, where)
+    raise HarnessError(f"{where} is unknown")  # pragma: no cover - keys() guards this
+
+
+def _choice(value: Any, allowed: Sequence[str], where: str) -> str:
+    if value not in allowed:
+        raise HarnessError(f"{where} {value!r} is invalid: allowed {', '.join(allowed)}")
+    return value
+
+
+def _check_basic_rates(value: Any, where: str) -> Dict[str, Tuple[float, ...]]:
+    if not isinstance(value, Mapping):
+        raise HarnessError(f"{where} must map a phy ({', '.join(wireless.PHY_MODES)}) "
+                           "to a list of Mbit/s rates, e.g. {g: [6, 12, 24]}")
+    out = {}
+    for phy, rates in value.items():
+        if phy not in wireless.PHY_MODES:
+            raise HarnessError(f"{where}.{phy} is invalid: allowed {', '.join(wireless.PHY_MODES)}")
+        if not isinstance(rates, (list, tuple)) or not rates:
+            raise HarnessError(f"{where}.{phy} must be a non-empty list of rates")
+        allowed = wireless.RATES[phy]
+        for r in rates:
+            if isinstance(r, bool) or not isinstance(r, (int, float)) or float(r) not in allowed:
+                raise HarnessError(f"{where}.{phy} rate {r!r} is invalid: allowed "
+                                   + ", ".join(f"{a:g}" for a in allowed))
+        out[phy] = tuple(sorted({float(r) for r in rates}))
+    return out
+
+
+def _check_walls(value: Any, where: str) -> List[Wall]:
+    if not isinstance(value, (list, tuple)):
+        raise HarnessError(f"{where} must be a list of [x1, y1, x2, y2] or [x1, y1, x2, y2, loss_db]")
+    out = []
+    for i, w in enumerate(value):
+        if isinstance(w, Wall):
+            out.append(w)
+            continue
+        if not isinstance(w, (list, tuple)) or len(w) not in (4, 5):
+            raise HarnessError(f"{where}[{i}] {w!r} is invalid: allowed [x1, y1, x2, y2] or "
+                               "[x1, y1, x2, y2, loss_db]")
+        nums = [_number(v, f"{where}[{i}]", "numbers (metres, dB)") for v in w]
+        out.append(Wall(*nums))
+    return out
+
+
+def spec_of(medium: Any) -> Optional[MediumSpec]:
+    """What ``Network(medium=...)`` means: None = defaults, 'none' = no medium, a dict or a
+    ``MediumSpec`` = those settings. Returns None when no medium should run."""
+    if medium is None:
+        return MediumSpec()
+    if isinstance(medium, str):
+        if medium == "none":
+            return None
+        if medium == "default":
+            return MediumSpec()
+        raise HarnessError(f"medium {medium!r} is invalid: allowed 'none', 'default', "
+                           "a mapping of medium keys, or a MediumSpec")
+    spec = medium if isinstance(medium, MediumSpec) else MediumSpec.from_dict(medium)
+    return spec if spec.enabled else None
+
+

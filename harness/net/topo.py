@@ -1,0 +1,301 @@
+"""Topology description: pure data, no root, no kernel (like Mininet's ``Topo``).
+
+A ``Topology`` names stations (nodes with a radio), hosts (wired nodes), links and static
+routes, and validates them as they are added. ``harness.net.network.Network`` realises it. It can be
+printed, compared and stored with results (``to_dict``).
+
+Links: between two stations, ``add_link`` declares a *wireless neighbour* (802.11s peer links
+are opened only between declared neighbours; with no medium, IBSS frames are filtered to
+them). Any link with a host is a veth pair.
+"""
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from harness.errors import HarnessError
+from harness.kernel import wireless
+from harness.kernel.naming import check_node_name
+
+Position = Tuple[float, float, float]
+IPIface = Union[ipaddress.IPv4Interface, ipaddress.IPv6Interface]
+
+#: Stations get 10.0.0.<n>/24 in the order they were added, unless ``ip=`` says otherwise.
+STATION_SUBNET = ipaddress.ip_network("10.0.0.0/24")
+#: veth links without addresses get 10.<200+k>.0.1/24 and .2/24.
+VETH_BASE = 200
+
+
+@dataclass
+class StationSpec:
+    name: str
+    position: Position = (0.0, 0.0, 0.0)
+    mode: str = "ibss"
+    channel: int = 1
+    rate: Optional[float] = None          # Mbit/s legacy rate, None = auto (minstrel)
+    rts: wireless.Rts = None              # None leave, True always, False off, int threshold
+    txpower_dbm: Optional[float] = None
+    retry_limit: Optional[int] = None
+    ip: Optional[str] = None              # "10.0.0.1/24"; assigned if None
+    phy: str = "g"                        # "b" or "g"
+
+
+@dataclass
+class HostSpec:
+    name: str
+    ip: Optional[str] = None              # address of the host's first veth link
+
+
+@dataclass
+class LinkSpec:
+    a: str
+    b: str
+    kind: str                             # "wireless" (station neighbours) or "veth"
+    ip_a: Optional[str] = None
+    ip_b: Optional[str] = None
+    params: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RouteSpec:
+    node: str
+    dst: str                              # node name or CIDR
+    via: str                              # node name or IP
+
+
+def _check_ip(value: str, key: str) -> str:
+    """Normalise an IPv4 address with prefix (default /24)."""
+    text = value if "/" in str(value) else f"{value}/24"
+    try:
+        iface = ipaddress.ip_interface(text)
+    except ValueError:
+        raise HarnessError(f"{key} {value!r} is not an IP address (e.g. '10.0.0.1/24')") from None
+    if iface.version != 4:
+        raise HarnessError(f"{key} {value!r}: only IPv4 is supported")
+    return str(iface)
+
+
+class Topology:
+    """Stations, hosts, links and routes of one experiment network, validated as added."""
+
+    def __init__(self, name: str = "topo"):
+        self.name = name
+        self.stations: Dict[str, StationSpec] = {}
+        self.hosts: Dict[str, HostSpec] = {}
+        self.links: List[LinkSpec] = []
+        self.routes: List[RouteSpec] = []
+
+    # -- building ----------------------------------------------------------------------
+    def _check_new_name(self, name: str) -> None:
+        check_node_name(name)
+        if name in self.stations or name in self.hosts:
+            raise HarnessError(f"node name {name!r} is used twice in topology {self.name!r}")
+
+    def add_station(self, name: str, position: Tuple[float, ...] = (0.0, 0.0, 0.0), *,
+                    mode: str = "ibss", channel: int = 1, rate: Optional[float] = None,
+                    rts: wireless.Rts = None, txpower_dbm: Optional[float] = None,
+                    retry_limit: Optional[int] = None, ip: Optional[str] = None,
+                    phy: str = "g") -> str:
+        self._check_new_name(name)
+        pos = tuple(float(v) for v in position)
+        if len(pos) == 2:
+            pos = (*pos, 0.0)
+        if len(pos) != 3:
+            raise HarnessError(f"position of {name!r} must be (x, y) or (x, y, z) in metres")
+        wireless.check_mode(mode)
+        wireless.channel_freq(channel)
+        wireless.check_phy_mode(phy)
+        rate = wireless.check_rate(rate, phy)
+        wireless.check_rts(rts)
+        if retry_limit is not None and not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
+            raise HarnessError(f"retry_limit {retry_limit!r} of {name!r} is invalid: allowed 1..255")
+        if ip is None:
+            index = len(self.stations) + 1
+            if index > 254:
+                raise HarnessError("more than 254 stations: give ip= explicitly")
+            ip = f"{STATION_SUBNET.network_address + index}/{STATION_SUBNET.prefixlen}"
+        ip = _check_ip(ip, f"ip of {name!r}")
+        self._check_unique_ip(ip)
+        self.stations[name] = StationSpec(name, pos, mode, channel, rate, rts, txpower_dbm,
+                                          retry_limit, ip, phy)
+        return name
+
+    def add_host(self, name: str, *, ip: Optional[str] = None) -> str:
+        self._check_new_name(name)
+        if ip is not None:
+            ip = _check_ip(ip, f"ip of {name!r}")
+            self._check_unique_ip(ip)
+        self.hosts[name] = HostSpec(name, ip)
+        return name
+
+    def add_link(self, a: str, b: str, *, ip_a: Optional[str] = None,
+                 ip_b: Optional[str] = None, **params: Any) -> LinkSpec:
+        for end in (a, b):
+            if end not in self.stations and end not in self.hosts:
+                raise HarnessError(f"link {a}-{b}: unknown node {end!r}; known: "
+                                   + ", ".join(self.node_names()))
+        if a == b:
+            raise HarnessError(f"link {a}-{b}: a node cannot link to itself")
+        kind = "wireless" if a in self.stations and b in self.stations else "veth"
+        if kind == "wireless":
+            if ip_a or ip_b or params:
+                raise HarnessError(f"link {a}-{b} is a wireless neighbour declaration: "
+                                   "it takes no ip_a/ip_b/parameters")
+            if any({l.a, l.b} == {a, b} for l in self.links if l.kind == "wireless"):
+                raise HarnessError(f"wireless link {a}-{b} declared twice")
+        else:
+            k = sum(1 for l in self.links if l.kind == "veth")
+            if VETH_BASE + k > 254:
+                raise HarnessError("too many veth links for automatic addressing")
+            ip_a = ip_a or self._first_link_ip(a)
+            ip_b = ip_b or self._first_link_ip(b)
+            if ip_a and not ip_b:
+                ip_b = self._free_address_beside(ip_a)
+            elif ip_b and not ip_a:
+                ip_a = self._free_address_beside(ip_b)
+            elif not ip_a and not ip_b:
+                ip_a, ip_b = f"10.{VETH_BASE + k}.0.1/24", f"10.{VETH_BASE + k}.0.2/24"
+            ip_a = _check_ip(ip_a, f"ip_a of link {a}-{b}")
+            ip_b = _check_ip(ip_b, f"ip_b of link {a}-{b}")
+            for ip in (ip_a, ip_b):
+                if ip not in (self._host_ip(a), self._host_ip(b)):
+                    self._check_unique_ip(ip)
+        link = LinkSpec(a, b, kind, ip_a, ip_b, dict(params))
+        self.links.append(link)
+        return link
+
+    def add_route(self, node: str, dst: str, via: str) -> RouteSpec:
+        if node not in self.stations and node not in self.hosts:
+            raise HarnessError(f"route on unknown node {node!r}; known: " + ", ".join(self.node_names()))
+        route = RouteSpec(node, dst, via)
+        self.resolve_route(route)  # validates dst and via now, not at start()
+        self.routes.append(route)
+        return route
+
+    # -- queries -----------------------------------------------------------------------
+    def node_names(self) -> List[str]:
+        return list(self.stations) + list(self.hosts)
+
+    def node_index(self, name: str) -> int:
+        """Stable index of a node (order added), used for deterministic MACs."""
+        return self.node_names().index(name)
+
+    def wireless_neighbours(self, name: str) -> List[str]:
+        out = []
+        for l in self.links:
+            if l.kind == "wireless" and name in (l.a, l.b):
+                out.append(l.b if l.a == name else l.a)
+        return out
+
+    def veth_links(self) -> List[LinkSpec]:
+        return [l for l in self.links if l.kind == "veth"]
+
+    def addresses(self, name: str) -> List[str]:
+        """All IPv4 interface addresses of a node (station radio first, then veths)."""
+        out = []
+        if name in self.stations:
+            out.append(self.stations[name].ip)
+        for l in self.veth_links():
+            if l.a == name:
+                out.append(l.ip_a)
+            if l.b == name:
+                out.append(l.ip_b)
+        return out
+
+    def primary_ip(self, name: str) -> Optional[str]:
+        addrs = self.addresses(name)
+        if not addrs and name in self.hosts:
+            return self.hosts[name].ip
+        return addrs[0].split("/")[0] if addrs else None
+
+    def resolve_route(self, route: RouteSpec) -> Tuple[str, str]:
+        """(destination CIDR, gateway IP) of a route; node names resolved to addresses."""
+        if route.dst in self.stations or route.dst in self.hosts:
+            ip = self.primary_ip(route.dst)
+            if ip is None:
+                raise HarnessError(f"route dst {route.dst!r} has no address yet: add its link first")
+            dst = f"{ip}/32"
+        else:
+            try:
+                dst = str(ipaddress.ip_network(route.dst, strict=False))
+            except ValueError:
+                raise HarnessError(f"route dst {route.dst!r} is neither a node nor a CIDR; nodes: "
+                                   + ", ".join(self.node_names())) from None
+        if route.via in self.stations or route.via in self.hosts:
+            via = self._address_facing(route.via, route.node)
+        else:
+            try:
+                via = str(ipaddress.ip_address(route.via))
+            except ValueError:
+                raise HarnessError(f"route via {route.via!r} is neither a node nor an IP; nodes: "
+                                   + ", ".join(self.node_names())) from None
+        return dst, via
+
+    def _address_facing(self, gateway: str, node: str) -> str:
+        """The gateway's address in a subnet the node shares with it."""
+        mine = [ipaddress.ip_interface(a).network for a in self.addresses(node)]
+        for addr in self.addresses(gateway):
+            iface = ipaddress.ip_interface(addr)
+            if iface.network in mine:
+                return str(iface.ip)
+        raise HarnessError(f"route on {node!r} via {gateway!r}: they share no subnet")
+
+    def _host_ip(self, name: str) -> Optional[str]:
+        return self.hosts[name].ip if name in self.hosts else None
+
+    def _first_link_ip(self, name: str) -> Optional[str]:
+        """A host's ip= goes on its first veth link."""
+        if name in self.hosts and not any(name in (l.a, l.b) for l in self.veth_links()):
+            return self.hosts[name].ip
+        return None
+
+    def _free_address_beside(self, ip: str) -> str:
+        """The lowest unused address in the subnet of ``ip`` (the other end of a veth)."""
+        iface = ipaddress.ip_interface(_check_ip(ip, "ip"))
+        used = {a.split("/")[0] for a in self._all_ips()} | {str(iface.ip)}
+        for host in iface.network.hosts():
+            if str(host) not in used:
+                return f"{host}/{iface.network.prefixlen}"
+        raise HarnessError(f"subnet {iface.network} has no free address for the other link end")
+
+    def _all_ips(self) -> List[str]:
+        ips = [s.ip for s in self.stations.values()]
+        ips += [h.ip for h in self.hosts.values() if h.ip]
+        for l in self.veth_links():
+            ips += [l.ip_a, l.ip_b]
+        return ips
+
+    def _check_unique_ip(self, ip: str) -> None:
+        addr = ip.split("/")[0]
+        if any(other.split("/")[0] == addr for other in self._all_ips()):
+            raise HarnessError(f"IP address {addr} is used twice in topology {self.name!r}")
+
+    # -- output ------------------------------------------------------------------------
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "name": self.name,
+            "stations": [asdict(s) for s in self.stations.values()],
+            "hosts": [asdict(h) for h in self.hosts.values()],
+            "links": [asdict(l) for l in self.links],
+            "routes": [asdict(r) for r in self.routes],
+        }
+
+    def __str__(self) -> str:
+        lines = [f"Topology {self.name}: {len(self.stations)} stations, {len(self.hosts)} hosts, "
+                 f"{len(self.links)} links, {len(self.routes)} routes"]
+        for s in self.stations.values():
+            x, y, z = s.position
+            rate = "auto" if s.rate is None else f"{s.rate:g}M"
+            lines.append(f"  station {s.name:<8} {s.ip:<16} ({x:g},{y:g},{z:g}) {s.mode} "
+                         f"ch{s.channel} 802.11{s.phy} rate={rate} rts={s.rts} "
+                         f"txpower={s.txpower_dbm} retry={s.retry_limit}")
+        for h in self.hosts.values():
+            lines.append(f"  host    {h.name:<8} {h.ip or '-'}")
+        for l in self.links:
+            extra = f" {l.ip_a} <-> {l.ip_b}" if l.kind == "veth" else ""
+            lines.append(f"  link    {l.a}-{l.b} ({l.kind}){extra}")
+        for r in self.routes:
+            dst, via = self.resolve_route(r)
+            lines.append(f"  route   {r.node}: {dst} via {via}")
+        return "\n".join(lines)

@@ -1,0 +1,346 @@
+"""Traffic inside the namespaces: iperf3 flows, ping RTT, TCP socket sampling.
+
+One iperf3 server per flow (``-s -1``: serves one test then exits) in the receiver's
+namespace; the client runs with ``-J`` and its report becomes a ``FlowResult``
+(``harness.traffic.iperf``). While a flow runs, a thread samples the *sender's* TCP sockets the way
+``ss -ti`` shows them (sock_diag, ``harness.kernel.tcp_diag``: no process per sample, which under
+TCG would cost ~60 ms of guest CPU each) so cwnd, RTT, unacked and the congestion module
+can be checked during the run (design.md §3: clamps are verified, not assumed).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import subprocess
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional
+
+from harness.errors import CommandTimeout, HarnessError
+from harness.kernel.netns import Node
+from harness.kernel.tcp_diag import DiagSocket, TcpSocket
+from harness.traffic import iperf
+from harness.traffic.iperf import FlowResult
+
+DEFAULT_PORT = 5201
+PROTOCOLS = ("tcp", "udp")
+
+
+# -- ss sampling ------------------------------------------------------------------------
+@dataclass
+class SsSample:
+    """One TCP socket as ``ss -ti`` saw it at time ``t`` (seconds since sampling began)."""
+
+    t: float
+    local: str
+    peer: str
+    congestion: Optional[str]
+    cwnd: Optional[int]                 # segments
+    rtt_ms: Optional[float]
+    rttvar_ms: Optional[float]
+    unacked: int
+    bytes_acked: int
+    retrans_total: Optional[int]
+    mss: Optional[int]
+    #: Segments the window governs: unacked - sacked - lost + retransmitted (the kernel's
+    #: tcp_packets_in_flight). Unlike unacked it leaves out segments already marked lost.
+    in_flight: Optional[int] = None
+    #: tcpi_ca_state: 0 open, 1 disorder, 2 CWR, 3 recovery, 4 loss.
+    ca_state: Optional[int] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+def sample_of(sock: TcpSocket, t: float) -> SsSample:
+    """An ``SsSample`` from a sock_diag socket (the fields ``ss -ti`` prints)."""
+    info = sock.info
+
+    def ms(us: Optional[int]) -> Optional[float]:
+        return us / 1000.0 if us is not None else None
+
+    return SsSample(t=t, local=sock.local, peer=sock.peer, congestion=sock.congestion,
+                    cwnd=info.get("snd_cwnd"), rtt_ms=ms(info.get("rtt_us")),
+                    rttvar_ms=ms(info.get("rttvar_us")), unacked=info.get("unacked") or 0,
+                    bytes_acked=info.get("bytes_acked") or 0,
+                    retrans_total=info.get("total_retrans"), mss=info.get("snd_mss"),
+                    in_flight=in_flight(info), ca_state=info.get("ca_state"))
+
+
+def in_flight(info: Dict[str, Optional[int]]) -> Optional[int]:
+    """tcp_packets_in_flight from tcp_info, or None when a field is missing."""
+    parts = [info.get(k) for k in ("unacked", "sacked", "lost", "retrans")]
+    if any(p is None for p in parts):
+        return None
+    unacked, sacked, lost, retrans = parts
+    return max(0, unacked - sacked - lost + retrans)
+
+
+class SsSampler:
+    """Samples the established TCP sockets on ``port`` in a node's namespace every
+    ``interval`` seconds, from a thread of this process over sock_diag (``harness.kernel.tcp_diag``):
+    no process per sample, so the sampling takes next to no CPU from the emulation.
+    ``stop()`` returns the samples; ``t`` counts from the sampler's start."""
+
+    def __init__(self, node: Node, port: int, *, interval: float = 0.2):
+        self.node = node
+        self.port = port
+        self.interval = interval
+        self.samples: List[SsSample] = []
+        self.error: Optional[BaseException] = None
+        self._diag = DiagSocket(node.netns)
+        self._stop = threading.Event()
+        self._t0 = time.monotonic()
+        self._thread = threading.Thread(target=self._loop, daemon=True,
+                                        name=f"ss-{node.name}-{port}")
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            t = time.monotonic() - self._t0
+            try:
+                socks = self._diag.established()
+            except (OSError, HarnessError) as err:
+                self.error = err
+                return
+            self.samples += [sample_of(s, round(t, 3)) for s in socks if self.port in s.ports]
+            if self._stop.wait(self.interval):
+                return
+
+    def stop(self) -> List[SsSample]:
+        self._stop.set()
+        self._thread.join(10)
+        self._diag.close()
+        if self.error is not None:
+            raise HarnessError(f"[{self.node.name}] sampling TCP sockets failed: {self.error}")
+        return self.samples
+
+
+def client_data_port(iperf_json: str) -> Optional[int]:
+    """The client's local port of iperf3's data connection (``start.connected``)."""
+    try:
+        connected = json.loads(iperf_json)["start"]["connected"]
+        return int(connected[0]["local_port"])
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def flow_samples(samples: List[SsSample], client_port: Optional[int]) -> List[SsSample]:
+    """The samples of the data connection: the socket whose client end is ``client_port``
+    (iperf3's control connection, also open, uses the namespace's default congestion module)."""
+    suffix = f":{client_port}"
+    mine = [s for s in samples if s.local.endswith(suffix) or s.peer.endswith(suffix)]
+    return mine if client_port is not None and mine else data_samples(samples)
+
+
+def data_samples(samples: List[SsSample]) -> List[SsSample]:
+    """Per sample time, the socket that moved the most data (the flow, not iperf3's control).
+
+    A fallback when iperf3 did not report its ports: at the first samples the control
+    connection may still have moved more bytes than the data connection."""
+    best: Dict[float, SsSample] = {}
+    for s in samples:
+        if s.t not in best or s.bytes_acked > best[s.t].bytes_acked:
+            best[s.t] = s
+    return [best[t] for t in sorted(best)]
+
+
+# -- iperf3 -----------------------------------------------------------------------------
+@dataclass
+class Flow:
+    """What to run: one iperf3 test from ``src`` to ``dst`` (node names)."""
+
+    src: str
+    dst: str
+    duration: float = 10.0
+    protocol: str = "tcp"
+    congestion: Optional[str] = None    # iperf3 -C
+    window: Optional[str] = None        # iperf3 -w, e.g. "64K"
+    reverse: bool = False               # -R: dst sends to src
+    bitrate: Optional[str] = None       # UDP target rate, e.g. "5M"
+    port: int = DEFAULT_PORT
+    interval: float = 1.0
+    extra: List[str] = field(default_factory=list)
+
+
+def _wait_listening(proc: subprocess.Popen, timeout: float = 10.0) -> None:
+    """Block until the iperf3 server prints that it listens (no polling processes)."""
+    deadline = time.monotonic() + timeout
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()  # raw reads: the text wrapper would buffer past select()
+    buf = b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            buf += chunk
+            if b"listening" in buf.lower():
+                return
+        elif proc.poll() is not None:
+            break
+    err = proc.stderr.read() if proc.stderr and proc.poll() is not None else ""
+    raise HarnessError("iperf3 server did not start listening: "
+                       f"{(buf.decode(errors='replace') + err).strip()[-300:]}")
+
+
+def client_args(flow: Flow, dst_ip: str) -> List[str]:
+    """The iperf3 client command line of a flow (pure)."""
+    if flow.protocol not in PROTOCOLS:
+        raise HarnessError(f"protocol {flow.protocol!r} is invalid: allowed {', '.join(PROTOCOLS)}")
+    args = ["iperf3", "-c", dst_ip, "-p", str(flow.port), "-t", f"{flow.duration:g}",
+            "-i", f"{flow.interval:g}", "-J"]
+    if flow.protocol == "udp":
+        args += ["-u", "-b", flow.bitrate or "1M"]
+    if flow.congestion:
+        args += ["-C", flow.congestion]
+    if flow.window:
+        args += ["-w", str(flow.window)]
+    if flow.reverse:
+        args.append("-R")
+    return args + list(flow.extra)
+
+
+@dataclass
+class FlowRun:
+    """A flow and, if sampled, the ``ss`` samples of its data socket. ``incomplete`` says why
+    the result was taken from those samples instead of iperf3's report."""
+
+    result: FlowResult
+    ss: List[SsSample] = field(default_factory=list)
+    incomplete: Optional[str] = None
+
+
+#: Seconds an iperf3 client may take past its test duration: its setup and end-of-test
+#: exchanges (on a long congested chain retransmissions back off for seconds), and iperf3
+#: 3.12 waits 30 s for the reply to a UDP stream's connect datagram before it reports the
+#: datagram lost (measured in the guest: 32 s), which ``retry_setup`` then retries.
+CLIENT_GRACE_S = 60.0
+
+
+def result_from_samples(flow: Flow, samples: List[SsSample]) -> FlowResult:
+    """A TCP flow's result from its sender's socket samples, for a client that never reported.
+
+    Bytes the sender saw acknowledged are bytes the receiver got in order, so goodput over
+    the test's duration is the same measure iperf3 reports (without per-second intervals).
+    Only samples up to ``duration`` after the connection's first acknowledged byte count:
+    iperf3 stops writing then, but what it wrote is still in the socket buffer and keeps
+    being delivered while the report hangs (6 flows on 7 hops: 1-25 % more by the time the
+    client was killed). The window starts at most one sampling interval late."""
+    if not samples:
+        raise ValueError("no samples of the data connection")
+    started = [s.t for s in samples if s.bytes_acked > 0]
+    if started:
+        in_test = [s for s in samples if s.t <= started[0] + flow.duration]
+        samples = in_test or samples
+    last = max(samples, key=lambda s: s.bytes_acked)
+    acked = int(last.bytes_acked)
+    return FlowResult(protocol="TCP", duration=flow.duration, throughput_bps=acked * 8 / flow.duration,
+                      bytes=acked, bytes_sent=acked + int(last.unacked or 0) * int(last.mss or 0),
+                      retransmits=last.retrans_total, congestion=last.congestion,
+                      reverse=flow.reverse, src=flow.src, dst=flow.dst)
+
+
+def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
+    """Run one iperf3 flow to completion; optionally sample ``ss`` in the sender's namespace.
+
+    A sampled TCP client that does not finish within ``CLIENT_GRACE_S`` of its duration is
+    killed, and its result is taken from the samples (``FlowRun.incomplete`` says so): its data
+    ran its full time, only the report was lost, and one stuck report should not void a run."""
+    if flow.congestion:
+        net.ensure_congestion([flow.congestion])
+    src, dst = net[flow.src], net[flow.dst]
+    if dst.ip is None:
+        raise HarnessError(f"flow {flow.src}->{flow.dst}: {flow.dst} has no IP address")
+    server = dst.popen(["iperf3", "-s", "-1", "-p", str(flow.port), "-B", dst.ip, "--forceflush"])
+    sampler: Optional[SsSampler] = None
+    try:
+        _wait_listening(server)
+        if sample_ss and flow.protocol == "tcp":
+            sender = dst if flow.reverse else src
+            sampler = SsSampler(sender, flow.port, interval=ss_interval)
+        try:
+            proc = src.cmd(client_args(flow, dst.ip), check=False,
+                           timeout=flow.duration + CLIENT_GRACE_S)
+        except CommandTimeout as err:
+            samples = data_samples(sampler.stop()) if sampler else []
+            sampler = None
+            if not samples:
+                raise
+            return FlowRun(result_from_samples(flow, samples), samples,
+                           incomplete=f"{err}; goodput from the sender's socket samples")
+        samples = sampler.stop() if sampler else []
+        sampler = None
+        if not proc.stdout.strip():
+            raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
+                               f"(exit {proc.returncode}): {proc.stderr.strip()}")
+        result = iperf.parse(proc.stdout)
+        result.src, result.dst = flow.src, flow.dst
+        return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)))
+    finally:
+        if sampler is not None:
+            sampler.stop()
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(3)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(3)
+        if server in dst.procs:
+            dst.procs.remove(server)
+
+
+def run_iperf(net, src: str, dst: str, *, duration: float = 10.0, protocol: str = "tcp",
+              congestion: Optional[str] = None, window: Optional[str] = None,
+              reverse: bool = False, bitrate: Optional[str] = None,
+              port: int = DEFAULT_PORT, interval: float = 1.0) -> FlowResult:
+    """One iperf3 test ``src`` -> ``dst`` (node names) in a started ``Network``."""
+    flow = Flow(src, dst, duration, protocol, congestion, window, reverse, bitrate, port, interval)
+    return run_flow(net, flow).result
+
+
+# -- ping -------------------------------------------------------------------------------
+@dataclass
+class PingResult:
+    sent: int
+    received: int
+    loss_percent: float
+    min_ms: Optional[float]
+    avg_ms: Optional[float]
+    max_ms: Optional[float]
+    mdev_ms: Optional[float]
+    ttls: List[int] = field(default_factory=list)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+_PING_COUNTS = re.compile(r"(\d+) packets transmitted, (\d+) (?:packets )?received")
+_PING_RTT = re.compile(r"= ([\d.]+)/([\d.]+)/([\d.]+)/([\d.]+) ms")
+_PING_TTL = re.compile(r"ttl=(\d+)")
+
+
+def parse_ping(text: str) -> PingResult:
+    counts = _PING_COUNTS.search(text)
+    if not counts:
+        raise HarnessError(f"ping output not understood: {text.strip()[-200:]!r}")
+    sent, received = int(counts[1]), int(counts[2])
+    rtt = _PING_RTT.search(text)
+    vals = [float(v) for v in rtt.groups()] if rtt else [None] * 4
+    return PingResult(sent, received, 100.0 * (sent - received) / sent if sent else 100.0,
+                      *vals, ttls=[int(t) for t in _PING_TTL.findall(text)])
+
+
+def ping(net, src: str, dst: str, *, count: int = 10, interval: float = 0.2,
+         timeout_s: int = 2) -> PingResult:
+    """``ping -c N -i 0.2`` from node ``src`` to node ``dst`` (or an IP)."""
+    target = net[dst].ip if dst in net.nodes else dst
+    proc = net[src].cmd(["ping", "-n", "-c", str(count), "-i", f"{interval:g}",
+                         "-W", str(timeout_s), target],
+                        check=False, timeout=count * interval + timeout_s + 10)
+    return parse_ping(proc.stdout)
