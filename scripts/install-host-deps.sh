@@ -2,10 +2,18 @@
 # Install what the harness needs on a Debian/Ubuntu host, as root:
 #  - system tools: QEMU + debootstrap (the VM path), iproute2/iw/iperf3 (the native path),
 #    gcc + libnl-genl-3 (mediumd), python3-venv;
-#  - the project itself, editable, into .venv (Debian's python refuses system-wide pip).
+#  - the project itself, editable, into .venv (Debian's python refuses system-wide pip);
+#  - with --dev, also the lint and type-check tools of requirements-dev.txt (CI passes it).
 # Safe to run again; it only adds what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+DEV=0
+for arg in "$@"; do
+  case "$arg" in
+    --dev) DEV=1 ;;
+    *) echo "install-host-deps: unknown argument $arg (allowed: --dev)" >&2; exit 2 ;;
+  esac
+done
 
 APT_PACKAGES=(python3 python3-venv python3-pip qemu-system-x86 qemu-utils debootstrap e2fsprogs
               iproute2 iw iperf3 kmod gcc make pkg-config libnl-genl-3-dev libnl-3-dev
@@ -37,5 +45,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 .venv/bin/python -m pip install -q -e .
+if [ "$DEV" -eq 1 ]; then
+  echo "install-host-deps: dev tools (requirements-dev.txt)"
+  .venv/bin/python -m pip install -q -r requirements-dev.txt
+fi
 touch .venv/.harness-installed
 echo "install-host-deps: ready (.venv/bin/harness)"
