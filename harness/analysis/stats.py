@@ -1,7 +1,7 @@
 """Statistics over repetitions: mean, median, stdev, Student-t 95% confidence intervals, grouping.
 
 Emulated runs vary (scheduling, seeds); a trend claim needs the spread next to the mean. The t
-quantile is computed here (regularised incomplete beta + bisection) so no scipy is needed.
+distribution comes from ``scipy.stats`` (a maintained implementation, not a hand-written one).
 """
 from __future__ import annotations
 
@@ -40,76 +40,25 @@ def _values(xs: Iterable[float]) -> List[float]:
 
 
 # --- Student t -----------------------------------------------------------------------------
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (Lentz's method)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
+# scipy is imported inside the functions: the CLI and the VM guest import this module (through
+# ``harness.analysis.plot``) without needing scipy until a confidence interval is computed.
 
 def t_cdf(t: float, df: float) -> float:
-    """P(T <= t) for Student's t with ``df`` degrees of freedom."""
-    if df <= 0:
+    """P(T <= t) for Student's t with ``df`` degrees of freedom (``scipy.stats.t.cdf``)."""
+    if not df > 0:
         raise ValueError("degrees of freedom must be positive")
-    x = df / (df + t * t)
-    tail = 0.5 * _betainc(df / 2.0, 0.5, x)
-    return 1.0 - tail if t >= 0 else tail
+    from scipy.stats import t as student_t
+    return float(student_t.cdf(t, df))
 
 
 def t_quantile(p: float, df: float) -> float:
-    """Inverse of ``t_cdf``: the t with P(T <= t) = p (e.g. 0.975, 4 -> 2.776)."""
+    """Inverse of ``t_cdf``: the t with P(T <= t) = p (e.g. 0.975, 4 -> 2.776); ``scipy.stats.t.ppf``."""
     if not 0.0 < p < 1.0:
         raise ValueError("p must be in (0, 1)")
-    if p < 0.5:
-        return -t_quantile(1.0 - p, df)
-    lo, hi = 0.0, 1.0
-    while t_cdf(hi, df) < p:
-        hi *= 2.0
-        if hi > 1e12:
-            return math.inf
-    for _ in range(200):
-        mid = (lo + hi) / 2.0
-        if t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * max(1.0, hi):
-            break
-    return (lo + hi) / 2.0
+    if not df > 0:
+        raise ValueError("degrees of freedom must be positive")
+    from scipy.stats import t as student_t
+    return float(student_t.ppf(p, df))
 
 
 def ci_half_width(xs: Sequence[float], level: float = 0.95) -> float:
