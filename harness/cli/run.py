@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import importlib
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Callable, List, Optional
 
@@ -12,9 +13,7 @@ from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.lag import AUTO, Threshold, to_redo
 from harness.experiment.store import Store
-from harness.experiment.sweep import Run, expand
-
-EXECUTOR_MODULE = "harness.experiment.execute"
+from harness.experiment.sweep import Run, check_endpoints, expand
 
 
 def register(subparsers: Any) -> None:
@@ -86,10 +85,7 @@ def to_argv(args: argparse.Namespace, out: Path) -> List[str]:
 
 def maybe_in_vm(argv: List[str]) -> Optional[int]:
     """Where runs execute: ``None`` = here; an exit code = the VM ran the command for us."""
-    try:
-        dispatch = importlib.import_module("harness.vm.dispatch")
-    except ImportError:
-        return None
+    from harness.vm import dispatch
     if not dispatch.needs_vm():
         return None
     output = Path(argv[argv.index("--output") + 1])
@@ -99,16 +95,38 @@ def maybe_in_vm(argv: List[str]) -> Optional[int]:
 
 def load_executor() -> Any:
     """The module with ``execute_run`` (imported late: it pulls in the kernel plumbing)."""
+    from harness.experiment import execute
+    return execute
+
+
+def check_output(out: Path, key: str) -> None:
+    """Refuse an output directory this process cannot create or write, before anything starts
+    (the VM would otherwise boot first and the run end in a traceback). Probes by creating and
+    removing a file in it (or its first missing component): as root, ``os.access`` says yes to
+    ``/proc`` and read-only mounts alike. Leaves nothing behind."""
+    def refuse(reason: str) -> HarnessError:
+        return HarnessError(f"{key}: {out} is not writable: {reason}")
+
+    path = out.absolute()
+    missing: Optional[Path] = None
+    while not path.exists():
+        if path.is_symlink():
+            raise refuse(f"{path} is a dangling symbolic link")
+        missing, path = path, path.parent
+    if not path.is_dir():
+        raise refuse(f"{path} is a file, not a directory")
     try:
-        module = importlib.import_module(EXECUTOR_MODULE)
-    except ModuleNotFoundError as err:
-        if err.name == EXECUTOR_MODULE:
-            raise HarnessError("emulation executor not available yet") from None
-        raise
-    if not hasattr(module, "execute_run"):
-        raise HarnessError("emulation executor not available yet "
-                           f"({EXECUTOR_MODULE} has no execute_run)")
-    return module
+        if missing is not None:
+            doing = f"cannot create {missing}"
+            missing.mkdir()
+            missing.rmdir()
+        else:
+            doing = f"cannot write in {path}"
+            fd, probe = tempfile.mkstemp(prefix=".write-probe-", dir=path)
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as err:
+        raise refuse(f"{doing}: {err.strerror or err}") from None
 
 
 def describe(runs: List[Run], store: Store, retry_lagged: Optional[Threshold] = None
@@ -136,8 +154,10 @@ def describe(runs: List[Run], store: Store, retry_lagged: Optional[Threshold] = 
 
 def cmd_run(args: argparse.Namespace) -> int:
     exp = schema.load(args.file)
+    check_endpoints(exp)
     runs = expand(exp, quick=args.quick)
     out = output_dir(exp, args)
+    check_output(out, "--output" if args.output else "output")
     store = Store(out)
     if args.dry_run:
         points = len({tuple(sorted(map(str, r.point.items()))) for r in runs})

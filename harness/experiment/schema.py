@@ -86,13 +86,18 @@ def loads(text: str, source: Optional[Path] = None,
     try:
         exp = from_dict(data, registry=registry)
     except SchemaError as err:
-        line = _line_for(err.path, _line_map(text)) if err.path else None
-        loc = f"{where}:{line}" if line else where
-        raise HarnessError(f"{loc}: {err.path + ': ' if err.path else ''}{err.problem}",
-                           hint=err.hint) from None
+        raise located(err, text, where) from None
     exp.source = source
     exp.text = text
     return exp
+
+
+def located(err: SchemaError, text: str, where: str) -> HarnessError:
+    """``err`` as the one-line message users see: ``FILE:LINE: key.path: problem``."""
+    line = _line_for(err.path, _line_map(text)) if err.path else None
+    loc = f"{where}:{line}" if line else where
+    return HarnessError(f"{loc}: {err.path + ': ' if err.path else ''}{err.problem}",
+                        hint=err.hint)
 
 
 def from_dict(data: Any, registry: Optional[Registry] = None) -> Experiment:
@@ -235,6 +240,10 @@ def _resolve_flows(data: Any, duration: float, default_cc: str) -> List[Dict[str
         if out["protocol"] == "udp" and out["bitrate"] is None:
             raise SchemaError(paths.join(at, "bitrate"),
                               "missing; required when protocol is udp (e.g. 2M)")
+        if out in flows:
+            first = flows.index(out)
+            raise SchemaError(at, f"identical to flows[{first}]; for identical parallel flows "
+                                  f"give flows[{first}] count: {out['count'] + 1} instead")
         flows.append(out)
     return flows
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Sequence, Tuple
 
 from harness.errors import HarnessError
-from harness.experiment import paths
-from harness.experiment.schema import Experiment, resolve
+from harness.experiment import paths, realise
+from harness.experiment.registry import Registry, SchemaError, load_callable
+from harness.experiment.schema import ENDPOINT_ALIASES, Experiment, located, resolve, resolve_endpoint
 
 #: ``--quick``: one repetition, flows cut to this many seconds, first and last sweep values.
 QUICK_DURATION = 5.0
@@ -153,3 +154,71 @@ def _first_last(values: List[Any]) -> List[Any]:
 def _cap_durations(params: Dict[str, Any]) -> None:
     for flow in params["flows"]:
         flow["duration"] = min(flow["duration"], QUICK_DURATION)
+
+
+def check_endpoints(exp: Experiment) -> None:
+    """Every flow's ``src`` and ``dst`` name a node of the topology, at every sweep point.
+
+    Node names come from the builder (``sta1 .. sta{hops+1}`` for a chain), so a flow can only be
+    checked against the ``Topology`` description each point builds; that is pure data (no root,
+    no kernel), so it costs milliseconds and runs before anything starts, ``--dry-run``
+    included, instead of failing after the VM has booted. Raises ``HarnessError`` naming the
+    file, line, flow key, the bad name and the nodes allowed there."""
+    try:
+        _check_endpoints(exp)
+    except SchemaError as err:
+        raise located(err, exp.text, str(exp.source) if exp.source else "<experiment>") from None
+
+
+def _check_endpoints(exp: Experiment) -> None:
+    nodes_of: Dict[str, List[str]] = {}
+    for point in points(exp.sweep):
+        raw = copy.deepcopy(exp.raw)
+        for key, value in point.items():
+            paths.set_value(raw, key, copy.deepcopy(value))
+        params = resolve(raw, exp.registry)
+        topo_key = canonical_json(params["topology"])
+        if topo_key not in nodes_of:
+            nodes_of[topo_key] = _node_names(params["topology"], exp.registry, _point_text(point, exp.sweep))
+        nodes = nodes_of[topo_key]
+        at_point = _point_text(point, exp.sweep)
+        for i, flow in enumerate(params["flows"]):
+            ends = {}
+            for end in ("src", "dst"):
+                where = f"flows[{i}].{end}"
+                name = flow[end]
+                if name not in ENDPOINT_ALIASES and name not in nodes:
+                    raise SchemaError(where, f"no node {name!r} in the topology{at_point}; "
+                                             f"allowed: {', '.join(nodes + list(ENDPOINT_ALIASES))}")
+                ends[end] = resolve_endpoint(name, nodes, where)
+            if ends["src"] == ends["dst"]:
+                raise SchemaError(f"flows[{i}].dst", f"{flow['dst']!r} is the same node as src "
+                                                     f"{flow['src']!r} ({ends['src']}){at_point}")
+
+
+def _node_names(topology: Dict[str, Any], registry: Registry, at_point: str) -> List[str]:
+    """The node names the builder gives ``topology`` (its description only, nothing started)."""
+    name = topology["builder"]
+    build = load_callable(registry.builders[name].build, f"builder {name}")
+    try:
+        topo = build(**realise.builder_arguments(topology))
+    except SchemaError:
+        raise
+    except HarnessError as err:
+        raise SchemaError("topology", f"builder {name!r} refused it{at_point}: "
+                                      f"{err}") from None
+    return list(topo.node_names())
+
+
+def _point_text(point: Dict[str, Any], sweep: Dict[str, List[Any]]) -> str:
+    """`` at sweep point topology.hops=2``; a mapping or list value by its place in the list."""
+    if not point:
+        return ""
+    parts = []
+    for key, value in point.items():
+        if isinstance(value, (dict, list)):
+            index = next(i for i, v in enumerate(sweep[key]) if v == value)
+            parts.append(f"sweep.{key}[{index}]")
+        else:
+            parts.append(f"{key}={_short(value)}")
+    return " at sweep point " + ", ".join(parts)

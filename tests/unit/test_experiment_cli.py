@@ -1,8 +1,10 @@
-"""``harness run``: dry run, VM dispatch hook, missing executor, and a whole sweep end to end
-with a pure executor standing in for the emulation."""
+"""``harness run``: dry run, VM dispatch hook, input refused before anything starts (flows
+naming missing nodes, unwritable output), and a whole sweep end to end with a pure executor
+standing in for the emulation."""
 from __future__ import annotations
 
 import json
+import os
 import types
 from pathlib import Path
 
@@ -96,11 +98,108 @@ def test_the_vm_decision_is_one_call_with_the_command_line(exp_file, monkeypatch
                      "--fresh", "--quick", "--no-report"]]
 
 
-def test_missing_executor_is_a_clear_error(exp_file, monkeypatch, capsys):
-    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: None)
-    monkeypatch.setattr(run_cmd, "EXECUTOR_MODULE", "harness.experiment._no_such_executor")
-    assert cli.main(["run", str(exp_file)]) == 2
-    assert "emulation executor not available yet" in capsys.readouterr().err
+def test_the_executor_is_the_emulation_module():
+    from harness.experiment import execute
+    assert run_cmd.load_executor() is execute
+
+
+def refused(capsys, argv, monkeypatch) -> str:
+    """Run ``harness ARGV``, which must stop at validation: exit 2, one line on stderr, no VM,
+    no executor."""
+    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: pytest.fail("reached the VM"))
+    monkeypatch.setattr(run_cmd, "load_executor", lambda: pytest.fail("reached the executor"))
+    assert cli.main(["run", *argv]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert captured.out == ""
+    return lines[0]
+
+
+BAD_FLOWS = [
+    ("topology: {builder: chain, hops: 2}\nflows: [{src: sta1, dst: sta9}]\n",
+     "flows[0].dst: no node 'sta9' in the topology; allowed: sta1, sta2, sta3, first, last"),
+    ("topology: {builder: chain, hops: 2}\nflows: [{src: sta0, dst: last}]\n",
+     "flows[0].src: no node 'sta0'"),
+    # sta4 exists at 3 hops only: every point of the sweep is checked, not just the first
+    ("topology: {builder: chain}\nflows: [{src: first, dst: sta4}]\n"
+     "sweep: {topology.hops: [3, 2]}\n",
+     "flows[0].dst: no node 'sta4' in the topology at sweep point topology.hops=2; "
+     "allowed: sta1, sta2, sta3, first, last"),
+    ("topology: {builder: chain, hops: 2}\nflows: [{src: first, dst: last}]\n"
+     "sweep:\n  flows[0].dst: [sta2, sta7]\n",
+     "flows[0].dst: no node 'sta7' in the topology at sweep point flows[0].dst=sta7"),
+    ("topology: {builder: chain, hops: 2}\nflows: [{src: first, dst: sta1}]\n",
+     "flows[0].dst: 'sta1' is the same node as src 'first' (sta1)"),
+]
+
+
+@pytest.mark.parametrize("dry", [True, False])
+@pytest.mark.parametrize("body,message", BAD_FLOWS)
+def test_flow_naming_a_missing_node_is_refused_before_anything_starts(
+        tmp_path, monkeypatch, capsys, body, message, dry):
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"name: bad\noutput: {tmp_path / 'out'}\n" + body)
+    line = refused(capsys, [str(path)] + (["--dry-run"] if dry else []), monkeypatch)
+    assert line.startswith(f"harness run: error: {path}:")
+    assert message in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml"]
+
+
+def unwritable_cases(tmp_path):
+    """(output path, reason expected in the message): each one a new user could type."""
+    a_file = tmp_path / "taken"
+    a_file.write_text("not a directory")
+    return [
+        (a_file, f"{a_file} is a file, not a directory"),
+        (a_file / "out", f"{a_file} is a file, not a directory"),
+        (Path("/proc/nope"), "cannot create /proc/nope"),
+        (Path("/proc/nope/deeper"), "cannot create /proc/nope"),
+    ]
+
+
+@pytest.mark.parametrize("dry", [True, False])
+@pytest.mark.parametrize("case", range(4))
+def test_unwritable_output_in_the_file_is_refused(tmp_path, monkeypatch, capsys, case, dry):
+    out, reason = unwritable_cases(tmp_path)[case]
+    path = tmp_path / "bad.yaml"
+    path.write_text(TEXT + f"output: {out}\n")
+    line = refused(capsys, [str(path)] + (["--dry-run"] if dry else []), monkeypatch)
+    assert line.startswith(f"harness run: error: output: {out} is not writable: ")
+    assert reason in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml", "taken"]
+    assert (tmp_path / "taken").read_text() == "not a directory"
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_unwritable_output_option_is_refused(exp_file, tmp_path, monkeypatch, capsys, case):
+    out, reason = unwritable_cases(tmp_path)[case]
+    line = refused(capsys, [str(exp_file), "--output", str(out)], monkeypatch)
+    assert line.startswith(f"harness run: error: --output: {out} is not writable: ")
+    assert reason in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.yaml", "taken"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through directory permissions")
+def test_read_only_directory_is_refused(exp_file, tmp_path, monkeypatch, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    try:
+        line = refused(capsys, [str(exp_file), "--output", str(locked / "out")], monkeypatch)
+    finally:
+        locked.chmod(0o700)
+    assert f"cannot create {locked / 'out'}: Permission denied" in line
+    assert list(locked.iterdir()) == []
+
+
+def test_writable_output_is_left_as_it_was(exp_file, tmp_path, capsys):
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    assert cli.main(["run", str(exp_file), "--dry-run", "--output", str(existing)]) == 0
+    assert list(existing.iterdir()) == []  # the write probe is gone again
+    assert cli.main(["run", str(exp_file), "--dry-run",
+                     "--output", str(tmp_path / "new" / "deeper")]) == 0
+    assert not (tmp_path / "new").exists()
 
 
 def test_whole_sweep_then_resume_then_report(exp_file, tmp_path, here, capsys):

@@ -10,6 +10,7 @@ from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.catalog import CONGESTION_MODULES, build_registry
 from harness.experiment.registry import Builder, ParamSpec, Policy, load_callable
+from harness.experiment.sweep import check_endpoints
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -140,6 +141,49 @@ def test_udp_flow_needs_bitrate_and_bitrates_parse(tmp_path):
 def test_same_src_and_dst_is_an_error(tmp_path):
     msg = error_of(tmp_path, MINIMAL.replace("dst: last", "dst: first"))
     assert "flows[0].dst: same node as src" in msg
+
+
+def test_duplicate_flow_is_an_error_that_points_at_count(tmp_path):
+    msg = error_of(tmp_path, MINIMAL + "  - {src: first, dst: last}\n")
+    assert "flows[1]: identical to flows[0]; for identical parallel flows give flows[0] " \
+           "count: 2 instead" in msg
+    # the same pair in another direction or start time is a different flow
+    schema.load(write(tmp_path, MINIMAL + "  - {src: first, dst: last, start: 1}\n"))
+
+
+def endpoint_error(tmp_path: Path, text: str) -> str:
+    path = write(tmp_path, text)
+    exp = schema.load(path)  # names alone are fine: nodes come from the builder
+    with pytest.raises(HarnessError) as info:
+        check_endpoints(exp)
+    message = str(info.value)
+    assert message.startswith(f"{path}:"), message
+    assert "\n" not in message
+    return message
+
+
+def test_flow_endpoints_are_checked_against_the_built_topology(tmp_path):
+    chain = "name: e\ntopology: {builder: chain, hops: 2}\nflows:\n"
+    msg = endpoint_error(tmp_path, chain + "  - {src: first, dst: last}\n"
+                                           "  - {src: sta2, dst: node3}\n")
+    assert msg.endswith(":5: flows[1].dst: no node 'node3' in the topology; "
+                        "allowed: sta1, sta2, sta3, first, last")
+    msg = endpoint_error(tmp_path, chain + "  - {src: last, dst: sta3}\n")
+    assert "flows[0].dst: 'sta3' is the same node as src 'last' (sta3)" in msg
+    check_endpoints(schema.load(write(tmp_path, chain + "  - {src: sta3, dst: sta1}\n")))
+
+
+def test_flow_endpoints_are_checked_at_every_sweep_point(tmp_path):
+    text = ("name: e\ntopology: {builder: chain}\nflows: [{src: sta5, dst: first}]\n"
+            "sweep:\n  topology.hops: [4, 5, 3, 6]\n")
+    msg = endpoint_error(tmp_path, text)
+    assert "flows[0].src: no node 'sta5' in the topology at sweep point topology.hops=3; " \
+           "allowed: sta1, sta2, sta3, sta4, first, last" in msg
+    exp = schema.load(write(tmp_path, text.replace(", 3, 6", ", 6")))
+    check_endpoints(exp)
+    whole = ("name: e\ntopology: {builder: chain}\nflows: [{src: first, dst: sta3}]\n"
+             "sweep:\n  topology: [{builder: chain, hops: 2}, {builder: chain, hops: 1}]\n")
+    assert "at sweep point sweep.topology[1];" in endpoint_error(tmp_path, whole)
 
 
 def test_numbers_are_canonical_so_ids_do_not_depend_on_spelling(tmp_path):
