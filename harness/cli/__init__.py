@@ -10,13 +10,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 from harness.errors import HarnessError
 
+if TYPE_CHECKING:
+    #: What ``register(subparsers)`` receives: ``parser.add_subparsers()``.
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
 #: Subcommand modules, in the order ``harness --help`` lists them.
 COMMAND_MODULES = [
-    "run", "plot", "report", "test", "vm", "doctor", "clean", "bench", "example",
+    "run", "plot", "report", "archive", "test", "vm", "doctor", "clean", "bench", "example",
 ]
 
 

@@ -9,12 +9,17 @@
 """
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
-from typing import List
+from typing import TYPE_CHECKING, List
 
 from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.cli import Subparsers
+    from harness.medium.fidelity import Check
 
 #: The report's default checks: every 802.11b rate (long preamble, basic {1, 2}), the
 #: mandatory and top 802.11g ERP-OFDM rates (short slot, basic {6, 12, 24}), and variants.
@@ -22,7 +27,7 @@ DEFAULT_CHECKS = ("b:1", "b:2", "b:5.5", "b:11", "b:11:rts",
                   "g:6", "g:12", "g:24", "g:54", "g:54:rts")
 
 
-def register(sub) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("bench", help="measure the medium: fidelity report, core speed, lag",
                        description=__doc__.split("\n\n")[0])
     bsub = p.add_subparsers(dest="bench_command", metavar="BENCH")
@@ -42,7 +47,7 @@ def register(sub) -> None:
     e.set_defaults(func=cmd_e2e)
 
 
-def parse_check(text: str, duration: float, tolerance: float):
+def parse_check(text: str, duration: float, tolerance: float) -> Check:
     """``g:54:rts`` -> a fidelity Check; errors name the allowed values."""
     from harness.kernel import wireless
     from harness.medium.fidelity import udp_check
@@ -52,9 +57,12 @@ def parse_check(text: str, duration: float, tolerance: float):
                            f"with PHY one of {', '.join(wireless.PHY_MODES)}, e.g. g:54:rts")
     phy = parts[0]
     try:
-        rate = wireless.check_rate(float(parts[1]), phy)
+        rate = float(parts[1])
     except ValueError:
-        rate = wireless.check_rate(parts[1], phy)
+        raise HarnessError(f"--checks item {text!r}: rate {parts[1]!r} is not a number: allowed "
+                           + ", ".join(f"{r:g}" for r in wireless.RATES[phy]) + " Mbit/s") from None
+    if wireless.check_rate(rate, phy) is None:
+        raise HarnessError(f"--checks item {text!r}: a fixed rate is needed (not automatic)")
     variant = parts[2] if len(parts) == 3 else ""
     if variant not in ("", "rts", "sp"):
         raise HarnessError(f"--checks variant {variant!r} in {text!r} is invalid: allowed rts, sp")
@@ -71,13 +79,13 @@ def parse_check(text: str, duration: float, tolerance: float):
                      duration=duration, tolerance_pct=tolerance)
 
 
-def _argv(args) -> List[str]:
+def _argv(args: argparse.Namespace) -> List[str]:
     argv = ["bench", "medium", "--checks", args.checks, "--duration", f"{args.duration:g}",
             "--tolerance", f"{args.tolerance:g}"]
     return argv + (["--json"] if args.json else [])
 
 
-def cmd_medium(args) -> int:
+def cmd_medium(args: argparse.Namespace) -> int:
     checks = [parse_check(c, args.duration, args.tolerance) for c in args.checks.split(",") if c]
     from harness.vm.dispatch import maybe_in_vm
     rc = maybe_in_vm(_argv(args))
@@ -109,10 +117,10 @@ def header() -> str:
             f"{'lag p50/p99 us':>16}  busy")
 
 
-_HEADER_PRINTED = []
+_HEADER_PRINTED: List[bool] = []
 
 
-def row(check) -> str:
+def row(check: Check) -> str:
     lines = []
     if not _HEADER_PRINTED:
         lines.append(header())
@@ -138,9 +146,9 @@ def _script(name: str, extra: List[str]) -> int:
     return subprocess.call([sys.executable, str(path), *extra])
 
 
-def cmd_core(args) -> int:
+def cmd_core(args: argparse.Namespace) -> int:
     return _script("medium_core.py", args.args)
 
 
-def cmd_e2e(args) -> int:
+def cmd_e2e(args: argparse.Namespace) -> int:
     return _script("medium_e2e.py", args.args)

@@ -1,13 +1,19 @@
 """``harness doctor``: what this host can do, what is missing, how to get it."""
 from __future__ import annotations
 
+import argparse
+from typing import TYPE_CHECKING
 
-def register(sub) -> None:
+if TYPE_CHECKING:
+    from harness.cli import Subparsers
+
+
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("doctor", help="check what this host can do and how to get what is missing")
     p.set_defaults(func=cmd_doctor)
 
 
-def cmd_doctor(args) -> int:
+def cmd_doctor(args: argparse.Namespace) -> int:
     from harness.kernel.host import checks, in_vm, native_capable
     results = checks()
     width = max(len(c.name) for c in results)

@@ -5,14 +5,19 @@ when this host has no mac80211_hwsim.
 """
 from __future__ import annotations
 
+import argparse
 import runpy
 import sys
+from typing import TYPE_CHECKING
 
 from harness.errors import HarnessError
 from harness.vm.paths import code_root
 
+if TYPE_CHECKING:
+    from harness.cli import Subparsers
 
-def register(sub) -> None:
+
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("example", help="run a Python example from examples/ (default: chain3)")
     p.add_argument("name", nargs="?", default="chain3", help="example name (file stem)")
     p.add_argument("args", nargs="*", help="arguments passed to the example")
@@ -20,7 +25,7 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_example)
 
 
-def cmd_example(args) -> int:
+def cmd_example(args: argparse.Namespace) -> int:
     examples = code_root() / "examples"
     names = sorted(p.stem for p in examples.glob("*.py")) if examples.is_dir() else []
     if args.list:

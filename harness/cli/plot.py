@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from harness.analysis.plot import FORMATS, plot_dir
 from harness.experiment.results import METRICS
 
+if TYPE_CHECKING:
+    from harness.cli import Subparsers
 
-def register(subparsers: Any) -> None:
+
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "plot", help="plot throughput or RTT of a results directory",
         description="Plot METRIC (mean, 95% CI error bars) against a swept parameter, one line "

@@ -7,15 +7,20 @@ By default the slow suites (marker ``slow``) are left out.
 """
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.cli import Subparsers
 
 PYTEST_NO_TESTS = 5
 
 
-def register(sub) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("test", help="run the tests: unit tests here, emulation tests natively or in the VM",
                        description="Without options: every test except the slow suites. "
                                    "Extra arguments after -- go to pytest.")
@@ -40,7 +45,7 @@ def marker_expression(unit: bool, emulation: bool, slow: bool) -> str:
     return " and ".join(parts)
 
 
-def cmd_test(args) -> int:
+def cmd_test(args: argparse.Namespace) -> int:
     from harness.vm.paths import code_root
     root = code_root()
     if not (root / "tests").is_dir():

@@ -6,11 +6,15 @@ import json
 import shlex
 import shutil
 import sys
+from typing import TYPE_CHECKING
 
 from harness.errors import HarnessError
 
+if TYPE_CHECKING:
+    from harness.cli import Subparsers
 
-def register(sub) -> None:
+
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("vm", help="build, boot and run commands in the Debian guest",
                        description="The guest is used automatically when this host has no "
                                    "mac80211_hwsim; these commands manage it directly.")
@@ -34,7 +38,7 @@ def register(sub) -> None:
     c.set_defaults(func=cmd_clean_cache)
 
 
-def cmd_build(args) -> int:
+def cmd_build(args: argparse.Namespace) -> int:
     from harness.vm.image import ensure_image
     image = ensure_image(rebuild=args.rebuild)
     meta = image.meta
@@ -43,7 +47,7 @@ def cmd_build(args) -> int:
     return 0
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     from harness.vm.dispatch import run_script_in_vm
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
     if not cmd:
@@ -52,7 +56,7 @@ def cmd_run(args) -> int:
     return run_script_in_vm(script, host_paths=False)  # show the guest as it is
 
 
-def cmd_shell(args) -> int:
+def cmd_shell(args: argparse.Namespace) -> int:
     from harness.vm.dispatch import boot
     if not sys.stdin.isatty():
         raise HarnessError("vm shell needs a terminal", hint="use 'harness vm run -- CMD' in scripts")
@@ -61,12 +65,12 @@ def cmd_shell(args) -> int:
           file=sys.stderr)
     vm.start()
     try:
-        return vm.proc.wait()
+        return vm.wait()
     finally:
         vm.stop()
 
 
-def cmd_status(args) -> int:
+def cmd_status(args: argparse.Namespace) -> int:
     from harness.vm.image import cached_image, image_dir, recipe_hash
     image = cached_image()
     status = {"recipe_hash": recipe_hash(), "cached": image is not None,
@@ -84,7 +88,7 @@ def cmd_status(args) -> int:
     return 0
 
 
-def cmd_clean_cache(args) -> int:
+def cmd_clean_cache(args: argparse.Namespace) -> int:
     from harness.vm.paths import cache_dir
     target = cache_dir() / "vm"
     if target.exists():

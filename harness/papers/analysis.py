@@ -16,20 +16,26 @@ Series = Dict[Any, List[float]]
 
 def flow_packets_per_s(flow: Mapping[str, Any]) -> Optional[float]:
     """Data segments per second the receiver got: bytes / payload per segment / duration."""
-    mss, nbytes, dur = flow.get("mss"), flow.get("bytes"), flow.get("duration")
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (mss, nbytes, dur)):
+    mss, nbytes, dur = _number(flow.get("mss")), _number(flow.get("bytes")), _number(flow.get("duration"))
+    if mss is None or nbytes is None or dur is None:
         return None
     if mss <= 0 or dur <= 0:
         return None
     return nbytes / mss / dur
 
 
+def _number(v: Any) -> Optional[float]:
+    """``v`` as a float when it is a number (not a bool), else None."""
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
 def packets_per_s(rec: Mapping[str, Any]) -> Optional[float]:
     """Sum over the run's flows (None if any flow lacks the numbers)."""
     if rec.get("status") != "ok":
         return None
-    rates = [flow_packets_per_s(f) for f in rec.get("flows") or []]
-    if not rates or any(r is None for r in rates):
+    flows = rec.get("flows") or []
+    rates = [r for r in (flow_packets_per_s(f) for f in flows) if r is not None]
+    if not rates or len(rates) != len(flows):
         return None
     return float(sum(rates))
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Union
+
+if TYPE_CHECKING:
+    from typing import TypeGuard
 
 Number = Union[int, float]
 Value = Union[Number, str, Sequence[Number]]
@@ -44,7 +47,7 @@ class Row:
         return difference(self.claim.paper, self.ours)
 
 
-def _is_num(v: Any) -> bool:
+def _is_num(v: Any) -> TypeGuard[Number]:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
@@ -94,6 +97,8 @@ def verdict_band(paper: Value, ours: Optional[Number], tolerance: float = 0) -> 
         return "not measured"
     if isinstance(paper, (list, tuple)):
         lo, hi = paper
+    elif isinstance(paper, str):
+        raise TypeError(f"verdict_band: the paper's value {paper!r} is text, not a number or band")
     else:
         lo = hi = paper
     return "agrees" if lo - tolerance <= ours <= hi + tolerance else "differs"

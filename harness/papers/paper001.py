@@ -82,7 +82,7 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
     r15 = best.get(15)
     out.append(Row(c("001.best_cwl_15"), r15, "argmax of mean packets/s over limits 1..20",
                    verdict_band([4, 6], r15) if r15 is not None else "not measured"))
-    ks = [ach[h] / (2 * h) for h in ach if h >= 3 and ach[h] is not None]
+    ks = [a / (2 * h) for h, a in ach.items() if h >= 3 and a is not None]
     k = sum(ks) / len(ks) if ks else None
     out.append(Row(c("001.k"), k, f"mean over {len(ks)} chains of (smallest limit reaching 95% "
                    "of the best) / 2h", verdict_band([1 / 8, 1 / 4], k)))

@@ -90,11 +90,11 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
         out.append(Row(c(key), w, "argmax of mean goodput over limits, one ACK per segment",
                        verdict_band(band, w) + " (n/3..n/2 ± 1)" if w is not None
                        else "not in these results"))
-    ratios = [opt[h] / h for h in opt if opt[h] is not None]
-    out.append(Row(c("004.band"), [round(x, 2) for x in ratios] if ratios else None,
-                   ", ".join(f"{h} hops" for h in opt),
+    ratios = {h: w / h for h, w in opt.items() if w is not None}
+    out.append(Row(c("004.band"), [round(x, 2) for x in ratios.values()] if ratios else None,
+                   ", ".join(f"{h} hops" for h in ratios),
                    ("agrees" if all(1 / 3 - 1 / h <= r <= 1 / 2 + 1 / h
-                                    for h, r in zip(opt, ratios)) else "differs")
+                                    for h, r in ratios.items()) else "differs")
                    if ratios else "not in these results"))
     out.append(Row(c("004.capture_x"), round(capture_x(), 2), "solved exactly", "analytic"))
     air = our_airtimes()

@@ -27,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional, Union
 
 from harness.errors import HarnessError
 from harness.vm import cpio
@@ -118,7 +118,8 @@ class Builder:
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
-    def sh(self, step: str, argv: List[str], *, shell: bool = False, env=None) -> str:
+    def sh(self, step: str, argv: Union[str, List[str]], *, shell: bool = False,
+           env: Optional[Dict[str, str]] = None) -> str:
         """Run a command, logging its output; a failure raises StepFailed naming the step."""
         with open(self.log_path, "a") as log:
             log.write(f"\n$ {argv if shell else ' '.join(argv)}\n")
@@ -131,6 +132,7 @@ class Builder:
                 raise StepFailed(f"VM image build failed at step '{step}': "
                                  f"{err.filename} is not installed on this host") from None
             captured = []
+            assert proc.stdout is not None  # stdout=PIPE
             for line in proc.stdout:
                 log.write(line)
                 captured.append(line)

@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import IO, Any, Callable, Dict, List, Optional, TextIO
 
 from harness.errors import HarnessError
 from harness.vm.image import Image
@@ -47,9 +47,9 @@ class SlotLock:
     """A host-wide slot for one VM (flock files in the cache; released when the process dies)."""
 
     def __init__(self) -> None:
-        self.file = None
+        self.file: Optional[IO[str]] = None
 
-    def acquire(self, out=None) -> None:
+    def acquire(self, out: Optional[TextIO] = None) -> None:
         directory = cache_dir() / "vm-slots"
         directory.mkdir(parents=True, exist_ok=True)
         told = False
@@ -106,11 +106,11 @@ class VM:
         self.rundir = Path(tempfile.mkdtemp(prefix="hx-vm-"))
         self.sock_path = self.rundir / "agent.sock"
         self.console_log = self.rundir / "console.log"
-        self.proc: Optional[subprocess.Popen] = None
+        self.proc: Optional[subprocess.Popen[bytes]] = None
         self.sock: Optional[socket.socket] = None
         self._next_id = 0
         self._lock = threading.Lock()
-        self._handlers: Dict[int, Callable[[dict], None]] = {}
+        self._handlers: Dict[int, Callable[[Dict[str, Any]], None]] = {}
         self._reader: Optional[threading.Thread] = None
         self.boot_seconds: Optional[float] = None
         self.slot = SlotLock()
@@ -145,7 +145,7 @@ class VM:
         argv += ["-serial", "mon:stdio" if cfg.interactive else f"file:{self.console_log}"]
         return argv
 
-    def start(self, timeout: float = BOOT_TIMEOUT_S) -> "VM":
+    def start(self, timeout: float = BOOT_TIMEOUT_S) -> VM:
         self.slot.acquire(out=sys.stderr)
         t0 = time.monotonic()
         interactive = self.config.interactive
@@ -165,9 +165,12 @@ class VM:
         return self
 
     def _connect(self, deadline: float) -> None:
+        proc = self.proc
+        if proc is None:
+            raise HarnessError("the VM is not started: call start() first")
         while True:
-            if self.proc.poll() is not None:
-                raise HarnessError(f"the VM exited during boot (qemu rc {self.proc.returncode}): "
+            if proc.poll() is not None:
+                raise HarnessError(f"the VM exited during boot (qemu rc {proc.returncode}): "
                                    f"{self._diagnostics()}")
             if self._boot_failed():
                 raise HarnessError(f"the VM failed to boot: {self._diagnostics()}")
@@ -225,29 +228,39 @@ class VM:
         except OSError:
             pass
 
-    def __enter__(self) -> "VM":
+    def wait(self) -> int:
+        """Wait for QEMU to exit (the interactive shell ends it); its exit code."""
+        if self.proc is None:
+            raise HarnessError("the VM is not started: call start() first")
+        return self.proc.wait()
+
+    def __enter__(self) -> VM:
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     # -- agent protocol --------------------------------------------------------------
-    def _send(self, msg: dict) -> None:
+    def _send(self, msg: Dict[str, Any]) -> None:
         data = (json.dumps(msg) + "\n").encode()
         with self._lock:
+            if self.sock is None:
+                raise OSError("no connection to the VM's agent")
             self.sock.sendall(data)
 
     def _read_loop(self) -> None:
         buf = b""
         sock = self.sock
+        if sock is None:
+            return
         while True:
             try:
                 chunk = sock.recv(65536)
             except OSError:
                 chunk = b""
             if not chunk:
-                for handler in list(self._handlers.values()):
-                    handler({"rc": 255, "err": "harness: lost the connection to the VM\n"})
+                for waiting in list(self._handlers.values()):
+                    waiting({"rc": 255, "err": "harness: lost the connection to the VM\n"})
                 return
             buf += chunk
             while b"\n" in buf:
@@ -278,8 +291,8 @@ class VM:
         return ok
 
     def run(self, script: str, *, cwd: str = "/", env: Optional[Dict[str, str]] = None,
-            on_out: Callable[[str], None] = lambda s: None,
-            on_err: Callable[[str], None] = lambda s: None,
+            on_out: Callable[[str], object] = lambda s: None,
+            on_err: Callable[[str], object] = lambda s: None,
             timeout: Optional[float] = None) -> int:
         """Run a bash script in the guest, streaming its output; return its exit code.
 
@@ -288,9 +301,9 @@ class VM:
         """
         req_id = self._new_id()
         finished = threading.Event()
-        result = {"rc": None}
+        result: Dict[str, Optional[int]] = {"rc": None}
 
-        def handle(msg: dict) -> None:
+        def handle(msg: Dict[str, Any]) -> None:
             if "out" in msg:
                 on_out(msg["out"])
             if "err" in msg:
@@ -320,7 +333,10 @@ class VM:
             raise
         finally:
             self._handlers.pop(req_id, None)
-        return int(result["rc"])
+        rc = result["rc"]
+        if rc is None:
+            raise HarnessError(f"the VM's agent finished request {req_id} without an exit code")
+        return int(rc)
 
     def check_output(self, script: str, timeout: float = 60) -> str:
         out: List[str] = []
