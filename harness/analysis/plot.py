@@ -124,7 +124,7 @@ def plot(rs: ResultSet, *, x: Optional[str] = None, group: Union[None, str, Sequ
     data = lines(rs, x, groups, metric)
     if not data:
         raise HarnessError(f"{rs.root}: no successful run has a {metric} value to plot")
-    output = Path(output) if output else rs.root / f"{metric}.{fmt}"
+    output = Path(output) if output else rs.report_dir / f"{metric}.{fmt}"
     if output.suffix.lstrip(".") not in FORMATS:
         output = output.with_suffix(f".{fmt}")
     Figure = _figure_class()

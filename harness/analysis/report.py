@@ -152,9 +152,10 @@ def _cell(text: Any) -> str:
 
 
 def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") -> Path:
-    """Write ``report.md`` (default inside ``root``) and its figures next to it."""
+    """Write ``report.md`` (default inside ``root``, or a packed directory's reports
+    directory) and its figures next to it."""
     rs = load_results(Path(root))
-    output = Path(output) if output else rs.root / "report.md"
+    output = Path(output) if output else rs.report_dir / "report.md"
     fig_dir = output.parent / f"{output.stem}-figures"
     figures: Dict[str, Path] = {}
     note = ""

@@ -1,4 +1,8 @@
-"""``harness report RESULTS_DIR``: a Markdown page with mean ± CI tables and figures."""
+"""``harness report RESULTS_DIR``: a Markdown page with mean ± CI tables and figures.
+
+RESULTS_DIR may be packed (``harness archive pack``): the records are read from the archive
+and the report goes to the reports directory it names (docs/results/papers/ for the papers).
+"""
 from __future__ import annotations
 
 import argparse
@@ -18,11 +22,13 @@ def register(subparsers: Subparsers) -> None:
         description="Tables of mean ± 95% CI per sweep point for throughput and RTT, the "
                     "figures, the environment and failed runs.")
     p.add_argument("results", metavar="RESULTS_DIR", nargs="+",
-                   help="an experiment's output directory; several (all of one paper's "
+                   help="an experiment's output directory, or a packed one (`harness "
+                        "archive pack`); several (all of one paper's "
                         "experiments): each gets its report, and -o FILE one page per paper")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="default RESULTS_DIR/report.md; with several directories, the paper's "
-                        "page (default paper<NNN>.md next to the first directory)")
+                   help="default RESULTS_DIR/report.md (a packed directory: report.md in its "
+                        "reports directory); with several directories, the paper's page "
+                        "(default paper<NNN>.md next to the first directory's report)")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="png", help="figure format")
     p.set_defaults(func=cmd_report)
 

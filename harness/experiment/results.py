@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 from harness.errors import HarnessError
+from harness.experiment import archive
 from harness.experiment.store import EXPERIMENT_COPY, RUNS
 
 MetricFn = Callable[[Dict[str, Any]], Optional[float]]
@@ -113,12 +114,21 @@ def metric(name: str) -> Metric:
 
 @dataclass
 class ResultSet:
-    """Records of one results directory and the keys its experiment swept."""
+    """Records of one results directory and the keys its experiment swept.
+
+    ``report_dir`` is where its report and figures go: ``root``, except for a packed
+    directory (``harness.experiment.archive``), whose reports live elsewhere (``docs/``).
+    """
 
     root: Path
     name: str
     records: List[Dict[str, Any]]
     sweep_keys: List[str]
+    report_dir: Path = field(default=None)  # type: ignore[assignment]  # None: root
+
+    def __post_init__(self) -> None:
+        if self.report_dir is None:
+            self.report_dir = self.root
 
     @property
     def ok(self) -> List[Dict[str, Any]]:
@@ -130,22 +140,19 @@ class ResultSet:
 
 
 def load_results(root: Path) -> ResultSet:
-    """Read ``root/runs/*.json``; a clear error if the directory holds no results."""
+    """Read ``root/runs/*.json``, or a packed directory's ``runs.jsonl.gz`` (also given as
+    that file); a clear error if the directory holds no results."""
     root = Path(root)
-    runs_dir = root / RUNS
-    if not runs_dir.is_dir():
-        raise HarnessError(f"{root} is not a results directory (no {RUNS}/ inside)",
-                           hint="pass the experiment's output directory, e.g. results/<name>")
-    records = []
-    for path in sorted(runs_dir.glob("*.json")):
-        if path.name.startswith("."):
-            continue
-        try:
-            records.append(json.loads(path.read_text()))
-        except ValueError as err:
-            raise HarnessError(f"{path}: not a run record ({err})") from None
-    if not records:
-        raise HarnessError(f"{runs_dir} holds no run records yet")
+    if root.name == archive.RUNS_FILE and root.is_file():
+        root = root.parent
+    report_dir = root
+    if archive.is_packed(root):
+        records = archive.load_records(root)
+        report_dir = archive.reports_dir(root)
+        if not records:
+            raise HarnessError(f"{root / archive.RUNS_FILE} holds no run records")
+    else:
+        records = _read_runs(root)
     records.sort(key=lambda r: (r.get("repetition", 0), r.get("index", 0), r.get("run_id", "")))
     keys: List[str] = []
     for rec in records:
@@ -159,7 +166,28 @@ def load_results(root: Path) -> ResultSet:
             name = (yaml.safe_load((root / EXPERIMENT_COPY).read_text()) or {}).get("name", name)
         except Exception:  # the copy is informative only
             pass
-    return ResultSet(root=root, name=name, records=records, sweep_keys=keys)
+    return ResultSet(root=root, name=name, records=records, sweep_keys=keys,
+                     report_dir=report_dir)
+
+
+def _read_runs(root: Path) -> List[Dict[str, Any]]:
+    runs_dir = root / RUNS
+    if not runs_dir.is_dir():
+        raise HarnessError(f"{root} is not a results directory (no {RUNS}/ inside, "
+                           f"no {archive.MANIFEST})",
+                           hint="pass the experiment's output directory, e.g. results/<name>, "
+                                "or a packed one, e.g. results-archive/papers/<name>")
+    records = []
+    for path in sorted(runs_dir.glob("*.json")):
+        if path.name.startswith("."):
+            continue
+        try:
+            records.append(json.loads(path.read_text()))
+        except ValueError as err:
+            raise HarnessError(f"{path}: not a run record ({err})") from None
+    if not records:
+        raise HarnessError(f"{runs_dir} holds no run records yet")
+    return records
 
 
 def select(records: List[Dict[str, Any]], where: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:

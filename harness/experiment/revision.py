@@ -18,7 +18,7 @@ ENV = "HARNESS_CODE_REVISION"
 
 #: Run records and reports written into the checkout: data, not code, so changes there do
 #: not make the revision ``-dirty`` (a long sweep into docs/results/ would mark itself).
-DATA_PATHS = ("results", "docs/results")
+DATA_PATHS = ("results", "docs/results", "results-archive")
 
 
 @functools.lru_cache(maxsize=1)

@@ -19,6 +19,7 @@ from typing import IO, Any, Dict, Iterable, List, Optional, Set
 import yaml
 
 from harness.errors import HarnessError
+from harness.experiment import archive as packed
 from harness.experiment.lag import Threshold, to_redo
 from harness.experiment.sweep import Run
 
@@ -58,13 +59,22 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
+    write_bytes_atomic(path, text.encode())
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Like ``write_json_atomic``, for bytes (packed archives, text files)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f".{path.name}.tmp.{os.getpid()}"
-    with open(tmp, "w") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     _fsync_dir(path.parent)
 
 
@@ -88,12 +98,23 @@ def _json_default(value: Any) -> Any:
 
 
 class Store:
-    """One experiment's output directory."""
+    """One experiment's output directory.
+
+    A packed directory (``harness.experiment.archive``) is read-only here: its records count
+    as stored (``existing_ids``, ``load``), but ``prepare`` refuses to run into it.
+    """
 
     def __init__(self, root: os.PathLike):
         self.root = Path(root)
         self.runs_dir = self.root / RUNS
         self._lock: Optional[IO[str]] = None
+        self._packed: Optional[Dict[str, Dict[str, Any]]] = None
+
+    def packed_records(self) -> Optional[Dict[str, Dict[str, Any]]]:
+        """``{run_id: record}`` of a packed directory (read once); None for a live one."""
+        if self._packed is None and packed.is_packed(self.root):
+            self._packed = {r["run_id"]: r for r in packed.load_records(self.root)}
+        return self._packed
 
     def record_path(self, run_id: str) -> Path:
         return self.runs_dir / f"{run_id}.json"
@@ -117,6 +138,9 @@ class Store:
 
     def existing_ids(self) -> Set[str]:
         """Ids of finished runs (temporary files of killed writers are not records)."""
+        stored = self.packed_records()
+        if stored is not None:
+            return set(stored)
         if not self.runs_dir.is_dir():
             return set()
         return {p.stem for p in self.runs_dir.glob("*.json") if not p.name.startswith(".")}
@@ -131,6 +155,11 @@ class Store:
         return len(leftovers)
 
     def load(self, run_id: str) -> Dict[str, Any]:
+        stored = self.packed_records()
+        if stored is not None:
+            if run_id not in stored:
+                raise HarnessError(f"{self.root / packed.RUNS_FILE} holds no run {run_id}")
+            return stored[run_id]
         path = self.record_path(run_id)
         try:
             return json.loads(path.read_text())
@@ -155,6 +184,11 @@ class Store:
         Raises ``HarnessError`` when stored records belong to other parameters, unless
         ``fresh``, which moves the old results to ``archive/<time>/`` (nothing is deleted).
         """
+        if packed.is_packed(self.root):
+            raise HarnessError(
+                f"{self.root} is a packed results archive (read-only)",
+                hint=f"unpack it into a results directory and run there: harness archive "
+                     f"unpack {self.root} DIR; harness run FILE --output DIR")
         runs = list(runs)
         planned = {r.run_id for r in runs}
         self.runs_dir.mkdir(parents=True, exist_ok=True)

@@ -48,7 +48,7 @@ def merged_rows(key: str, sets: Sequence[ResultSet]) -> List[Row]:
 
 def paper_figures(rs: ResultSet) -> List[Path]:
     """The paper-layout figures an experiment's report drew (``report-figures/paper*``)."""
-    fig_dir = rs.root / "report-figures"
+    fig_dir = rs.report_dir / "report-figures"
     return sorted(fig_dir.glob("paper*.*")) if fig_dir.is_dir() else []
 
 
@@ -61,7 +61,7 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
            "## Experiments", "", "| experiment | runs ok / stored / planned | report |", "|---|---|---|"]
     partial = []
     for rs in sets:
-        report = rs.root / "report.md"
+        report = rs.report_dir / "report.md"
         link = f"[report]({rel(report)})" if report.exists() else "-"
         planned = planned_runs(rs)
         out.append(f"| `{rs.name}` | {len(rs.ok)} / {len(rs.records)} / {planned or '-'} | {link} |")
@@ -87,8 +87,9 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
 
 
 def default_output(sets: Sequence[ResultSet]) -> Path:
-    """``paper<NNN>.md`` beside the first directory."""
-    return sets[0].root.resolve().parent / f"paper{paper_key(sets)}.md"
+    """``paper<NNN>.md`` beside the first directory's report (its directory, or for a
+    packed directory the one its reports go to)."""
+    return sets[0].report_dir.resolve().parent / f"paper{paper_key(sets)}.md"
 
 
 def paper_key(sets: Sequence[ResultSet]) -> str:
