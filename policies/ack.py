@@ -1,6 +1,6 @@
 """Delayed ACK on/off. Linux delays ACKs (one per two segments, or a 40 ms+ timer); the route
 metric ``quickack 1`` on the *receiver's* route to the sender makes it acknowledge every
-segment, the regime of the chain papers' simulated receivers (design.md §3)."""
+segment, the regime of the chain papers' simulated receivers (docs/kernel.md, 'Delayed ACK')."""
 from __future__ import annotations
 
 from typing import Any, Dict

@@ -1,4 +1,4 @@
-"""Window limits in segments, by either mechanism (design.md §3):
+"""Window limits in segments, by either mechanism (docs/kernel.md, 'cwnd lock'):
 
 - ``cwnd_clamp``: the *sender's* congestion window, route metric ``cwnd lock N``. The kernel
   takes the clamp from the tcp_metrics cache, not from the route, and the cache entry is
@@ -191,7 +191,7 @@ def priming_connection(net, flow: FlowPlan, *, port: int = PRIME_PORT,
 
 
 def prime_cwnd_locks(ctx: RunContext, pairs, metrics: Dict[str, str]) -> None:
-    """The recipe that makes a route's ``cwnd lock`` reach the flow (design.md §3).
+    """The recipe that makes a route's ``cwnd lock`` reach the flow (docs/kernel.md).
 
     Linux takes the locked cwnd from the tcp_metrics cache, filled when a connection to the
     destination closes normally: so drop any cached entry, make one complete priming

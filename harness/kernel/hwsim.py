@@ -2,7 +2,7 @@
 
 Why generic netlink and not ``modprobe radios=N``: we choose each radio's MAC and name
 (``hx-<tag>-<node>-<n>``, so ``harness clean`` finds it), create radios on demand, and create
-them in the root namespace, which fixes their medium group (design.md §3).
+them in the root namespace, which fixes their medium group (docs/kernel.md, 'Radios').
 
 Messages are encoded and decoded with pyroute2's ``genlmsg`` (``HwsimMsg`` below), which
 works the same in pyroute2 0.7 (Debian bookworm) and 0.9. The transport is a plain netlink

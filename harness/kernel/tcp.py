@@ -1,7 +1,8 @@
 """TCP congestion modules: load, allow, choose per namespace.
 
 A non-init namespace may only select an algorithm that is loaded *and* listed in the root
-namespace's ``net.ipv4.tcp_allowed_congestion_control`` (vm-notes §4). Order matters: modprobe
+namespace's ``net.ipv4.tcp_allowed_congestion_control`` (docs/kernel.md, 'Congestion modules').
+Order matters: modprobe
 first (the sysctl refuses unknown names). That allow-list is the one root-namespace setting
 the harness changes; ``AllowListGuard`` restores it on stop, which matters on a native host.
 """

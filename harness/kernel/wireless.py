@@ -2,7 +2,7 @@
 
 Functions named ``*_lines`` only build shell lines (pure, unit-tested); ``Network`` runs
 them in one process per node (``Node.script``) because every process costs ~60 ms under TCG.
-Working command lines and their pitfalls: /work/shared/vm-notes.md §4 and design.md §3:
+Working command lines and their pitfalls (docs/kernel.md, 'iw'):
 - ``NOHT`` at join, then ``set bitrates legacy-2.4 R ht-mcs-2.4`` pins a legacy rate;
 - an OFDM rate (6..54) is refused unless the IBSS/mesh was joined with a matching basic rate;
 - RTS threshold, retry limits and tx power are phy settings (``iw phy X set ...``) and must
@@ -151,8 +151,9 @@ def plink_lines(intf: str, open_peers: Iterable[str], block_peers: Iterable[str]
 def neighbour_filter_lines(intf: str, table: str, neighbour_macs: Sequence[str]) -> List[str]:
     """IBSS without a medium: drop frames from anyone but the declared neighbours.
 
-    With no medium every hwsim radio hears every other; this nft ingress filter (vm-notes §3)
-    makes the declared wireless links the only ones that carry traffic.
+    With no medium every hwsim radio hears every other; this nft ingress filter
+    makes the declared wireless links the only ones that carry traffic (docs/kernel.md,
+    'Without a medium').
     """
     macs = ", ".join(neighbour_macs) if neighbour_macs else "ff:ff:ff:ff:ff:fe"
     rules = (f"table netdev {table} {{\n"

@@ -175,7 +175,8 @@ TCP_IP_HEADERS = 52
 
 def tcp_goodput_mbps(phy: str, rate: float, mss: int = 1448, ack_every: int = 2,
                      **kw) -> float:
-    """One TCP flow over one hop, no collisions or errors (design.md section 4):
+    """One TCP flow over one hop, no collisions or errors (docs/medium.md,
+    'Analytic goodput of one sender'):
     each data segment is its own DCF exchange, and every `ack_every` segments
     (2 with delayed ACK, 1 with quickack) a TCP ACK takes one more exchange:
         T = T_frame(mss + 52) + T_frame(52) / ack_every,  goodput = 8 mss / T

@@ -8,7 +8,7 @@ same way. A check = one saturated flow over one hop at a fixed legacy rate, its 
 Frame sizes on air are the ones Linux sends through an IBSS: QoS data frames (mac80211
 negotiates WMM in IBSS: 26-byte header), LLC/SNAP 8, FCS 4; IPv4 20; UDP 8; TCP 32
 (timestamps on: MSS 1448). TCP: one ACK frame per two data segments (delayed ACK), each
-its own DCF exchange (design.md §4).
+its own DCF exchange (docs/medium.md, 'Analytic goodput of one sender').
 """
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def _exchange(check: Check, payload: int, overhead: int, rts: bool):
 
 
 def expected_udp(check: Check) -> float:
-    """Analytic goodput (Mbit/s) of one saturated UDP sender (design.md §4)."""
+    """Analytic goodput (Mbit/s) of one saturated UDP sender (docs/medium.md)."""
     return analytic.single_sender_goodput_mbps(
         check.phy, check.rate, check.payload, overhead=check.mac_header + LLC_FCS + IP_UDP,
         short_preamble=check.short_preamble, rts=check.rts, short_slot=check.short_slot,

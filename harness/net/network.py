@@ -1,6 +1,6 @@
 """``Network``: realise a ``Topology`` as namespaces, hwsim radios, veths and routes.
 
-Order of ``start()`` (design.md §3, vm-notes §6):
+Order of ``start()`` (docs/kernel.md, 'Setup order'):
   1. one namespace per node (``hx-<tag>-<node>``);
   2. radios created over generic netlink in the root namespace (that fixes their medium
      group), moved into their node, interface created there, phy settings applied;

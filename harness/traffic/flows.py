@@ -5,7 +5,7 @@ namespace; the client runs with ``-J`` and its report becomes a ``FlowResult``
 (``harness.traffic.iperf``). While a flow runs, a thread samples the *sender's* TCP sockets the way
 ``ss -ti`` shows them (sock_diag, ``harness.kernel.tcp_diag``: no process per sample, which under
 TCG would cost ~60 ms of guest CPU each) so cwnd, RTT, unacked and the congestion module
-can be checked during the run (design.md §3: clamps are verified, not assumed).
+can be checked during the run (docs/kernel.md, 'Verify, do not assume').
 """
 from __future__ import annotations
 

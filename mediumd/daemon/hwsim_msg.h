@@ -4,7 +4,7 @@
  * daemon's send batch and incoming ones are read where recv() put them. Under TCG a
  * malloc, a copy or a free per frame shows in the throughput at 54 Mbit/s
  * (docs/medium.md, "cost per frame"), and libnl's message objects cost all three.
- * Layouts follow the kernel's mac80211_hwsim.h (design.md section 3); this file is
+ * Layouts follow the kernel's mac80211_hwsim.h (docs/kernel.md, 'Generic netlink'); this file is
  * unit-tested on the host (daemon/tests/test_hwsim_msg.c).
  */
 #ifndef MEDIUMD_HWSIM_MSG_H

@@ -22,7 +22,7 @@ def test_ibss_chain_three_hops(make_network):
     print(f"\n3 hop ping: {p.received}/{p.sent}, rtt avg {p.avg_ms} ms, ttl {set(p.ttls)}")
     assert p.received >= 18, p
     # 3 hops = 2 forwarding relays (sta2, sta3): the reply leaves sta4 with TTL 64 and
-    # each relay decrements it once (vm-notes §3 measured 62 over 3 hops, 59 over 6)
+    # each relay decrements it once (docs/kernel.md, 'Relays': 62 over 3 hops, 59 over 6)
     assert set(p.ttls) == {64 - 2}, f"expected TTL 62 after 3 hops (2 relays), saw {p.ttls}"
     for relay in ("sta2", "sta3"):
         tx0, rx0 = before[relay]

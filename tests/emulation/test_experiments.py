@@ -65,8 +65,8 @@ def hops_runs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def window_runs(tmp_path_factory):
-    """Window sweep in the papers' regime: the receiver acknowledges every segment (design.md
-    §3; with Linux's delayed ACK a window of 2 costs more, see the slow test below)."""
+    """Window sweep in the papers' regime: the receiver acknowledges every segment (docs/kernel.md,
+    'Delayed ACK'; with Linux's delayed ACK a window of 2 costs more, see the slow test below)."""
     from harness.testing.fixtures import run_experiment_text
     return run_experiment_text(
         experiment("window", {"policy.cwnd_clamp": [2, 3, 4, None]},
@@ -122,7 +122,7 @@ def test_delayed_ack_off_lowers_one_hop_throughput(tmp_path):
 # -- slow: more repetitions, longer flows -------------------------------------------------
 @pytest.mark.slow
 def test_with_delayed_ack_a_window_of_two_costs_throughput(tmp_path):
-    """design.md §3: with a receiver that delays ACKs, the best window shifts upward; at one
+    """With a receiver that delays ACKs the best window shifts upward (docs/kernel.md); at one
     hop a sender clamp of 2 then falls clearly below the unclamped flow."""
     from harness.testing.fixtures import run_experiment_text
     rs = run_experiment_text(experiment("window_delack", {"policy.cwnd_clamp": [2, None]},
