@@ -28,6 +28,24 @@ def test_t_quantile_other_levels_and_symmetry():
         stats.t_quantile(1.0, 3)
 
 
+@pytest.mark.parametrize("p", [0.6, 0.9, 0.95, 0.975, 0.995, 0.9995])
+def test_t_quantile_equals_the_closed_forms_for_one_and_two_degrees(p):
+    # df = 1 is Cauchy: tan(pi (p - 1/2)); df = 2: (2p - 1) / sqrt(2 p (1 - p)).
+    assert stats.t_quantile(p, 1) == pytest.approx(math.tan(math.pi * (p - 0.5)), rel=1e-12)
+    assert stats.t_quantile(p, 2) == pytest.approx((2 * p - 1) / math.sqrt(2 * p * (1 - p)), rel=1e-12)
+
+
+@pytest.mark.parametrize("df", [1, 2.5, 4, 30, 1000])
+def test_t_cdf_inverts_t_quantile_and_rejects_bad_degrees(df):
+    for p in (0.001, 0.3, 0.5, 0.8, 0.999):
+        assert stats.t_cdf(stats.t_quantile(p, df), df) == pytest.approx(p, rel=1e-12)
+    for bad in (0, -1, math.nan):
+        with pytest.raises(ValueError):
+            stats.t_quantile(0.9, bad)
+        with pytest.raises(ValueError):
+            stats.t_cdf(1.0, bad)
+
+
 def test_mean_median_stdev():
     xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]
     assert stats.mean(xs) == 5.0
@@ -64,7 +82,9 @@ def test_group_and_summarize_records_by_parameter_paths():
     assert list(groups) == [(1,), (2,)] and len(groups[(1,)]) == 3
     assert stats.param(records[0], "flows.congestion") == "reno"
     assert stats.param(records[0], "policy.cwnd_clamp") is None
-    tput = lambda r: r["flows"][0]["throughput_bps"] / 1e6
+    def tput(r):
+        return r["flows"][0]["throughput_bps"] / 1e6
+
     summary = stats.summarize_by(records, ["topology.rts", "topology.hops"], tput)
     assert list(summary) == [(False, 1), (False, 2), (True, 1), (True, 2)]
     assert summary[(False, 1)].mean == pytest.approx(2.1) and summary[(False, 1)].n == 2
