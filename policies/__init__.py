@@ -18,11 +18,18 @@ are small and each says *when* its kernel change must happen:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from harness.errors import HarnessError
 
-__all__ = ["Policy", "PolicyViolation", "FlowPlan", "RunContext"]
+if TYPE_CHECKING:
+    from harness.net import Network, Topology
+    from harness.traffic import FlowRun
+
+__all__ = ["Policy", "PolicyViolation", "FlowPlan", "RunContext", "NodePair"]
+
+#: (node, peer) by name: a sender and its receiver, or a node and the destination of a route.
+NodePair = Tuple[str, str]
 
 
 class PolicyViolation(HarnessError):
@@ -58,9 +65,9 @@ class RunContext:
     on the same route (rwnd clamp + quickack on the receiver) must share one ``ip route``.
     """
 
-    net: Any                                    # harness.net.network.Network (started)
+    net: Network                                # started
     flows: List[FlowPlan]
-    route_metrics: Dict[tuple, Dict[str, str]] = field(default_factory=dict)
+    route_metrics: Dict[NodePair, Dict[str, str]] = field(default_factory=dict)
     notes: List[str] = field(default_factory=list)
 
     def add_route_metric(self, node: str, dst_node: str, key: str, value: str) -> None:
@@ -70,9 +77,9 @@ class RunContext:
     def tcp_flows(self) -> List[FlowPlan]:
         return [f for f in self.flows if f.protocol == "tcp"]
 
-    def pairs(self) -> List[tuple]:
+    def pairs(self) -> List[NodePair]:
         """Distinct (sender, receiver) node pairs of the TCP flows, in flow order."""
-        out: List[tuple] = []
+        out: List[NodePair] = []
         for f in self.tcp_flows():
             if (f.sender, f.receiver) not in out:
                 out.append((f.sender, f.receiver))
@@ -87,7 +94,7 @@ class Policy:
     def __init__(self, value: Any):
         self.value = value
 
-    def prepare(self, topo: Any) -> None:
+    def prepare(self, topo: Topology) -> None:
         """Before ``Network.start()``: change the topology description."""
 
     def apply(self, ctx: RunContext) -> None:
@@ -96,9 +103,9 @@ class Policy:
     def prime(self, ctx: RunContext) -> None:
         """After every policy applied and routes installed, before the measured flows."""
 
-    def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
-        """After a flow (``run``: ``harness.traffic.flows.FlowRun``): check the policy held; return
-        what was checked (stored with the flow)."""
+    def verify(self, ctx: RunContext, flow: FlowPlan, run: FlowRun) -> Dict[str, Any]:
+        """After a flow (``run``: its iperf3 result and ``ss`` samples): check the policy held;
+        return what was checked (stored with the flow)."""
         return {}
 
     def record(self) -> Dict[str, Any]:

@@ -21,12 +21,16 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
 from harness.errors import HarnessError
-from policies import FlowPlan, Policy, RunContext
-from policies.routes import parse_route_get
+from policies import FlowPlan, NodePair, Policy, RunContext
+from policies.routes import node_ip, parse_route_get
 from policies.window import check_iperf_cwnd, check_window, prime_cwnd_locks
+
+if TYPE_CHECKING:
+    from harness.net import Network
+    from harness.traffic import FlowRun
 
 #: Paper 001 §IV: (largest RTHC N of the row, window limit in packets).
 CWL_TABLE: Tuple[Tuple[int, int], ...] = ((4, 2), (8, 1), (12, 2), (20, 3), (26, 4), (30, 5))
@@ -96,9 +100,9 @@ def walk(next_step: Callable[[str], Step], src: str, dst: str) -> int:
     return hops
 
 
-def route_hops(net: Any, src: str, dst: str) -> int:
+def route_hops(net: Network, src: str, dst: str) -> int:
     """Hop count of the route in force from ``src`` to ``dst`` (see the module docstring)."""
-    dst_ip = net[dst].ip
+    dst_ip = node_ip(net, dst, "adaptive_window")
     owners = _ip_owners(net)
     dst_mac = _mac_of(net, dst)
 
@@ -115,7 +119,7 @@ def route_hops(net: Any, src: str, dst: str) -> int:
     return walk(next_step, src, dst)
 
 
-def _ip_owners(net: Any) -> Dict[str, str]:
+def _ip_owners(net: Network) -> Dict[str, str]:
     out: Dict[str, str] = {}
     for name, node in net.nodes.items():
         for ip in getattr(node, "ips", []) or [node.ip]:
@@ -124,11 +128,11 @@ def _ip_owners(net: Any) -> Dict[str, str]:
     return out
 
 
-def _mac_of(net: Any, node: str) -> Optional[str]:
+def _mac_of(net: Network, node: str) -> Optional[str]:
     return next((r.mac for r in getattr(net, "radios", []) if r.node == node), None)
 
 
-def _l2_hops(net: Any, node: str, dev: str, dst_mac: Optional[str]) -> int:
+def _l2_hops(net: Network, node: str, dev: str, dst_mac: Optional[str]) -> int:
     """1 on an ordinary link; the mesh path's hop count when ``dev`` is an 802.11s interface."""
     if dst_mac is None:
         return 1
@@ -149,7 +153,7 @@ class AdaptiveWindow(Policy):
             raise HarnessError(f"adaptive_window {value!r} is invalid: allowed true (window "
                                "limit from the round-trip hop count, paper 001) or false (off)")
         super().__init__(value)
-        self.limits: Dict[Tuple[str, str], Dict[str, Any]] = {}
+        self.limits: Dict[NodePair, Dict[str, Any]] = {}
         self.metrics: Dict[str, str] = {}
 
     @property
@@ -177,7 +181,7 @@ class AdaptiveWindow(Policy):
         if self.active:
             prime_cwnd_locks(ctx, self.limits, self.metrics)
 
-    def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
+    def verify(self, ctx: RunContext, flow: FlowPlan, run: FlowRun) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
             return {}
         info = self.limits.get((flow.sender, flow.receiver))

@@ -5,11 +5,14 @@ from the radio table when it starts (hwsim itself ignores the retry limit; mediu
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from harness.errors import HarnessError
 from harness.kernel import wireless
 from policies import Policy
+
+if TYPE_CHECKING:
+    from harness.net import Topology
 
 KEYS = ("rate", "rts", "retry_limit")
 
@@ -39,7 +42,7 @@ class Mac(Policy):
     def active(self) -> bool:
         return any(v is not None for v in self.value.values())
 
-    def prepare(self, topo: Any) -> None:
+    def prepare(self, topo: Topology) -> None:
         rate, rts, retry = (self.value[k] for k in KEYS)
         for spec in topo.stations.values():
             if rate is not None:

@@ -8,9 +8,14 @@ One ``ip route replace`` per pair matters: a second replace would drop the first
 from __future__ import annotations
 
 import shlex
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.kernel.netns import Node
+    from harness.net import Network
+    from policies import NodePair
 
 #: Order in which metrics are written (iproute2 accepts any; a fixed order keeps logs stable).
 METRIC_ORDER = ("cwnd", "window", "quickack", "advmss")
@@ -47,14 +52,20 @@ def route_replace_args(dst_ip: str, via: Optional[str], dev: str,
     return args + ["dev", dev] + metric_args(metrics)
 
 
-def install(net, route_metrics: Dict[tuple, Dict[str, str]]) -> List[str]:
+def node_ip(net: Network, name: str, what: str) -> str:
+    """The node's first IPv4 address; a node without one cannot be ``what`` (the error says)."""
+    ip = net[name].ip
+    if ip is None:
+        raise HarnessError(f"{what}: node {name} has no IP address")
+    return ip
+
+
+def install(net: Network, route_metrics: Dict[NodePair, Dict[str, str]]) -> List[str]:
     """Install every requested host route; returns the commands (stored with the run)."""
     done: List[str] = []
     for (node_name, peer_name), metrics in route_metrics.items():
         node = net[node_name]
-        peer_ip = net[peer_name].ip
-        if peer_ip is None:
-            raise HarnessError(f"route metrics on {node_name}: {peer_name} has no IP address")
+        peer_ip = node_ip(net, peer_name, f"route metrics on {node_name}")
         got = node.cmd(["ip", "-o", "route", "get", peer_ip]).stdout
         via, dev = parse_route_get(got)
         args = route_replace_args(peer_ip, via, dev, metrics)
@@ -63,6 +74,6 @@ def install(net, route_metrics: Dict[tuple, Dict[str, str]]) -> List[str]:
     return done
 
 
-def show(node, peer_ip: str) -> str:
+def show(node: Node, peer_ip: str) -> str:
     """The node's route to ``peer_ip`` as ``ip route`` lists it (to record what is in force)."""
     return node.cmd(["ip", "route", "show", f"{peer_ip}/32"], check=False).stdout.strip()

@@ -12,10 +12,13 @@ actually used is verified from ``ss`` (``mss:``) and stored.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from harness.errors import HarnessError
 from policies import FlowPlan, Policy, PolicyViolation, RunContext
+
+if TYPE_CHECKING:
+    from harness.traffic import FlowRun
 
 #: Linux's floor for the MSS (TCP_MIN_MSS; measured: advertised 48 gave 76-byte payloads).
 MIN_SND_MSS = 88
@@ -46,10 +49,10 @@ class SegmentSize(Policy):
         for sender, receiver in ctx.pairs():
             ctx.add_route_metric(receiver, sender, "advmss", str(self.value))
 
-    def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
+    def verify(self, ctx: RunContext, flow: FlowPlan, run: FlowRun) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
             return {}
-        seen = sorted({s.mss for s in run.ss if getattr(s, "mss", None)})
+        seen = sorted({s.mss for s in run.ss if s.mss})
         want = expected_payload(self.value)
         if not seen:
             raise PolicyViolation(f"mss {self.value}: no ss sample reported the segment size")

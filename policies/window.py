@@ -16,10 +16,16 @@ ACKs, every segment waits for the delayed-ACK timer; a receiver window of 1 segm
 from __future__ import annotations
 
 import subprocess
-from typing import Any, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence
 
 from harness.errors import HarnessError
-from policies import FlowPlan, Policy, PolicyViolation, RunContext
+from policies import FlowPlan, NodePair, Policy, PolicyViolation, RunContext
+from policies.routes import node_ip
+
+if TYPE_CHECKING:
+    from harness.net import Network
+    from harness.traffic.flows import FlowRun, SsSample
+    from harness.traffic.iperf import FlowResult
 
 #: Payload bytes per segment on a 1500-byte MTU with TCP timestamps (1500 - 20 - 20 - 12).
 SEGMENT_BYTES = 1448
@@ -43,7 +49,7 @@ def _check_segments(value: Any, key: str) -> Optional[int]:
 
 
 # -- verification from ss samples (pure) --------------------------------------------------
-def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: bool,
+def check_window(samples: Sequence[SsSample], limit: int, *, what: str, check_cwnd: bool,
                  window_bytes: Optional[int] = None) -> Dict[str, Any]:
     """Check cwnd (if ``check_cwnd``) and unacked against ``limit`` segments in every sample.
 
@@ -138,7 +144,7 @@ def check_window(samples: Sequence[Any], limit: int, *, what: str, check_cwnd: b
     return summary
 
 
-def check_iperf_cwnd(result: Any, limit: int, *, over_in_recovery: int = 0,
+def check_iperf_cwnd(result: Optional[FlowResult], limit: int, *, over_in_recovery: int = 0,
                      mss: int = SEGMENT_BYTES) -> Dict[str, Any]:
     """iperf3's per-second ``snd_cwnd`` (bytes; only when the client sends) <= limit * MSS.
 
@@ -161,13 +167,13 @@ def check_iperf_cwnd(result: Any, limit: int, *, over_in_recovery: int = 0,
 
 
 # -- priming ----------------------------------------------------------------------------
-def priming_connection(net, flow: FlowPlan, *, port: int = PRIME_PORT,
+def priming_connection(net: Network, flow: FlowPlan, *, port: int = PRIME_PORT,
                        nbytes: str = PRIME_BYTES, timeout: float = 60.0) -> None:
     """One complete TCP exchange in the flow's direction, so the sender's tcp_metrics entry
     for the receiver is created from the clamped route (a refused connection does not count:
     the client retries until the server listens)."""
     client, server = net[flow.src], net[flow.dst]
-    ip = server.ip
+    ip = node_ip(net, flow.dst, "the priming connection's server")
     srv = server.popen(["iperf3", "-s", "-1", "-p", str(port), "-B", ip],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -190,7 +196,7 @@ def priming_connection(net, flow: FlowPlan, *, port: int = PRIME_PORT,
             server.procs.remove(srv)
 
 
-def prime_cwnd_locks(ctx: RunContext, pairs, metrics: Dict[str, str]) -> None:
+def prime_cwnd_locks(ctx: RunContext, pairs: Iterable[NodePair], metrics: Dict[str, str]) -> None:
     """The recipe that makes a route's ``cwnd lock`` reach the flow (docs/kernel.md).
 
     Linux takes the locked cwnd from the tcp_metrics cache, filled when a connection to the
@@ -199,7 +205,7 @@ def prime_cwnd_locks(ctx: RunContext, pairs, metrics: Dict[str, str]) -> None:
     """
     for sender, receiver in pairs:
         flow = next(f for f in ctx.tcp_flows() if (f.sender, f.receiver) == (sender, receiver))
-        peer_ip = ctx.net[receiver].ip
+        peer_ip = node_ip(ctx.net, receiver, "cwnd clamp")
         ctx.net[sender].cmd(f"ip tcp_metrics delete {peer_ip} 2>/dev/null || true")
         priming_connection(ctx.net, flow)
         metrics[f"{sender}->{receiver}"] = ctx.net[sender].cmd(
@@ -226,7 +232,7 @@ class CwndClamp(Policy):
         if self.active:
             prime_cwnd_locks(ctx, ctx.pairs(), self.metrics)
 
-    def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
+    def verify(self, ctx: RunContext, flow: FlowPlan, run: FlowRun) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
             return {}
         found = check_window(run.ss, self.value, what="cwnd clamp", check_cwnd=True)
@@ -260,7 +266,7 @@ class RwndClamp(Policy):
             ctx.net[receiver].set_sysctls({"net.ipv4.tcp_moderate_rcvbuf": 0})
             ctx.add_route_metric(receiver, sender, "window", str(self.window_bytes))
 
-    def verify(self, ctx: RunContext, flow: FlowPlan, run: Any) -> Dict[str, Any]:
+    def verify(self, ctx: RunContext, flow: FlowPlan, run: FlowRun) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
             return {}
         return check_window(run.ss, self.value, what="rwnd clamp", check_cwnd=False,

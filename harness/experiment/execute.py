@@ -15,13 +15,17 @@ import platform
 import subprocess
 import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 from harness.errors import HarnessError, InvalidRun
 from harness.experiment import realise
 from harness.experiment.registry import Registry, default_registry, load_callable
 from harness.medium import counters, daemon
-from harness.net import Network
+from harness.net import Network, Topology
+
+if TYPE_CHECKING:
+    from harness.traffic.flows import Flow, FlowRun
+    from policies import FlowPlan, Policy
 
 #: Seconds between ``ss`` samples of a flow's sender (each sample costs a few processes,
 #: ~60 ms each under TCG, so not much faster than this).
@@ -80,24 +84,28 @@ def environment() -> Dict[str, Any]:
 
 
 # -- building ---------------------------------------------------------------------------
-def build_topology(params: Dict[str, Any], registry: Registry) -> Any:
+def build_topology(params: Dict[str, Any], registry: Registry) -> Topology:
     """The builder's ``Topology`` for ``params['topology']``."""
     name = params["topology"]["builder"]
     if name not in registry.builders:
         raise HarnessError(f"topology.builder {name!r} is unknown: allowed "
                            + ", ".join(sorted(registry.builders)))
     build = load_callable(registry.builders[name].build, f"builder {name}")
-    return build(**realise.builder_arguments(params["topology"]))
+    topo = build(**realise.builder_arguments(params["topology"]))
+    if not isinstance(topo, Topology):
+        raise HarnessError(f"topology.builder {name!r} returned {type(topo).__name__}, "
+                           "not a harness.net.Topology")
+    return topo
 
 
-def make_policies(params: Dict[str, Any], registry: Registry) -> List[Any]:
+def make_policies(params: Dict[str, Any], registry: Registry) -> List[Policy]:
     """One policy object per key of ``params['policy']``, in the catalog's order."""
     given = params.get("policy") or {}
     unknown = set(given) - set(registry.policies)
     if unknown:
         raise HarnessError(f"policy {sorted(unknown)} unknown: allowed "
                            + ", ".join(registry.policies))
-    out = []
+    out: List[Policy] = []
     for name, decl in registry.policies.items():
         if name in given:
             factory = load_callable(decl.apply, f"policy {name}")
@@ -105,7 +113,7 @@ def make_policies(params: Dict[str, Any], registry: Registry) -> List[Any]:
     return out
 
 
-def medium_choice(params: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
+def medium_choice(params: Dict[str, Any]) -> Tuple[Union[str, Dict[str, Any]], Dict[str, Any]]:
     """What to hand ``Network(medium=...)`` and what to record about the medium
     (``medium.enabled: false`` is plain hwsim)."""
     settings = realise.medium_settings(params)
@@ -130,7 +138,8 @@ def collect_medium(net: Network) -> Dict[str, Any]:
 
 
 # -- flows ------------------------------------------------------------------------------
-def plan_flows(params: Dict[str, Any], nodes: List[str]) -> Tuple[List[Dict[str, Any]], List[Any]]:
+def plan_flows(params: Dict[str, Any], nodes: List[str]
+               ) -> Tuple[List[Dict[str, Any]], List[FlowPlan]]:
     """Flow instances (``realise.flow_instances``) and their ``FlowPlan`` for the policies."""
     from policies import FlowPlan
     instances = realise.flow_instances(params, nodes)
@@ -141,7 +150,7 @@ def plan_flows(params: Dict[str, Any], nodes: List[str]) -> Tuple[List[Dict[str,
     return instances, plans
 
 
-def iperf_flow(instance: Dict[str, Any], plan: Any) -> Any:
+def iperf_flow(instance: Dict[str, Any], plan: FlowPlan) -> Flow:
     """``harness.traffic.flows.Flow`` for one flow instance."""
     from harness.traffic.flows import Flow
     bitrate = instance.get("bitrate")
@@ -152,8 +161,8 @@ def iperf_flow(instance: Dict[str, Any], plan: Any) -> Any:
                 bitrate=rate if plan.protocol == "udp" else None, port=plan.port, extra=extra)
 
 
-def run_flows(net: Any, instances: List[Dict[str, Any]], plans: List[Any],
-              ss_interval: float = SS_INTERVAL) -> List[Any]:
+def run_flows(net: Network, instances: List[Dict[str, Any]], plans: List[FlowPlan],
+              ss_interval: float = SS_INTERVAL) -> List[FlowRun]:
     """Run every flow (concurrently, each from its ``start``); returns ``FlowRun`` per flow.
 
     One flow runs in this thread (Ctrl-C lands here directly); several run in daemon threads
@@ -163,7 +172,7 @@ def run_flows(net: Any, instances: List[Dict[str, Any]], plans: List[Any],
     flows = [iperf_flow(i, p) for i, p in zip(instances, plans)]
     if len(flows) == 1 and not instances[0]["start"]:
         return [run_flow(net, flows[0], sample_ss=True, ss_interval=ss_interval)]
-    results: List[Any] = [None] * len(flows)
+    results: List[Optional[FlowRun]] = [None] * len(flows)
     errors: List[Tuple[int, BaseException]] = []
     t0 = time.monotonic()
 
@@ -186,10 +195,10 @@ def run_flows(net: Any, instances: List[Dict[str, Any]], plans: List[Any],
     if errors:
         k, err = errors[0]
         raise HarnessError(f"flow {k} ({plans[k].src} -> {plans[k].dst}) failed: {err}") from err
-    return results
+    return [r for r in results if r is not None]  # every thread returned a run (no error)
 
 
-def flow_record(instance: Dict[str, Any], plan: Any, run: Any,
+def flow_record(instance: Dict[str, Any], plan: FlowPlan, run: FlowRun,
                 checks: Dict[str, Any]) -> Dict[str, Any]:
     """One flow's entry in the record: iperf3 result, ss samples, RTT/MSS summary, checks."""
     out = run.result.to_dict()
@@ -211,6 +220,7 @@ def flow_record(instance: Dict[str, Any], plan: Any, run: Any,
 def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]:
     """Execute one run (see the module docstring); returns the executor-contract dict."""
     from policies import PolicyViolation, RunContext, routes
+    from policies.routes import node_ip
 
     registry = default_registry()
     topo = build_topology(params, registry)
@@ -257,7 +267,8 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
                 if found:
                     checks[policy.name] = found
             flows.append(flow_record(instance, plan, run, checks))
-        in_force = {f"{a}->{b}": routes.show(net[a], net[b].ip) for a, b in ctx.route_metrics}
+        in_force = {f"{a}->{b}": routes.show(net[a], node_ip(net, b, "routes in force"))
+                    for a, b in ctx.route_metrics}
     finally:
         net.stop()
     phase("stop")
