@@ -1,18 +1,40 @@
 """Topology builders: functions that return a ``harness.net.topo.Topology`` description.
 
-``BUILDERS`` maps the names experiments use (YAML ``topology: {name: chain, ...}``) to them.
+Each builder module declares ``BUILDER = harness.params.Builder(name, build, params)`` next to
+its code; ``BUILDERS`` collects every module of this package that does, so a new builder is a
+new file here and nothing else (the experiment layer's registry takes them from ``BUILDERS``).
+``geometry`` holds the geometry presets (``topology.geometry``).
+
+May import: ``harness.errors``, ``harness.params``, ``harness.kernel``, ``harness.net``,
+``harness.medium``. Not traffic, experiments, analysis or papers.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict
+import importlib
+import pkgutil
+from typing import Any, Dict
 
 from harness.errors import HarnessError
 from harness.net.topo import Topology
-from topologies import chain
+from harness.params import Builder
 
-BUILDERS: Dict[str, Callable[..., Topology]] = {
-    "chain": chain.build,
-}
+
+def _discover() -> Dict[str, Builder]:
+    found: Dict[str, Builder] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        builder = getattr(module, "BUILDER", None)
+        if builder is None:
+            continue
+        if builder.name in found:
+            raise ValueError(f"topologies.{info.name}: builder name {builder.name!r} is "
+                             "already declared by another module")
+        found[builder.name] = builder
+    return found
+
+
+#: Every declared builder by the name experiments use (``topology: {builder: chain}``).
+BUILDERS: Dict[str, Builder] = _discover()
 
 
 def build(name: str, **params: Any) -> Topology:
@@ -21,4 +43,4 @@ def build(name: str, **params: Any) -> Topology:
         builder = BUILDERS[name]
     except KeyError:
         raise HarnessError(f"topology {name!r} is unknown: allowed {', '.join(sorted(BUILDERS))}") from None
-    return builder(**params)
+    return builder.build(**params)

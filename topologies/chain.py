@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Optional
 
 from harness.errors import HarnessError
+from harness.kernel.wireless import MODES, PHY_MODES, RATE_CHOICES
 from harness.net.topo import Topology
-
-MODES = ("ibss", "mesh")
+from harness.params import Builder, ParamSpec
+from topologies.geometry import DEFAULT as DEFAULT_GEOMETRY
+from topologies.geometry import GEOMETRIES
 
 
 def station_name(i: int) -> str:
@@ -48,3 +50,30 @@ def build(hops: int = 3, spacing: float = 200.0, mode: str = "ibss",
                     nxt = i + 1 if j > i else i - 1
                     topo.add_route(station_name(i), station_name(j), station_name(nxt))
     return topo
+
+
+#: What ``topology: {builder: chain, ...}`` accepts; ``geometry`` is read by the experiment
+#: layer (``topologies.geometry``), the others are arguments of ``build``.
+BUILDER = Builder(
+    name="chain",
+    build=build,
+    doc="Stations sta1 .. sta<hops+1> on a line; static routes (ibss) or HWMP (mesh).",
+    params=(
+        ParamSpec("hops", "int", "links between the end stations", default=3, min=1, max=64),
+        ParamSpec("spacing", "float", "metres between neighbours", default=None, min=0.1,
+                  nullable=True, null_label="from the geometry preset"),
+        ParamSpec("geometry", "choice", "geometry preset", default=DEFAULT_GEOMETRY,
+                  choices=GEOMETRIES),
+        ParamSpec("mode", "choice", "802.11 mode of the radios", default="ibss", choices=MODES),
+        ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s, or auto (minstrel)",
+                  default="auto", choices=RATE_CHOICES),
+        ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
+        ParamSpec("phy", "choice", "802.11b (DSSS/CCK) or g (OFDM)", default="g",
+                  choices=PHY_MODES),
+        ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14),
+        ParamSpec("txpower_dbm", "float", "transmit power", default=None, min=-10.0, max=30.0,
+                  nullable=True, null_label="radio default"),
+        ParamSpec("retry_limit", "int", "short and long retry limit", default=None, min=1,
+                  max=31, nullable=True, null_label="kernel default"),
+    ),
+)

@@ -1,54 +1,17 @@
-"""Declared builders, policies and medium parameters (names, types, ranges; no kernel code).
+"""The registry's contents: the builders of ``topologies/``, the policies and medium settings.
 
-Add a builder or policy here when you write its realisation: declare its parameters and the
-dotted path of the function that realises it (imported only when a run executes).
+Builders declare themselves in their own modules (``topologies.BUILDERS``). Policies are
+declared here with their parameters and the dotted path of the factory that realises them
+(imported only when a run executes): add a policy here when you write its realisation.
 """
 from __future__ import annotations
 
 from typing import Any, Dict
 
-from harness.experiment.registry import Builder, ParamSpec, Policy, Registry, SchemaError
-
-#: Congestion-control modules in mainline Linux (``net.ipv4.tcp_congestion_control``).
-CONGESTION_MODULES = ("reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr")
-
-#: Legacy 802.11b (1-11) and OFDM 802.11a/g (6-54) rates in Mbit/s, or rate control.
-RATES = (1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36, 48, 54, "auto")
-
-DSSS_RATES = (1, 2, 5.5, 11)
-
-#: Chain geometry presets (the medium engineer maps each to ranges and propagation):
-#:   ns2          spacing 200 m, tx range 250 m, interference 550 m (paper 004, E8)
-#:   ns2-edge     spacing 250 m = tx range, interference ~2x tx (paper 001, E7)
-#:   one-domain   neighbours-only links, every node inside everyone's carrier sense (paper 002, E10)
-#:   custom       positions from ``spacing``; ranges from the medium section
-#:   ns2-001      paper 001: 250 m spacing = tx range, 500 m interference, queue 25, basic 1 Mbit/s
-#:   ns2-004      paper 004: 200 m spacing, 250/550 m, capture 10 dB, queue 50, basic 1 Mbit/s
-GEOMETRIES = ("ns2", "ns2-edge", "one-domain", "custom", "ns2-001", "ns2-004")
-
-CHAIN = Builder(
-    name="chain",
-    build="topologies.chain:build",
-    doc="Stations sta1 .. sta<hops+1> on a line; static routes (ibss) or HWMP (mesh).",
-    params=(
-        ParamSpec("hops", "int", "links between the end stations", default=3, min=1, max=64),
-        ParamSpec("spacing", "float", "metres between neighbours", default=None, min=0.1,
-                  nullable=True, null_label="from the geometry preset"),
-        ParamSpec("geometry", "choice", "geometry preset", default="ns2", choices=GEOMETRIES),
-        ParamSpec("mode", "choice", "802.11 mode of the radios", default="ibss",
-                  choices=("ibss", "mesh")),
-        ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s, or auto (minstrel)",
-                  default="auto", choices=RATES),
-        ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
-        ParamSpec("phy", "choice", "802.11b (DSSS/CCK) or g (OFDM)", default="g",
-                  choices=("b", "g")),
-        ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14),
-        ParamSpec("txpower_dbm", "float", "transmit power", default=None, min=-10.0, max=30.0,
-                  nullable=True, null_label="radio default"),
-        ParamSpec("retry_limit", "int", "short and long retry limit", default=None, min=1,
-                  max=31, nullable=True, null_label="kernel default"),
-    ),
-)
+from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
+from harness.kernel.tcp import CONGESTION_MODULES
+from harness.kernel.wireless import DSSS_RATES, RATE_CHOICES
+from topologies import BUILDERS
 
 
 def _scalar(name: str, apply: str, spec: ParamSpec, doc: str) -> Policy:
@@ -87,7 +50,7 @@ POLICIES = (
         doc="802.11 settings of every radio (overrides the builder's rate/rts)",
         params=(
             ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s or auto", default=None,
-                      choices=RATES, nullable=True, null_label="unchanged"),
+                      choices=RATE_CHOICES, nullable=True, null_label="unchanged"),
             ParamSpec("rts", "bool", "RTS/CTS on (threshold 0) or off", default=None,
                       nullable=True, null_label="unchanged"),
             ParamSpec("retry_limit", "int", "short and long retry limit", default=None,
@@ -129,7 +92,7 @@ def check_rate_fits_phy(params: Dict[str, Any]) -> None:
     topology = params["topology"]
     if topology.get("phy") != "b":
         return
-    allowed = "1, 2, 5.5, 11, auto"
+    allowed = ", ".join(f"{r:g}" for r in DSSS_RATES) + ", auto"
     mac = params["policy"].get("mac") or {}
     for path, rate in (("topology.rate", topology.get("rate")), ("policy.mac.rate", mac.get("rate"))):
         if rate not in (None, "auto") and rate not in DSSS_RATES:
@@ -138,10 +101,11 @@ def check_rate_fits_phy(params: Dict[str, Any]) -> None:
 
 
 def build_registry() -> Registry:
-    """A fresh registry with everything declared in this module."""
+    """A fresh registry: every builder of ``topologies/``, the policies and medium keys here."""
     registry = Registry()
     registry.add_check(check_rate_fits_phy)
-    registry.add_builder(CHAIN)
+    for builder in BUILDERS.values():
+        registry.add_builder(builder)
     for policy in POLICIES:
         registry.add_policy(policy)
     registry.add_medium_params(MEDIUM)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List
 
-TCP_MODULES = ["reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr"]
+from harness.kernel.tcp import AVAILABLE_PATH, CONGESTION_MODULES
 
 
 @dataclass
@@ -46,8 +46,7 @@ def native_capable() -> bool:
 
 
 def tcp_module_available(name: str) -> bool:
-    avail = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
-    if avail.exists() and name in avail.read_text().split():
+    if AVAILABLE_PATH.exists() and name in AVAILABLE_PATH.read_text().split():
         return True
     return _modprobe_dry(f"tcp_{name}")
 
@@ -62,9 +61,9 @@ def checks() -> List[Check]:
                      " or let the harness use its VM (automatic)"))
     out.append(Check("debugfs", Path("/sys/kernel/debug").exists(), "/sys/kernel/debug",
                      "mount -t debugfs debugfs /sys/kernel/debug", needed_for_native=False))
-    missing_tcp = [m for m in TCP_MODULES if not tcp_module_available(m)]
+    missing_tcp = [m for m in CONGESTION_MODULES if not tcp_module_available(m)]
     out.append(Check("tcp congestion modules", not missing_tcp,
-                     "all of " + " ".join(TCP_MODULES) if not missing_tcp
+                     "all of " + " ".join(CONGESTION_MODULES) if not missing_tcp
                      else "missing: " + " ".join(missing_tcp),
                      "a kernel with tcp_* modules (Debian/Ubuntu stock kernels have them)"))
     out.append(Check("netem", _modprobe_dry("sch_netem"), "sch_netem",

@@ -22,6 +22,9 @@ PHY_MODES = ("b", "g")
 DSSS_RATES = (1.0, 2.0, 5.5, 11.0)
 OFDM_RATES = (6.0, 9.0, 12.0, 18.0, 24.0, 36.0, 48.0, 54.0)
 RATES = {"b": DSSS_RATES, "g": DSSS_RATES + OFDM_RATES}
+#: The rates as an experiment file names them: whole numbers as int (``rate: 2`` is stored as
+#: 2, and run ids hash it), then ``auto`` for rate control (minstrel).
+RATE_CHOICES = tuple(int(r) if r.is_integer() else r for r in DSSS_RATES + OFDM_RATES) + ("auto",)
 #: iw interface type per harness mode
 IFTYPE = {"ibss": "ibss", "mesh": "mp"}
 

@@ -1,16 +1,15 @@
 """From resolved parameters to builder/medium/traffic arguments; declaration vs builder drift."""
 from __future__ import annotations
 
-import importlib.util
 import inspect
 
 import pytest
 
 from harness.errors import HarnessError
 from harness.experiment import schema
-from harness.experiment.catalog import CHAIN, GEOMETRIES
-from harness.experiment.realise import GEOMETRY_PRESETS, builder_arguments, flow_instances, medium_settings
-from harness.experiment.registry import load_callable
+from harness.experiment.realise import builder_arguments, flow_instances, medium_settings
+from harness.experiment.registry import default_registry
+from topologies import BUILDERS, chain, geometry
 
 TEXT = """\
 name: r
@@ -21,8 +20,15 @@ flows:
 """
 
 
-def test_every_geometry_has_a_preset():
-    assert set(GEOMETRY_PRESETS) == set(GEOMETRIES)
+def test_the_chain_accepts_every_geometry_preset_and_only_those():
+    spec = next(p for p in chain.BUILDER.params if p.name == "geometry")
+    assert spec.choices == geometry.GEOMETRIES == tuple(geometry.PRESETS)
+    assert spec.default in geometry.PRESETS
+
+
+def test_builders_are_discovered_and_reach_the_registry():
+    assert BUILDERS["chain"] is chain.BUILDER
+    assert default_registry().builders == BUILDERS
 
 
 def test_builder_arguments():
@@ -36,11 +42,8 @@ def test_builder_arguments():
     assert args["spacing"] == 180.0 and args["rate"] == 11
 
 
-@pytest.mark.skipif(importlib.util.find_spec("topologies.chain") is None,
-                    reason="topologies/chain.py not written yet")
 def test_declared_chain_parameters_are_arguments_of_the_real_builder():
-    build = load_callable(CHAIN.build, "builder 'chain'")
-    accepted = set(inspect.signature(build).parameters)
+    accepted = set(inspect.signature(chain.BUILDER.build).parameters)
     params = schema.loads(TEXT).base
     assert set(builder_arguments(params["topology"])) <= accepted
 

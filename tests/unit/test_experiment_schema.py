@@ -246,10 +246,12 @@ def test_custom_registry_declares_new_builders_and_policies():
 
 
 def test_realisations_are_imported_only_when_asked():
-    with pytest.raises(HarnessError, match="declared but its implementation "
-                                           "no_such_pkg.mod:build is not available yet"):
-        load_callable("no_such_pkg.mod:build", "builder 'x'")
+    with pytest.raises(HarnessError, match="policy 'x': its module no_such_pkg.mod does not exist"):
+        load_callable("no_such_pkg.mod:apply", "policy 'x'")
+    with pytest.raises(HarnessError, match="harness.analysis.stats has no 'nope'"):
+        load_callable("harness.analysis.stats:nope", "policy 'x'")
     assert load_callable("harness.analysis.stats:mean", "stat")([1, 3]) == 2
+    assert load_callable(len, "builder 'x'") is len
 
 
 def test_endpoint_aliases():

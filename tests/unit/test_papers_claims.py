@@ -5,12 +5,13 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.experiment import schema
-from harness.experiment.realise import GEOMETRY_PRESETS, builder_arguments, medium_settings
+from harness.experiment.realise import builder_arguments, medium_settings
 from harness.papers import paper001, paper004, paper_of
 from harness.papers.analysis import achievable_bound, best_limited, relative_to_best, smallest_reaching
 from harness.papers.claims import Row, comparison_table, difference, verdict_band
 from policies.adaptive_window import cwl_for_rthc, in_table, parse_mpath_hop_count, walk
 from policies.segment_size import expected_payload
+from topologies.geometry import PRESETS
 
 
 def test_cwl_table_is_the_papers():
@@ -53,7 +54,7 @@ def test_segment_size_payloads():
 
 
 def test_paper_presets_come_from_the_papers_geometry():
-    p1, p4 = GEOMETRY_PRESETS["ns2-001"], GEOMETRY_PRESETS["ns2-004"]
+    p1, p4 = PRESETS["ns2-001"], PRESETS["ns2-004"]
     assert (p1["spacing"], p1["tx_range"], p1["cs_range"], p1["queue"]) == (250, 250, 500, 25)
     assert (p4["spacing"], p4["tx_range"], p4["cs_range"], p4["queue"]) == (200, 250, 550, 50)
     assert p4["capture_threshold"] == 10 and p1["basic_rates"] == {"b": [1]}

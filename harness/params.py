@@ -1,0 +1,149 @@
+"""Declarations of what an experiment file may name: parameters, builders, policies.
+
+A builder (``topologies/``) or policy declares its parameters as ``ParamSpec`` rows next to
+its code; the experiment layer validates YAML against them. The types live here, beside
+``harness.errors`` at the bottom of the layer map, so that a builder can declare itself
+without importing the experiment layer that collects it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Tuple
+
+from harness.errors import HarnessError
+
+TYPES = ("int", "float", "bool", "str", "choice")
+
+
+class SchemaError(HarnessError):
+    """Bad value at a key path; the schema adds the file name and line when it reports it."""
+
+    def __init__(self, path: str, problem: str, *, hint: str = ""):
+        super().__init__(f"{path}: {problem}" if path else problem, hint=hint)
+        self.path = path
+        self.problem = problem
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One parameter: its type, allowed values or range, default, and whether null means something."""
+
+    name: str
+    type: str
+    doc: str = ""
+    default: Any = None
+    choices: Tuple[Any, ...] = ()
+    min: Optional[float] = None
+    max: Optional[float] = None
+    nullable: bool = False
+    null_label: str = "default"
+    required: bool = False
+
+    def __post_init__(self) -> None:
+        if self.type not in TYPES:
+            raise ValueError(f"ParamSpec {self.name}: type {self.type!r} not in {TYPES}")
+        if self.type == "choice" and not self.choices:
+            raise ValueError(f"ParamSpec {self.name}: choice needs choices")
+
+    def allowed(self) -> str:
+        """Human description of the allowed values, for error messages and docs."""
+        if self.type == "choice":
+            text = "one of " + ", ".join(_fmt(c) for c in self.choices)
+        elif self.type == "bool":
+            text = "true or false"
+        else:
+            noun = {"int": "an integer", "float": "a number", "str": "a string"}[self.type]
+            if self.min is not None and self.max is not None:
+                text = f"{noun} in [{_fmt(self.min)}, {_fmt(self.max)}]"
+            elif self.min is not None:
+                text = f"{noun} >= {_fmt(self.min)}"
+            elif self.max is not None:
+                text = f"{noun} <= {_fmt(self.max)}"
+            else:
+                text = noun
+        if self.nullable:
+            text += f", or null ({self.null_label})"
+        return text
+
+    def check(self, value: Any, path: str) -> Any:
+        """Return the canonical form of ``value`` or raise ``SchemaError`` naming ``path``.
+
+        Canonical forms keep run ids stable: ``rate: 2.0`` and ``rate: 2`` are the same run.
+        """
+        if value is None:
+            if self.nullable:
+                return None
+            raise SchemaError(path, f"null is not allowed; expected {self.allowed()}")
+        bad = SchemaError(path, f"{_fmt(value)!s} ({type(value).__name__}) is not allowed; "
+                                f"expected {self.allowed()}")
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise bad
+            return value
+        if self.type == "str":
+            if not isinstance(value, str) or not value:
+                raise bad
+            return value
+        if self.type == "choice":
+            for choice in self.choices:
+                if _same(value, choice):
+                    return choice
+            raise bad
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise bad
+        if self.type == "int":
+            if isinstance(value, float):
+                if not value.is_integer():
+                    raise bad
+                value = int(value)
+        else:
+            if not math.isfinite(value):
+                raise bad
+            value = float(value)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            raise SchemaError(path, f"{_fmt(value)} is out of range; expected {self.allowed()}")
+        return value
+
+
+def _same(value: Any, choice: Any) -> bool:
+    if isinstance(value, bool) or isinstance(choice, bool):
+        return value is choice
+    if isinstance(value, (int, float)) and isinstance(choice, (int, float)):
+        return float(value) == float(choice)
+    return value == choice
+
+
+@dataclass(frozen=True)
+class Builder:
+    """A topology builder: its name in YAML (``topology: {builder: chain}``), its parameters,
+    and the function that returns the ``harness.net.topo.Topology`` description."""
+
+    name: str
+    build: Callable[..., Any]
+    params: Tuple[ParamSpec, ...]
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A policy: ``scalar`` policies take one value (``cwnd_clamp: 4``), others a mapping.
+    ``apply`` is the dotted path of its factory (``"policies.window:cwnd_clamp"``)."""
+
+    name: str
+    apply: str
+    params: Tuple[ParamSpec, ...]
+    scalar: bool = False
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.scalar and len(self.params) != 1:
+            raise ValueError(f"scalar policy {self.name} must declare exactly one parameter")
