@@ -110,7 +110,9 @@ def points(sweep: Dict[str, List[Any]]) -> List[Dict[str, Any]]:
 
 
 def expand(exp: Experiment, quick: bool = False) -> List[Run]:
-    """Every run of ``exp``: repetition-major (one full pass of the sweep, then the next)."""
+    """Every run of ``exp``: repetition-major (one full pass of the sweep, then the next).
+    Flow endpoints are checked first, at every point of the full sweep (``check_endpoints``)."""
+    check_endpoints(exp)
     sweep = exp.sweep
     repetitions = exp.repetitions
     if quick:
@@ -118,14 +120,7 @@ def expand(exp: Experiment, quick: bool = False) -> List[Run]:
         repetitions = 1
     resolved: List[Tuple[Dict[str, Any], Dict[str, Any]]] = []
     for point in points(sweep):
-        raw = copy.deepcopy(exp.raw)
-        for key, value in point.items():
-            paths.set_value(raw, key, copy.deepcopy(value))
-        try:
-            params = resolve(raw, exp.registry)
-        except HarnessError as err:
-            where = ", ".join(f"{k}={_short(v)}" for k, v in point.items())
-            raise HarnessError(f"{exp.name}: sweep point {where}: {err}") from None
+        params = _resolve_point(exp, point)
         if quick:
             _cap_durations(params)
         resolved.append((point, params))
@@ -145,6 +140,19 @@ def expand(exp: Experiment, quick: bool = False) -> List[Run]:
                             seed=seed_for(params, rep, exp.seed), point=dict(point),
                             params=params, shared=shared))
     return runs
+
+
+def _resolve_point(exp: Experiment, point: Dict[str, Any]) -> Dict[str, Any]:
+    """Run parameters at one sweep point (an error names the point: only the product of two
+    sweep lists may reveal it)."""
+    raw = copy.deepcopy(exp.raw)
+    for key, value in point.items():
+        paths.set_value(raw, key, copy.deepcopy(value))
+    try:
+        return resolve(raw, exp.registry)
+    except HarnessError as err:
+        where = ", ".join(f"{k}={_short(v)}" for k, v in point.items())
+        raise HarnessError(f"{exp.name}: sweep point {where}: {err}") from None
 
 
 def _first_last(values: List[Any]) -> List[Any]:
@@ -173,10 +181,7 @@ def check_endpoints(exp: Experiment) -> None:
 def _check_endpoints(exp: Experiment) -> None:
     nodes_of: Dict[str, List[str]] = {}
     for point in points(exp.sweep):
-        raw = copy.deepcopy(exp.raw)
-        for key, value in point.items():
-            paths.set_value(raw, key, copy.deepcopy(value))
-        params = resolve(raw, exp.registry)
+        params = _resolve_point(exp, point)
         topo_key = canonical_json(params["topology"])
         if topo_key not in nodes_of:
             nodes_of[topo_key] = _node_names(params["topology"], exp.registry, _point_text(point, exp.sweep))
