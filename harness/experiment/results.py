@@ -9,7 +9,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from harness.errors import HarnessError
 from harness.experiment import archive
@@ -43,7 +43,7 @@ def _samples(flow: Dict[str, Any], key: str, source: str = "ss") -> List[float]:
             and not isinstance(s.get(key), bool)]
 
 
-def _mean_or_none(xs: List[Optional[float]]) -> Optional[float]:
+def _mean_or_none(xs: Sequence[Optional[float]]) -> Optional[float]:
     vals = [x for x in xs if x is not None and not math.isnan(x)]
     return sum(vals) / len(vals) if vals else None
 
@@ -84,7 +84,7 @@ def cwnd_segments(rec: Dict[str, Any]) -> Optional[float]:
 
 def retransmits(rec: Dict[str, Any]) -> Optional[float]:
     flows = _flows(rec)
-    values = [f.get("retransmits") for f in flows if isinstance(f.get("retransmits"), (int, float))]
+    values = [f["retransmits"] for f in flows if isinstance(f.get("retransmits"), (int, float))]
     return float(sum(values)) if values else None
 
 

@@ -148,9 +148,10 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
         elif state.changes and state.done:
             progress.message("experiment file changed since the stored runs (runs were added): "
                              + "; ".join(state.changes[:5]))
+        lag_rule = lag.describe(retry_lagged) if retry_lagged is not None else ""
         if state.lagged:
             progress.message(f"{len(state.lagged)} stored run(s) had a medium lag p99 "
-                             f"{lag.describe(retry_lagged)}: running them again (the old "
+                             f"{lag_rule}: running them again (the old "
                              f"records go to {store.root / 'archive' / 'replaced'})")
         env = base_environment()
         if environment is not None:
@@ -172,8 +173,7 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
                     break
                 with _signals_deferred():
                     if run.run_id in state.lagged:
-                        store.set_aside(run.run_id, f"medium lag p99 "
-                                                    f"{lag.describe(retry_lagged)}; run again")
+                        store.set_aside(run.run_id, f"medium lag p99 {lag_rule}; run again")
                     elif run.run_id in state.failed:
                         store.set_aside(run.run_id, "failed; run again (--retry-failed)")
                     store.write(record)

@@ -80,8 +80,8 @@ def loads(text: str, source: Optional[Path] = None,
         raise HarnessError(f"{where}{line}: not valid YAML: {problem}") from None
     duplicate = _first_duplicate_key(text)
     if duplicate:
-        path, line, first = duplicate
-        raise HarnessError(f"{where}:{line}: {path}: appears twice (first on line {first}); "
+        dup_path, dup_line, first = duplicate
+        raise HarnessError(f"{where}:{dup_line}: {dup_path}: appears twice (first on line {first}); "
                            "YAML would silently keep only the last one")
     try:
         exp = from_dict(data, registry=registry)
@@ -224,7 +224,7 @@ def _resolve_flows(data: Any, duration: float, default_cc: str) -> List[Dict[str
     if not isinstance(data, list) or not data:
         raise SchemaError("flows", "expected a non-empty list of flows "
                                    "(each a mapping with src, dst, ...)")
-    flows = []
+    flows: List[Dict[str, Any]] = []
     for i, flow in enumerate(data):
         at = paths.join("flows", i)
         flow = dict(flow) if isinstance(flow, dict) else flow

@@ -209,8 +209,7 @@ class Store:
                      "or --output DIR to keep both")
         records = [self.load(run_id) for run_id in existing]
         lagged = set(to_redo(records, retry_lagged)) if retry_lagged is not None else set()
-        for record in records:
-            run_id = record.get("run_id")
+        for run_id, record in zip(existing, records):
             if record.get("status") == "failed" and retry_failed:
                 state.failed.add(run_id)
             elif run_id in lagged:
