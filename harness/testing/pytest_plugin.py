@@ -13,19 +13,25 @@ Where emulation tests run:
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Dict, List, Optional, Tuple, Union
 
 import pytest
 
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
+
 REMOTE_REPORT_OPTION = "--harness-report"
+#: One test's outcome as the guest reports it: outcome, and longrepr or reason.
+Outcome = Dict[str, str]
 
 
-def pytest_addoption(parser) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("harness")
     group.addoption("--no-vm", action="store_true",
                     help="skip emulation tests on hosts without mac80211_hwsim instead of "
@@ -34,7 +40,7 @@ def pytest_addoption(parser) -> None:
                     help="(internal) write per-test outcomes as JSON, for the host session")
 
 
-def pytest_configure(config) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     for line in ("emulation: real namespaces and hwsim radios; runs natively or in the harness VM",
                  "slow: long emulation suites (full sweeps); deselect with -m 'not slow'",
                  "paper: checks a claim of one of the reproduced papers"):
@@ -45,7 +51,7 @@ def pytest_configure(config) -> None:
 
 
 # -- deciding where emulation runs ------------------------------------------------------------
-def _where_emulation_runs(config) -> str:
+def _where_emulation_runs(config: pytest.Config) -> str:
     """'here', 'vm', or a reason to skip."""
     from harness.kernel.host import in_vm, native_capable
     if in_vm() or native_capable():  # native_capable() means root and a loadable hwsim
@@ -56,7 +62,8 @@ def _where_emulation_runs(config) -> str:
 
 
 @pytest.hookimpl(trylast=True)  # after -m/-k deselection: only selected tests go to the VM
-def pytest_collection_modifyitems(session, config, items) -> None:
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: List[pytest.Item]) -> None:
     emulation = [i for i in items if i.get_closest_marker("emulation")]
     if not emulation:
         return
@@ -68,16 +75,17 @@ def pytest_collection_modifyitems(session, config, items) -> None:
             item.add_marker(pytest.mark.skip(reason=where))
         return
     batch = RemoteBatch(config, [i.nodeid for i in emulation])
-    config._harness_remote_batch = batch
+    config.stash[_BATCH] = batch
     for index, item in enumerate(items):
         if item.get_closest_marker("emulation"):
+            assert item.parent is not None  # a collected test always has its module or class
             items[index] = RemoteItem.from_parent(item.parent, name=item.name, batch=batch,
                                                   original=item)
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session):
-    batch: Optional[RemoteBatch] = getattr(session.config, "_harness_remote_batch", None)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    batch = session.config.stash.get(_BATCH, None)
     if batch is not None and not session.config.option.collectonly:
         batch.run(session.config)
     return None  # the normal loop follows and reports each item
@@ -87,19 +95,19 @@ def pytest_runtestloop(session):
 class RemoteBatch:
     """The emulation tests of this session, run once in a fresh guest."""
 
-    def __init__(self, config, nodeids: List[str]):
+    def __init__(self, config: pytest.Config, nodeids: List[str]):
         self.nodeids = nodeids
         self.rootdir = Path(str(config.rootpath))
-        self.outcomes: Dict[str, dict] = {}
+        self.outcomes: Dict[str, Outcome] = {}
         self.error: Optional[str] = None
         self.passthrough = _passthrough(config)
 
-    def run(self, config) -> None:
+    def run(self, config: pytest.Config) -> None:
         from harness.errors import HarnessError
         from harness.vm.dispatch import GUEST_CACHE, run_script_in_vm
         from harness.vm.paths import cache_dir
         tr = config.pluginmanager.get_plugin("terminalreporter")
-        write = (lambda s: tr.write(s)) if tr else (lambda s: sys.stdout.write(s))
+        write: Callable[[str], object] = tr.write if tr else sys.stdout.write
         report_host = cache_dir() / "guest" / f"outcomes-{os.getpid()}.json"
         report_host.parent.mkdir(parents=True, exist_ok=True)
         report_host.unlink(missing_ok=True)
@@ -113,7 +121,8 @@ class RemoteBatch:
         try:
             os.chdir(self.rootdir)
             capman = config.pluginmanager.get_plugin("capturemanager")
-            ctx = capman.global_and_fixture_disabled() if capman else _null()
+            ctx: ContextManager[object] = (capman.global_and_fixture_disabled() if capman
+                                           else contextlib.nullcontext())
             with ctx:
                 run_script_in_vm(script, quiet=False)
         except HarnessError as err:
@@ -127,7 +136,11 @@ class RemoteBatch:
             self.error = "the VM run produced no results (see its output above)"
 
 
-def _passthrough(config) -> List[str]:
+#: Where the session keeps the batch between collection and the test loop.
+_BATCH = pytest.StashKey[RemoteBatch]()
+
+
+def _passthrough(config: pytest.Config) -> List[str]:
     """The host's options the guest's pytest must see: -x, -s (the paper suites print the
     table each claim was judged on) and -r (``-rP`` shows passed tests' output); failures and
     errors are always summarised."""
@@ -139,14 +152,6 @@ def _passthrough(config) -> List[str]:
     return args
 
 
-class _null:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *a):
-        return False
-
-
 class RemoteFailure(Exception):
     pass
 
@@ -154,7 +159,7 @@ class RemoteFailure(Exception):
 class RemoteItem(pytest.Item):
     """Stands in for an emulation test that ran in the VM; reports its outcome there."""
 
-    def __init__(self, *, batch: RemoteBatch, original, **kw):
+    def __init__(self, *, batch: RemoteBatch, original: pytest.Item, **kw: Any):
         super().__init__(**kw)
         self.batch = batch
         self.own_markers = list(original.own_markers)
@@ -162,10 +167,10 @@ class RemoteItem(pytest.Item):
         self._location = original.location
 
     @property
-    def location(self):
+    def location(self) -> Tuple[str, Optional[int], str]:
         return self._location
 
-    def reportinfo(self):
+    def reportinfo(self) -> Tuple[str, Optional[int], str]:
         return self._location
 
     def runtest(self) -> None:
@@ -180,10 +185,11 @@ class RemoteItem(pytest.Item):
         if outcome["outcome"] != "passed":
             raise RemoteFailure(outcome.get("longrepr") or "failed in the VM")
 
-    def repr_failure(self, excinfo):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> Union[str, TerminalRepr]:  # pytest's private Literal
         if excinfo.errisinstance(RemoteFailure):
             return f"[ran in the harness VM]\n{excinfo.value}"
-        return super().repr_failure(excinfo)
+        return super().repr_failure(excinfo, style)
 
 
 class OutcomeRecorder:
@@ -191,9 +197,9 @@ class OutcomeRecorder:
 
     def __init__(self, path: str):
         self.path = path
-        self.outcomes: Dict[str, dict] = {}
+        self.outcomes: Dict[str, Outcome] = {}
 
-    def pytest_runtest_logreport(self, report) -> None:
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         entry = self.outcomes.setdefault(report.nodeid, {"outcome": "passed"})
         if report.failed:
             entry["outcome"] = "failed"
@@ -206,7 +212,7 @@ class OutcomeRecorder:
         if report.sections and report.failed:
             entry["longrepr"] += "\n" + "\n".join(f"--- {t} ---\n{c}" for t, c in report.sections)
 
-    def pytest_sessionfinish(self, session) -> None:
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             json.dump(self.outcomes, f)
