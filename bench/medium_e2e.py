@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from harness.medium.fidelity import cpu_busy as busy_share  # noqa: E402
-from harness.medium.fidelity import proc_cpu_s, system_cpu
+from harness.medium.fidelity import proc_cpu_s, system_cpu  # noqa: E402
 
 
 def measure(net, src: str, dst: str, protocol: str, seconds: float,

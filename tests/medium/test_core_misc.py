@@ -85,7 +85,8 @@ def test_indoor_wall_and_floor_attenuation(sim):
     scen = "duration 1\nframe 1000 a broadcast len 100 rate 6\n"
     free = sim(base + nodes, scen)
     walled = sim(base + "wall 10 -5 10 5 loss 7\n" + nodes, scen)
-    sig = lambda out, n: next(r["signal_dbm"] for r in frames(out)[0]["received_by"] if r["radio"] == n)
+    def sig(out, n):
+        return next(r["signal_dbm"] for r in frames(out)[0]["received_by"] if r["radio"] == n)
     d_wall = sig(free, "b") - sig(walled, "b")
     import math
     d_floor = sig(free, "b") - sig(free, "up") - 30 * math.log10(math.hypot(20, 4) / 20)
