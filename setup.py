@@ -19,6 +19,8 @@ setup(
         "PyYAML>=5.4",
         "pyroute2>=0.7",
         "matplotlib>=3.5",
+        "pandas>=1.3",  # harness.analysis.load_frame: a result set as a DataFrame
+        "scipy>=1.7",  # harness.analysis.stats: the Student t distribution
         "pytest>=7",
     ],
     entry_points={

