@@ -1,31 +1,56 @@
-"""``harness clean``: remove namespaces, radios, processes and bridges left by killed runs."""
+"""``harness clean``: remove what killed runs left behind, through the clean-up registry.
+
+Each plumbing module registers its own clean-up when imported (``harness.kernel.cleanup``);
+``PLUMBING`` lists the modules to import so that every one is registered. A new module that
+creates something a killed run can leave behind goes on this list.
+"""
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 
 from harness.errors import HarnessError
+
+#: Modules that register a clean-up callback (namespaces and processes, radios, OVS bridges,
+#: the medium daemon's run directories, the VM's folders and QEMU).
+PLUMBING = (
+    "harness.kernel.netns",
+    "harness.kernel.hwsim",
+    "harness.kernel.ovs",
+    "harness.medium.daemon",
+    "harness.vm.machine",
+)
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "clean", help="remove what crashed or killed runs left behind (hx-* objects only)",
         description="Removes network namespaces hx-*, the processes in them and every process "
-                    "marked HARNESS_RUN=, hwsim radios hx-*, and OVS bridges hx<tag>*. "
-                    "Touches nothing else.")
-    p.add_argument("--tag", help="only the run with this 4-hex-digit tag")
+                    "marked HARNESS_RUN=, hwsim radios hx-*, OVS bridges hx<tag>*, the medium's "
+                    "run directories hx-<tag>-medium-* and the VM's folders hx-vm-* whose "
+                    "owner has exited (with their QEMU). Touches nothing else.")
+    p.add_argument("--tag", help="only the run with this 4-hex-digit tag (VM folders have no "
+                                 "tag: they are cleaned without --tag only)")
     p.set_defaults(func=run)
+
+
+def load_plumbing() -> None:
+    for module in PLUMBING:
+        importlib.import_module(module)
 
 
 def run(args: argparse.Namespace) -> int:
     if os.geteuid() != 0:
         raise HarnessError("harness clean needs root (namespaces, radios, processes)")
-    from harness.kernel import clean, naming
+    from harness.kernel import cleanup, naming
     if args.tag:
         naming.check_tag(args.tag)
-    report = clean.clean(args.tag, log=print)
+    load_plumbing()
+    report = cleanup.clean(args.tag, log=print)
     for problem in report.problems:
         print(f"problem: {problem}")
     if report.empty:
-        print("nothing to clean: no harness namespaces, radios, processes or bridges found")
+        print("nothing to clean: no harness namespaces, radios, processes, bridges, "
+              "medium run directories or VM folders found")
     return 1 if report.problems else 0

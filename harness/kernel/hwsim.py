@@ -17,6 +17,9 @@ Kernel facts used here (verified in kernel 6.1 source):
 - a radio created with DESTROY_RADIO_ON_CLOSE dies when the creating socket closes
   (also when the process is killed), and radios created in the root namespace return to it
   when the namespace holding them is deleted.
+
+This module registers the clean-up of ``hx-*`` radios (``harness.kernel.cleanup``): inside
+each run namespace before it is deleted, then in the root namespace.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import errno
 import os
 import socket
 import struct
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -39,7 +43,8 @@ from pyroute2.netlink import (
 )
 
 from harness.errors import HarnessError
-from harness.kernel.netns import run, socket_in
+from harness.kernel import cleanup, naming
+from harness.kernel.netns import harness_namespaces, run, socket_in
 
 FAMILY = "MAC80211_HWSIM"
 FAMILY_VERSION = 1
@@ -191,7 +196,7 @@ class Hwsim:
     def close(self) -> None:
         self.sock.close()
 
-    def __enter__(self) -> "Hwsim":
+    def __enter__(self) -> Hwsim:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -213,7 +218,7 @@ class Hwsim:
         msg["header"]["sequence_number"] = seq
         msg.encode()
         self.sock.send(msg.data)
-        for mtype, mseq, raw in self._recv_until(seq, (NLMSG_ERROR, GENL_ID_CTRL)):
+        for mtype, _mseq, raw in self._recv_until(seq, (NLMSG_ERROR, GENL_ID_CTRL)):
             if mtype == NLMSG_ERROR:
                 code = ack_code(raw)
                 if code == -errno.ENOENT:
@@ -345,3 +350,60 @@ def wiphy_names() -> Dict[str, str]:
             except OSError:
                 out[phy.name] = ""
     return out
+
+
+# -- clean-up of killed runs (registered with harness.kernel.cleanup) -----------------------
+#: Radios come back to the root namespace when their namespace is deleted: wait that long.
+RADIO_RETURN_WAIT_S = 3.0
+
+
+def harness_radios_in(ns: Optional[str], tag: Optional[str] = None) -> List[RadioInfo]:
+    """hx-* radios whose wiphy is in namespace ``ns`` (None = root), of ``tag`` if given."""
+    if not module_loaded():
+        return []
+    with Hwsim(netns=ns) as conn:
+        return [r for r in conn.list_radios()
+                if (p := naming.parse_radio(r.name)) and (tag is None or p.tag == tag)]
+
+
+def _delete(ns: Optional[str], radios: List[RadioInfo], report: cleanup.CleanReport) -> None:
+    if not radios:
+        return
+    with Hwsim(netns=ns) as conn:
+        for r in radios:
+            if conn.del_radio(radio_id=r.id, missing_ok=True):
+                report.add("radio", r.name)
+
+
+def _radios_left(tag: Optional[str]) -> List[str]:
+    return [f"wiphy {n}" for n in wiphy_names()
+            if (p := naming.parse_radio(n)) and (tag is None or p.tag == tag)]
+
+
+def _clean_in_namespaces(tag: Optional[str], report: cleanup.CleanReport) -> None:
+    """DEL_RADIO sees only the caller's namespace: delete from inside each run namespace."""
+    problems = []
+    for ns in harness_namespaces(tag):
+        try:
+            _delete(ns, harness_radios_in(ns, tag), report)
+        except Exception as err:  # noqa: BLE001 - the next namespace still gets cleaned
+            problems.append(f"{ns}: {err}")
+    if problems:
+        raise HarnessError("; ".join(problems))
+
+
+def _clean_root(tag: Optional[str], report: cleanup.CleanReport) -> None:
+    """Radios in the root namespace, also those that return there from deleted namespaces."""
+    deadline = time.monotonic() + (RADIO_RETURN_WAIT_S if report.of("namespace") else 0.0)
+    while True:
+        _delete(None, harness_radios_in(None, tag), report)
+        left = _radios_left(tag)
+        if not left or time.monotonic() > deadline:
+            if left:
+                raise HarnessError("radios still present: " + ", ".join(left))
+            return
+        time.sleep(0.1)
+
+
+cleanup.add_cleanup_callback("radios in namespaces", _clean_in_namespaces, stage="in namespaces")
+cleanup.add_cleanup_callback("radios", _clean_root, stage="root namespace", leftovers=_radios_left)

@@ -2,7 +2,8 @@
 
 A ``Node`` is one namespace. Commands run through ``ip netns exec`` with ``subprocess``
 (timeouts, exit codes), never through a long-lived shell. Every process started here gets
-``HARNESS_RUN=<tag>`` in its environment so ``harness clean`` can recognise it later.
+``HARNESS_RUN=<tag>`` in its environment so ``harness clean`` can recognise it later: this
+module registers the clean-up of marked processes and ``hx-*`` namespaces (``harness.kernel.cleanup``).
 Under TCG every process costs ~60 ms, so batch steps with ``Node.script``, and do in Python
 what needs no process (namespace lookups, the pids of a namespace).
 """
@@ -20,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
 
 from harness.errors import CommandTimeout, HarnessError
+from harness.kernel import cleanup, naming
 from harness.kernel.naming import RUN_ENV
 
 Args = Union[str, Sequence[str]]
@@ -294,3 +296,62 @@ def _signal_group(proc: subprocess.Popen, sig: int) -> None:
     except (ProcessLookupError, PermissionError):
         pass
 
+
+
+# -- clean-up of killed runs (registered with harness.kernel.cleanup) -----------------------
+_MARKER = (RUN_ENV + "=").encode()
+
+
+def marked_processes(tag: Optional[str] = None) -> List[int]:
+    """Pids whose environment has ``HARNESS_RUN=`` (of ``tag`` if given), except ourselves."""
+    mine = cleanup.ancestors()
+    want = _MARKER + (tag.encode() if tag else b"")
+    out = []
+    for pid in cleanup.pids():
+        if pid in mine:
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                env = fh.read()
+        except OSError:
+            continue
+        if any(var.startswith(want) for var in env.split(b"\0")):
+            out.append(pid)
+    return out
+
+
+def harness_namespaces(tag: Optional[str] = None) -> List[str]:
+    """Namespaces named like a run's (``hx-<tag>-<node>``), of ``tag`` if given."""
+    out = []
+    for ns in list_netns():
+        parsed = naming.parse_netns(ns)
+        if parsed and (tag is None or parsed.tag == tag):
+            out.append(ns)
+    return out
+
+
+def _kill_processes(tag: Optional[str], report: cleanup.CleanReport) -> None:
+    """Every marked process, then whatever else runs inside a run's namespace."""
+    pids = marked_processes(tag)
+    for pid in pids:
+        report.add("process", f"{pid} {cleanup.cmdline(pid)[:80]}")
+    cleanup.kill_all(pids)
+    for ns in harness_namespaces(tag):
+        for pid in kill_netns_pids(ns):
+            report.add("process", f"{pid} (in {ns})")
+
+
+def _delete_namespaces(tag: Optional[str], report: cleanup.CleanReport) -> None:
+    for ns in harness_namespaces(tag):
+        delete_netns(ns)
+        report.add("namespace", ns)
+
+
+def _namespaces_left(tag: Optional[str]) -> List[str]:
+    left = [f"netns {ns}" for ns in harness_namespaces(tag)]
+    return left + [f"process {pid} {cleanup.cmdline(pid)[:60]}" for pid in marked_processes(tag)]
+
+
+cleanup.add_cleanup_callback("processes", _kill_processes, stage="processes")
+cleanup.add_cleanup_callback("namespaces", _delete_namespaces, stage="namespaces",
+                             leftovers=_namespaces_left)

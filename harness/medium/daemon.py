@@ -4,7 +4,13 @@
 starts it in the root namespace and returns once it answers on its control socket (it
 registers with hwsim before it serves the socket), failing loudly if it exits.
 ``MediumHandle.stop()`` sends SIGTERM, reads the final counters from ``--stats-out``, and
-sends SIGKILL if needed.
+sends SIGKILL if needed. The ``Network`` keeps its handle (``medium_handle``), also after
+``stop()``, so the final counters stay readable.
+
+A run directory the harness made (``hx-<tag>-medium-*`` in the temporary directory) is claimed
+by the harness process (``cleanup.claim``) until ``stop()`` removes it, or keeps it on purpose
+(a failed daemon's log, a capture). This module registers the clean-up of the directories
+whose owner was killed (``harness.kernel.cleanup``).
 """
 from __future__ import annotations
 
@@ -17,12 +23,11 @@ import subprocess
 import tempfile
 import threading
 import time
-import weakref
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Union
 
 from harness.errors import HarnessError
-from harness.kernel import cpu_layout, naming
+from harness.kernel import cleanup, cpu_layout, naming
 from harness.medium.config import _radio_label, _radio_rows, config_text
 from harness.medium.control import MediumControl, MediumControlError
 from harness.medium.spec import MediumSpec, spec_of
@@ -117,25 +122,26 @@ class MediumHandle:
             log = self.log_tail()
             if not self._keep_dir and self.exit_code == 0:
                 shutil.rmtree(self.run_dir, ignore_errors=True)
+            else:
+                cleanup.release(self.run_dir)  # kept on purpose: not a leftover
         if self.exit_code != 0:
             raise HarnessError(f"mediumd ended with exit code {self.exit_code} "
                                f"(files kept in {self.run_dir}): {log or 'no output'}")
         return self.final_stats
 
 
-#: The last medium of each Network, so counters stay readable after ``stop()``.
-_HANDLES: "weakref.WeakKeyDictionary[Any, MediumHandle]" = weakref.WeakKeyDictionary()
+def handle_for(network: object) -> Optional[MediumHandle]:
+    """The medium of a Network (``network.medium_handle``): running, or stopped with its final
+    counters; None if it ran without a medium."""
+    handle = getattr(network, "medium_handle", None)
+    return handle if isinstance(handle, MediumHandle) else None
 
 
-def stats_for(network: Any) -> Optional[Dict[str, Any]]:
+def stats_for(network: object) -> Optional[Dict[str, Any]]:
     """The medium counters of a Network: live while it runs, final after ``stop()``;
-    None if it ran without a medium. (``Network.medium_stats()`` delegates here.)"""
-    handle = getattr(network, "medium_handle", None) or _HANDLES.get(network)
+    None if it ran without a medium."""
+    handle = handle_for(network)
     return handle.stats() if handle is not None else None
-
-
-def handle_for(network: Any) -> Optional[MediumHandle]:
-    return getattr(network, "medium_handle", None) or _HANDLES.get(network)
 
 
 def _set_pdeathsig() -> None:
@@ -172,13 +178,8 @@ def start_for(network: Any) -> Optional[MediumHandle]:
     binary = mediumd_binary()
     tag = getattr(network, "tag", "0000")
     text = config_text(network, spec, getattr(network, "seed", 0))
-    handle = launch(binary, text, spec, tag=tag, names={
+    return launch(binary, text, spec, tag=tag, names={
         r["mac"].lower(): _radio_label(r) for r in _radio_rows(network)})
-    try:
-        _HANDLES[network] = handle
-    except TypeError:
-        pass
-    return handle
 
 
 def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = "0000",
@@ -189,6 +190,7 @@ def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = 
         run_dir.mkdir(parents=True, exist_ok=True)
     else:
         run_dir = Path(tempfile.mkdtemp(prefix=f"{naming.PREFIX}{tag}-medium-"))
+        cleanup.claim(run_dir)
     (run_dir / "medium.conf").write_text(text)
     for stale in ("control.sock", "stats.json"):
         (run_dir / stale).unlink(missing_ok=True)
@@ -244,3 +246,30 @@ def _wait_ready(handle: MediumHandle) -> None:
         time.sleep(0.05)
 
 
+
+
+# -- clean-up of killed runs (registered with harness.kernel.cleanup) -----------------------
+def _run_dir_pattern(tag: Optional[str]) -> str:
+    return f"{naming.PREFIX}{tag or '[0-9a-f]' * 4}-medium-*"
+
+
+def _clean_run_dirs(tag: Optional[str], report: cleanup.CleanReport) -> None:
+    """Run directories whose harness was killed, and a mediumd still serving one."""
+    for path in cleanup.abandoned_dirs(Path(tempfile.gettempdir()), _run_dir_pattern(tag)):
+        daemons = cleanup.processes_naming(path)
+        for pid in daemons:
+            report.add("process", f"{pid} {cleanup.cmdline(pid)[:80]}")
+        cleanup.kill_all(daemons)
+        cleanup.remove_dir(path)
+        report.add("medium run directory", str(path))
+
+
+def _run_dirs_left(tag: Optional[str]) -> List[str]:
+    """Claimed run directories: ``stop()`` removes or releases each."""
+    base = Path(tempfile.gettempdir())
+    return [f"medium run directory {p}" for p in sorted(base.glob(_run_dir_pattern(tag)))
+            if cleanup.owner_alive(p) is not None]
+
+
+cleanup.add_cleanup_callback("medium run directories", _clean_run_dirs, stage="files",
+                             leftovers=_run_dirs_left)

@@ -45,7 +45,7 @@ def start_chain(hops: int = 3, *, geometry: str = "ns2", medium: Any = None, see
 @pytest.fixture
 def chain_network() -> Callable[..., Any]:
     """Factory of started chains; each is stopped after the test and checked for leftovers."""
-    from harness.kernel.clean import harness_objects_left
+    from harness.kernel.cleanup import harness_objects_left
     nets: List[Any] = []
 
     def make(hops: int = 3, **kw: Any):

@@ -3,7 +3,10 @@
 One ``VM`` is one QEMU process. It boots the cached image with ``snapshot=on`` (every boot
 starts clean), shares directories over 9p, and talks JSON lines to ``vm/guest/agent.py``
 over a virtio-serial port. QEMU gets PR_SET_PDEATHSIG, so it dies with the harness even on
-SIGKILL: no stray qemu after any exit.
+SIGKILL: no stray qemu after any exit. Its run folder (``hx-vm-*`` in the temporary directory)
+is claimed by the harness process; a killed harness leaves it behind, and this module
+registers its clean-up (``harness.kernel.cleanup``): folders whose owner is gone, and any
+QEMU still serving one.
 """
 from __future__ import annotations
 
@@ -23,10 +26,13 @@ from pathlib import Path
 from typing import IO, Any, Callable, Dict, List, Optional, TextIO
 
 from harness.errors import HarnessError
+from harness.kernel import cleanup
 from harness.vm.image import Image
 from harness.vm.paths import cache_dir
 
 AGENT_PORT = "org.harness.agent"
+#: Run folders ``hx-vm-*`` in the temporary directory: agent socket, console log.
+RUNDIR_PREFIX = "hx-vm-"
 BOOT_TIMEOUT_S = 120.0
 
 
@@ -103,7 +109,8 @@ class VM:
     def __init__(self, image: Image, config: VMConfig):
         self.image = image
         self.config = config
-        self.rundir = Path(tempfile.mkdtemp(prefix="hx-vm-"))
+        self.rundir = Path(tempfile.mkdtemp(prefix=RUNDIR_PREFIX))
+        cleanup.claim(self.rundir)
         self.sock_path = self.rundir / "agent.sock"
         self.console_log = self.rundir / "console.log"
         self.proc: Optional[subprocess.Popen[bytes]] = None
@@ -372,3 +379,36 @@ def choose_accel(image: Image) -> str:
         vm.stop()
     probe_file.write_text(json.dumps({"accel": accel, "probed_at": time.time()}))
     return accel
+
+
+# -- clean-up after a killed harness (registered with harness.kernel.cleanup) ---------------
+def clean_run_folders(tag: Optional[str], report: cleanup.CleanReport,
+                      base: Optional[Path] = None) -> None:
+    """Folders ``hx-vm-*`` whose harness is gone, the QEMU still serving one, and QEMU
+    orphans of a folder already deleted. A VM belongs to no run: nothing with ``--tag``."""
+    if tag is not None:
+        return
+    base = Path(tempfile.gettempdir()) if base is None else base
+    for path in cleanup.abandoned_dirs(base, RUNDIR_PREFIX + "*", unclaimed=True):
+        qemu = cleanup.processes_naming(path)
+        for pid in qemu:
+            report.add("process", f"{pid} {cleanup.cmdline(pid)[:80]}")
+        cleanup.kill_all(qemu)
+        cleanup.remove_dir(path)
+        report.add("VM folder", str(path))
+    orphans = [pid for pid in cleanup.pids() if cleanup.parent_pid(pid) == 1
+               and f"{base}/{RUNDIR_PREFIX}" in cleanup.cmdline(pid)]
+    for pid in orphans:
+        report.add("process", f"{pid} {cleanup.cmdline(pid)[:80]}")
+    cleanup.kill_all(orphans)
+
+
+def run_folders_left(tag: Optional[str], base: Optional[Path] = None) -> List[str]:
+    if tag is not None:
+        return []
+    base = Path(tempfile.gettempdir()) if base is None else base
+    return [f"VM folder {p}" for p in cleanup.abandoned_dirs(base, RUNDIR_PREFIX + "*", unclaimed=True)]
+
+
+cleanup.add_cleanup_callback("VM run folders", clean_run_folders, stage="files",
+                             leftovers=run_folders_left)

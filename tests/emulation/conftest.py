@@ -5,7 +5,7 @@ from typing import Callable, List
 
 import pytest
 
-from harness.kernel.clean import harness_objects_left
+from harness.kernel.cleanup import harness_objects_left
 from harness.net.network import Network
 from harness.net.topo import Topology
 from harness.testing.fixtures import chain_network, run_experiment  # noqa: F401  (shared fixtures)

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from harness.kernel.clean import harness_objects_left
+from harness.kernel.cleanup import harness_objects_left
 from harness.net.network import Network
 from harness.traffic.flows import ping, run_iperf
 

@@ -1,4 +1,5 @@
-"""A run killed with SIGKILL leaves namespaces and processes; ``harness clean`` removes them."""
+"""A run killed with SIGKILL leaves namespaces, processes and the medium's run directory;
+``harness clean`` removes them (through the modules' registered clean-ups)."""
 from __future__ import annotations
 
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.kernel import hwsim, naming
-from harness.kernel.clean import clean, harness_objects_left
+from harness.kernel.cleanup import clean, harness_objects_left
 from harness.kernel.netns import Node
 
 pytestmark = pytest.mark.emulation
@@ -23,7 +24,7 @@ from harness.net.network import Network
 from harness.net.topo import Topology
 t = Topology("victim")
 t.add_station("sta1", (0, 0)); t.add_station("sta2", (10, 0))
-net = Network(t, medium="none").start()
+net = Network(t).start()  # with the medium: its run directory is left behind too
 net["sta1"].popen(["sleep", "600"])
 net["sta2"].popen(["iperf3", "-s"])
 print("READY", net.tag, flush=True)
@@ -44,10 +45,12 @@ def test_sigkill_then_harness_clean():
         time.sleep(0.5)
         left = harness_objects_left(tag)
         assert any(x.startswith("netns") for x in left), left
+        assert any(x.startswith("medium run directory") for x in left), left
         out = subprocess.run([sys.executable, "-m", "harness", "clean"], cwd=ROOT,
                              capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stdout + out.stderr
-        assert f"hx-{tag}-sta1" in out.stdout
+        assert f"removed namespace: hx-{tag}-sta1" in out.stdout
+        assert f"removed medium run directory: /tmp/hx-{tag}-medium-" in out.stdout
         assert harness_objects_left(tag) == []
         again = subprocess.run([sys.executable, "-m", "harness", "clean"], cwd=ROOT,
                                capture_output=True, text=True, timeout=60)
@@ -68,6 +71,6 @@ def test_clean_removes_radios_in_root_and_in_namespaces():
     node.create()
     hwsim.move_phy(hwsim.phy_of(moved, naming.radio_mac(901, 0)), node.netns)
     report = clean(tag)
-    assert sorted(report.radios) == sorted([naming.radio_name(tag, "loose", 0), moved])
-    assert report.namespaces == [node.netns]
+    assert sorted(report.of("radio")) == sorted([naming.radio_name(tag, "loose", 0), moved])
+    assert report.of("namespace") == [node.netns]
     assert harness_objects_left(tag) == []

@@ -173,7 +173,7 @@ def test_ctrl_c_during_a_flow_tears_everything_down_and_propagates():
     from harness.experiment import schema
     from harness.experiment.execute import execute_run
     from harness.experiment.sweep import expand
-    from harness.kernel.clean import harness_objects_left
+    from harness.kernel.cleanup import harness_objects_left
 
     assert not harness_objects_left(), "objects of an earlier run are still there"
     params = expand(schema.loads(BASE.format(name="intr", duration=60, repetitions=1)))[0].params
