@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Type, Union
 
 from harness.analysis import stats
 from harness.errors import HarnessError
@@ -17,6 +17,9 @@ from harness.experiment.registry import default_registry
 from harness.experiment.results import ResultSet, load_results
 from harness.experiment.results import metric as get_metric
 from harness.experiment.sweep import items_of, mapping_text, shared_items
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FORMATS = ("png", "svg")
 NONE_GROUP = "none"
@@ -168,7 +171,7 @@ def have_matplotlib() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
 
 
-def _figure_class() -> Any:
+def _figure_class() -> Type[Figure]:
     """matplotlib, imported only when drawing: the CLI stays fast and the VM guest needs none."""
     try:
         from matplotlib.figure import Figure

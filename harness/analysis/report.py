@@ -23,7 +23,7 @@ REPORT_METRICS = ("throughput", "rtt")
 ENV_KEYS = ("where", "accel", "kernel", "iperf3", "harness_version", "python")
 
 
-def _fmt(v: float) -> str:
+def _fmt(v: Optional[float]) -> str:
     return "-" if v is None or math.isnan(v) else f"{v:.3g}"
 
 
@@ -48,7 +48,7 @@ def metric_table(rs: ResultSet, metric: str, keys: Sequence[str]) -> List[str]:
 
 def environment_lines(records: Sequence[Dict]) -> List[str]:
     """One line per environment key over all records; differing values are marked mixed."""
-    seen: "OrderedDict[str, List[str]]" = OrderedDict()
+    seen: Dict[str, List[str]] = OrderedDict()
     for rec in records:
         env = rec.get("environment") or {}
         for key in list(ENV_KEYS) + sorted(k for k in env if k not in ENV_KEYS):

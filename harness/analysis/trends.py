@@ -53,7 +53,7 @@ def points(series: Any) -> List[Point]:
     return out
 
 
-def _fmt(v: float) -> str:
+def _fmt(v: Optional[float]) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "-"
     return f"{v:.4g}"
@@ -67,8 +67,11 @@ def table(pts: Sequence[Point], what: str = "value", x_name: str = "x",
             for i, p in enumerate(pts)]
     head = (x_name, f"mean {what}", "±95% CI", "n", "")
     widths = [max(len(r[c]) for r in rows + [head]) for c in range(4)]
-    line = lambda r: "  " + " | ".join(r[c].rjust(widths[c]) for c in range(4)) + \
-        (f"  <- {r[4]}" if r[4] else "")
+
+    def line(r: Sequence[str]) -> str:
+        return ("  " + " | ".join(r[c].rjust(widths[c]) for c in range(4))
+                + (f"  <- {r[4]}" if r[4] else ""))
+
     return "\n".join([line(head), "  " + "-+-".join("-" * w for w in widths)] +
                      [line(r) for r in rows])
 
