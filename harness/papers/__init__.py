@@ -1,20 +1,52 @@
-"""Paper reproductions (papers 001 and 004; docs/papers.md): claim tables, analysis, figures
-and the report sections ``harness report`` appends for their experiments.
+"""Paper reproductions (docs/papers.md): claim tables, analysis, figures and the report
+sections ``harness report`` appends for their experiments.
 
-An experiment belongs to a paper by its name (``paper001_...``, ``paper004_...``, the
-``name:`` of experiments/papers/*.yaml); ``section(rs, report_path, fmt)`` returns the Markdown
-to append (empty for other experiments).
+A paper is a module ``paperNNN.py`` in this package, found by its name (nothing lists the
+papers). It provides ``PAPER`` (its ``claims.Paper``, key ``"NNN"``), ``rows(records)`` (the
+claim rows our records fill), ``why_differ()``, ``ROWS_FROM`` (the experiment-name prefixes
+the paper page's rows are computed from), ``report_section(rs, fig_dir, report, fmt)`` (its
+part of an experiment's report) and optionally ``page_sections(sets)`` (parts of the paper page
+that need several experiments). An experiment belongs to paper NNN by its name
+(``paperNNN_...``, the ``name:`` of experiments/papers/*.yaml).
+
+May import: ``harness.errors``, ``harness.medium``, ``harness.experiment``,
+``harness.analysis``, ``policies``, ``topologies``.
 """
 from __future__ import annotations
 
-from typing import Any
+import importlib
+import pkgutil
+import re
+from types import ModuleType
+from typing import Any, List
 
-__all__ = ["paper_of", "section"]
+from harness.errors import HarnessError
+
+__all__ = ["paper_keys", "paper_module", "paper_of", "section"]
+
+_MODULE_NAME = re.compile(r"paper(\d{3})")
+
+
+def paper_keys() -> List[str]:
+    """The keys of every paper module here (``"001"`` for ``paper001.py``), without importing them."""
+    found = (_MODULE_NAME.fullmatch(m.name) for m in pkgutil.iter_modules(__path__))
+    return sorted(m.group(1) for m in found if m)
+
+
+def paper_module(key: str) -> ModuleType:
+    """The module of paper ``key``; a clear error for a key no module has."""
+    if key not in paper_keys():
+        raise HarnessError(f"paper {key!r} is unknown: allowed {', '.join(paper_keys())}")
+    module = importlib.import_module(f"{__name__}.paper{key}")
+    if module.PAPER.key != key:
+        raise HarnessError(f"{module.__name__}: its PAPER has key {module.PAPER.key!r}, "
+                           f"expected {key!r} (from the module's name)")
+    return module
 
 
 def paper_of(name: str) -> str:
-    """``"001"``/``"004"`` for a paper experiment's name, else ``""``."""
-    for key in ("001", "004"):
+    """The paper key of an experiment's name (``"001"`` for ``paper001_cwl_sweep``), else ``""``."""
+    for key in paper_keys():
         if name.startswith(f"paper{key}_"):
             return key
     return ""

@@ -4,10 +4,12 @@ report section that sets the CWL sweep (experiments/papers/001_*.yaml) beside th
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import analysis as A
-from harness.papers.claims import Claim, Paper, Row, verdict_band
+from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
+from harness.papers.sections import fig_path, figures_ok, link
 from policies.adaptive_window import CWL_TABLE, cwl_for_rthc
 
 SWEEP = "experiments/papers/001_cwl_sweep.yaml"
@@ -45,6 +47,9 @@ CLAIMS: List[Claim] = [
 PAPER = Paper("001", "Chen, Xue, Nahrstedt: On Setting TCP's Congestion Window Limit in MANETs",
               CLAIMS, {"paper001_cwl_sweep": SWEEP, "paper001_adaptive": ADAPTIVE,
                       "paper001_adaptive_vs_fixed": SIDE})
+#: Experiments the paper page's claim rows are computed from (by name prefix). The adaptive
+#: runs carry no fixed limit: read as a CWL sweep they would pass for unlimited.
+ROWS_FROM = ("paper001_cwl_sweep",)
 
 REGIMES = {False: "one ACK per segment (paper's sink, quickack)",
            True: "Linux delayed ACK"}
@@ -332,3 +337,69 @@ def why_differ() -> List[str]:
         "names the runs whose delivery lag stands out (\"Medium timing\"); `harness run "
         "--retry-lagged auto` runs them again. A native or KVM host has no such term.",
     ]
+
+
+def report_section(rs: Any, fig_dir: Path, report: Path, fmt: str) -> List[str]:
+    """The paper's section of an experiment's report (``harness report``): figures in the
+    paper's layout, the claim table with our numbers, why we may differ."""
+    recs = rs.ok
+    out: List[str] = []
+    if rs.name.startswith("paper001_adaptive_vs_fixed"):
+        return side_section(rs)[2:] + ["### Why we may differ", ""] \
+            + why_differ() + [""]
+    if rs.name.startswith("paper001_adaptive"):
+        out += ["Adaptive window limit by the paper's table (RTHC = 2h on these chains); "
+                "compare with the best fixed limit of the CWL sweep's report.", ""]
+        out += A.table_lines(A.collect(recs, "topology.hops", A.packets_per_s), "hops",
+                             "packets/s") + [""]
+        return out + ["### Why we may differ", ""] + why_differ() + [""]
+    regimes = regimes_present(recs)
+    if figures_ok() and regimes:
+        panels = [(f"{REGIMES[d]}",
+                   {f"{h} hop{'s' if h > 1 else ''}": s
+                    for h, s in per_hop(recs, d).items()}) for d in regimes]
+        path = fig_path(fig_dir, "paper001_packets_vs_limit", fmt)
+        from harness.papers.figures import achievable_figure, lines_figure
+        lines_figure(panels, path, xlabel="window limit (packets)",
+                     ylabel="delivered packets per second",
+                     note="dashed: no window limit")
+        out += ["Delivered packets against the window limit, one line per chain length "
+                "(paper 001 Fig. 2; the paper counts packets over 1000 s, we show packets/s):",
+                "", link(path, report, "packets vs limit"), ""]
+        relative = [(title, {label: A.relative_to_best(s) for label, s in lines.items()})
+                    for title, lines in panels]
+        path_rel = fig_path(fig_dir, "paper001_relative_vs_limit", fmt)
+        lines_figure(relative, path_rel, xlabel="window limit (packets)",
+                     ylabel="packets/s / best of the chain", ref_y=0.95,
+                     note="dashed: no window limit; dotted: 95 % of the best (achievable window)")
+        out += ["The same, each chain divided by its best mean, so that every chain's shape shows "
+                "on one scale; the first point on or above the dotted line is the achievable "
+                "window:", "", link(path_rel, report, "relative packets vs limit"), ""]
+        path2 = fig_path(fig_dir, "paper001_achievable_vs_rthc", fmt)
+        achievable_figure({REGIMES[d]: achievable(recs, d) for d in regimes},
+                          path2)
+        out += ["Achievable window (smallest limit reaching 95% of the best mean) against the "
+                "round-trip hop count, with the paper's k = 1/5 (Fig. 4):", "",
+                link(path2, report, "achievable window"), ""]
+    out += ["### The paper's numbers beside ours (paper's regime: one ACK per segment)", ""]
+    out += comparison_table(rows(recs)) + [""]
+    if len(regimes) == 2:
+        out += ["### Regimes side by side", "",
+                "| hops | table limit | best limit, ACK every segment | best limit, delayed ACK "
+                "| achievable (95%), ACK every segment | achievable (95%), delayed ACK |",
+                "|---|---|---|---|---|---|"]
+        quick, delayed = per_hop(recs, False), per_hop(recs, True)
+        aq, ad = achievable(recs, False), achievable(recs, True)
+        for h in sorted(set(quick) | set(delayed)):
+            out.append(f"| {h} | {TABLE_BY_HOPS.get(h, '-')} | "
+                       f"{A.best_limited(quick.get(h, {})) or '-'} | "
+                       f"{A.best_limited(delayed.get(h, {})) or '-'} | "
+                       f"{aq.get(h) or '-'} | {ad.get(h) or '-'} |")
+        out.append("")
+    for d in regimes:
+        out += [f"### Packets/s per limit, {REGIMES[d]}", ""]
+        for h, s in per_hop(recs, d).items():
+            best = A.best_limited(s)
+            out += [f"{h} hop{'s' if h > 1 else ''}:", ""]
+            out += A.table_lines(s, "limit", "packets/s", {best: "(best)"}) + [""]
+    return out + ["### Why we may differ", ""] + why_differ() + [""]

@@ -8,11 +8,14 @@ modified kernel and are out of scope; their rows say so.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from harness.medium import analytic
 from harness.papers import analysis as A
-from harness.papers.claims import Claim, Paper, Row, verdict_band
+from harness.papers import paper001
+from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
+from harness.papers.sections import fig_path, figures_ok, link
 
 OPT = "experiments/papers/004_optimal_window.yaml"
 ACKS = "experiments/papers/004_ack_hops.yaml"
@@ -61,6 +64,8 @@ PAPER = Paper("004", "Chen, Marsic, Miller: Issues and Improvements in TCP Perfo
               "Multihop Wireless Networks", CLAIMS,
               {"paper004_optimal_window": OPT, "paper004_ack_hops": ACKS,
                "paper004_flows": FLOWS, "paper004_packet_size": SIZE})
+#: Experiments the paper page's claim rows are computed from (by name prefix): all of them.
+ROWS_FROM = ("paper004_",)
 
 
 def our_airtimes() -> Dict[str, float]:
@@ -241,3 +246,64 @@ def why_differ() -> List[str]:
         "- **Flow placement.** The paper does not say where its 6 flows run; ours all run end "
         "to end.",
     ]
+
+
+def report_section(rs: Any, fig_dir: Path, report: Path, fmt: str) -> List[str]:
+    """The paper's section of an experiment's report (``harness report``): figures in the
+    paper's layout, the claim table with our numbers, why we may differ."""
+    recs = rs.ok
+    out: List[str] = []
+    figs = figures_ok()
+    from harness.papers.figures import lines_figure
+    name = rs.name
+    if name.startswith("paper004_optimal_window"):
+        regimes = paper001.regimes_present(recs)
+        if figs and regimes:
+            path = fig_path(fig_dir, "paper004_throughput_vs_limit", fmt)
+            lines_figure([(paper001.REGIMES[d], window_lines(recs, d)) for d in regimes],
+                         path, xlabel="window limit (packets)", ylabel="goodput (kbit/s)",
+                         note="dashed: no window limit")
+            out += ["Goodput against the window limit (paper 004 §3):", "",
+                    link(path, report, "throughput vs limit"), ""]
+        for d in regimes:
+            out += [f"Best limit, {paper001.REGIMES[d]}: "
+                    + ", ".join(f"{h} hops -> {w}" for h, w in
+                                optimal_windows(recs, d).items()), ""]
+    if name.startswith("paper004_ack_hops"):
+        lines = ack_lines(recs)
+        if figs and lines:
+            path = fig_path(fig_dir, "paper004_throughput_vs_hops", fmt)
+            lines_figure([("throughput vs hop count per ACK scheme", lines)], path,
+                         xlabel="hops", ylabel="goodput (kbit/s)")
+            out += ["Goodput against hop count per ACK scheme (paper 004 Fig. 3; stock-kernel "
+                    "schemes only):", "", link(path, report, "throughput vs hops"), ""]
+        for label, s in lines.items():
+            out += [f"{label}:", ""] + A.table_lines(s, "hops", "kbit/s") + [""]
+    if name.startswith("paper004_flows"):
+        fl = flows_per_flow(recs)
+        if figs and fl:
+            path = fig_path(fig_dir, "paper004_per_flow_vs_flows", fmt)
+            lines_figure([("per-flow goodput vs concurrent flows",
+                           {("TCP-DA" if k else "regular TCP"): s for k, s in fl.items()})],
+                         path, xlabel="concurrent flows", ylabel="goodput per flow (kbit/s)")
+            out += [link(path, report, "per-flow throughput"), ""]
+        for k, s in fl.items():
+            out += [f"{'TCP-DA (delayed ACK)' if k else 'regular TCP'}:", ""]
+            out += A.table_lines(s, "flows", "kbit/s per flow") + [""]
+    if name.startswith("paper004_packet_size"):
+        table = packet_size_table(recs)
+        if table:
+            out += ["| hops | packets/s, MSS 1012 | packets/s, MSS 88 | ratio | paper ratio |",
+                    "|---|---|---|---|---|"]
+            for h in sorted(table):
+                big, small = table[h].get(1012), table[h].get(88)
+                r = A.ratio(small, big)
+                pr = TABLE1.get(h)
+                out.append(f"| {h} | {big or 0:.4g} | {small or 0:.4g} | "
+                           f"{f'{r:.2f}' if r else '-'} | "
+                           f"{TABLE1_RATIO[h] if pr else '-'} |")
+            out.append("")
+    out += ["### The paper's numbers beside ours", "",
+            "Rows this experiment does not measure show `-` (see the other paper-004 reports)."]
+    out += [""] + comparison_table(rows(recs)) + [""]
+    return out + ["### Why we may differ", ""] + why_differ() + [""]

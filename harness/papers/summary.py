@@ -14,20 +14,15 @@ from typing import Dict, List, Sequence
 from harness.analysis.report import environment_lines, planned_runs
 from harness.errors import HarnessError
 from harness.experiment.results import ResultSet
-from harness.papers import paper001, paper004, paper_of
+from harness.papers import paper_keys, paper_module, paper_of
 from harness.papers.claims import Row, comparison_table
-
-MODULES = {"001": paper001, "004": paper004}
-#: Experiments whose records the claim rows are computed from (by name prefix). The adaptive
-#: runs of paper 001 carry no fixed limit: read as a CWL sweep they would pass for unlimited.
-ROWS_FROM = {"001": ("paper001_cwl_sweep",), "004": ("paper004_",)}
 
 
 def merged_rows(key: str, sets: Sequence[ResultSet]) -> List[Row]:
     """Every claim of paper ``key`` once: from the first result set that measures it
     (its name is added to the detail); unmeasured claims keep the first set's row."""
-    module = MODULES[key]
-    usable = [rs for rs in sets if rs.name.startswith(ROWS_FROM[key])]
+    module = paper_module(key)
+    usable = [rs for rs in sets if rs.name.startswith(module.ROWS_FROM)]
     per_set = [(rs, {row.claim.key: row for row in module.rows(rs.ok)}) for rs in usable]
     out: List[Row] = []
     for claim in module.PAPER.claims:
@@ -53,7 +48,7 @@ def paper_figures(rs: ResultSet) -> List[Path]:
 
 
 def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
-    module = MODULES[key]
+    module = paper_module(key)
     rel = lambda p: os.path.relpath(p, output.parent)  # noqa: E731
     out = [f"# Paper {key}: {module.PAPER.title}", "",
            "Our numbers beside the paper's, over all of its experiments given to "
@@ -99,7 +94,8 @@ def paper_key(sets: Sequence[ResultSet]) -> str:
         keys.setdefault(paper_of(rs.name), []).append(rs.name)
     if len(keys) != 1 or "" in keys:
         raise HarnessError("a report over several directories needs experiments of one paper "
-                           "(names paper001_... or paper004_...); got "
+                           "(names " + " or ".join(f"paper{k}_..." for k in paper_keys())
+                           + "); got "
                            + "; ".join(f"{k or 'no paper'}: {', '.join(v)}"
                                        for k, v in keys.items()))
     return next(iter(keys))

@@ -6,7 +6,7 @@ import pytest
 from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.realise import builder_arguments, medium_settings
-from harness.papers import paper001, paper004, paper_of
+from harness.papers import paper001, paper004, paper_keys, paper_module, paper_of
 from harness.papers.analysis import achievable_bound, best_limited, relative_to_best, smallest_reaching
 from harness.papers.claims import Row, comparison_table, difference, verdict_band
 from policies.adaptive_window import cwl_for_rthc, in_table, parse_mpath_hop_count, walk
@@ -102,7 +102,19 @@ def test_achievable_helpers():
 
 def test_experiments_map_to_papers():
     assert paper_of("paper001_cwl_sweep") == "001" and paper_of("paper004_flows_quick") == "004"
-    assert paper_of("quick_chain") == ""
+    assert paper_of("quick_chain") == "" and paper_of("paper999_x") == ""
+
+
+def test_papers_are_found_by_module_name_and_provide_what_reports_use():
+    assert paper_keys() == ["001", "004"]
+    for key in paper_keys():
+        module = paper_module(key)
+        assert module.PAPER.key == key and module.ROWS_FROM
+        assert all(prefix.startswith(f"paper{key}_") for prefix in module.ROWS_FROM)
+        for name in ("rows", "why_differ", "report_section"):
+            assert callable(getattr(module, name)), f"paper{key}.{name}"
+    with pytest.raises(HarnessError, match="paper '999' is unknown: allowed 001, 004"):
+        paper_module("999")
 
 
 class _Res:
