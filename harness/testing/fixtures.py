@@ -15,16 +15,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Union
 
 import pytest
 import yaml
 
+if TYPE_CHECKING:
+    from harness.experiment.results import ResultSet
+    from harness.net import Network
+
+#: ``medium`` of ``start_chain``: None (mediumd, the geometry's ranges), ``'none'`` or medium keys.
+MediumChoice = Union[None, str, Dict[str, Any]]
+
 __all__ = ["chain_network", "run_experiment", "start_chain", "run_experiment_text"]
 
 
-def start_chain(hops: int = 3, *, geometry: str = "ns2", medium: Any = None, seed: int = 0,
-                **builder_args: Any):
+def start_chain(hops: int = 3, *, geometry: str = "ns2", medium: MediumChoice = None,
+                seed: int = 0, **builder_args: Any) -> Network:
     """Build and start a chain the way an experiment would (geometry preset -> spacing and the
     medium's ranges). ``medium``: None = mediumd with the geometry's ranges, ``'none'`` =
     plain hwsim, a mapping = medium keys on top of the geometry's."""
@@ -34,8 +41,14 @@ def start_chain(hops: int = 3, *, geometry: str = "ns2", medium: Any = None, see
 
     topology = {"geometry": geometry, "hops": hops, "spacing": None, **builder_args}
     args = realise.builder_arguments(topology)
-    if medium == "none":
-        medium_arg: Any = "none"
+    medium_arg: Union[str, Dict[str, Any]]
+    if isinstance(medium, str):
+        if medium != "none":
+            from harness.errors import HarnessError
+            raise HarnessError(f"start_chain: medium {medium!r} is invalid: allowed None "
+                               "(the geometry's medium), 'none' (plain hwsim) or a mapping of "
+                               "medium keys")
+        medium_arg = "none"
     else:
         medium_arg = realise.medium_settings({"topology": topology, "medium": dict(medium or {})})
     net = Network(chain.build(**args), name=f"chain{hops}", medium=medium_arg, seed=seed)
@@ -43,12 +56,12 @@ def start_chain(hops: int = 3, *, geometry: str = "ns2", medium: Any = None, see
 
 
 @pytest.fixture
-def chain_network() -> Callable[..., Any]:
+def chain_network() -> Iterator[Callable[..., Network]]:
     """Factory of started chains; each is stopped after the test and checked for leftovers."""
     from harness.kernel.cleanup import harness_objects_left
-    nets: List[Any] = []
+    nets: List[Network] = []
 
-    def make(hops: int = 3, **kw: Any):
+    def make(hops: int = 3, **kw: Any) -> Network:
         net = start_chain(hops, **kw)  # a failed start tears itself down
         nets.append(net)
         return net
@@ -61,7 +74,7 @@ def chain_network() -> Callable[..., Any]:
 
 
 def run_experiment_text(text: Union[str, Dict[str, Any]], output: Path, *,
-                        allow_failed: bool = False, **overrides: Any):
+                        allow_failed: bool = False, **overrides: Any) -> ResultSet:
     """Validate an experiment (YAML text or a mapping), run every run with the real executor
     into ``output``, and return its ``ResultSet``. Top-level keys in ``overrides`` replace the
     file's (``repetitions=2``, ``duration=8``)."""
@@ -105,11 +118,12 @@ def lag_text(rec: Dict[str, Any]) -> str:
 
 
 @pytest.fixture
-def run_experiment(tmp_path: Path) -> Callable[..., Any]:
+def run_experiment(tmp_path: Path) -> Callable[..., ResultSet]:
     """``run_experiment(yaml_text, **overrides) -> ResultSet`` (results in ``tmp_path``)."""
     count = [0]
 
-    def run(text: Union[str, Dict[str, Any]], *, allow_failed: bool = False, **overrides: Any):
+    def run(text: Union[str, Dict[str, Any]], *, allow_failed: bool = False,
+            **overrides: Any) -> ResultSet:
         count[0] += 1
         return run_experiment_text(text, tmp_path / f"exp{count[0]}",
                                    allow_failed=allow_failed, **overrides)
