@@ -68,8 +68,12 @@ def load_frame(source: Source, *, status: Optional[str] = "ok") -> pandas.DataFr
     ``status``: ``"ok"`` (default: the runs a figure would use), ``"failed"``, or ``"all"``/``None``.
     ``df.attrs`` holds ``name`` (the experiment) and ``sweep_keys``.
     """
-    import pandas as pd
-
+    try:
+        import pandas as pd
+    except ImportError:
+        raise HarnessError("load_frame needs pandas, which this Python lacks",
+                           hint="scripts/install-host-deps.sh installs it into .venv "
+                                "(or: pip install pandas)") from None
     wanted = _status_filter(status)
     name, records, sweep_keys = _records_of(source)
     rows: List[Dict[str, Any]] = []

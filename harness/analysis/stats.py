@@ -42,6 +42,14 @@ def _values(xs: Iterable[float]) -> List[float]:
 # --- Student t -----------------------------------------------------------------------------
 # scipy is imported inside the functions: the CLI and the VM guest import this module (through
 # ``harness.analysis.plot``) without needing scipy until a confidence interval is computed.
+# The guest image has no scipy (its Debian package pulls in a compiler and Boost), yet the
+# emulation tests print trend tables there: ``ci_half_width`` is NaN (shown "-") without it.
+
+def have_scipy() -> bool:
+    """True when scipy is installed (always on the host: the package requires it)."""
+    import importlib.util
+    return importlib.util.find_spec("scipy") is not None
+
 
 def t_cdf(t: float, df: float) -> float:
     """P(T <= t) for Student's t with ``df`` degrees of freedom (``scipy.stats.t.cdf``)."""
@@ -62,10 +70,11 @@ def t_quantile(p: float, df: float) -> float:
 
 
 def ci_half_width(xs: Sequence[float], level: float = 0.95) -> float:
-    """Half width of the Student-t confidence interval of the mean; NaN for one value."""
+    """Half width of the Student-t confidence interval of the mean; NaN for one value, or
+    where scipy is not installed (the VM guest, see above)."""
     xs = _values(xs)
     n = len(xs)
-    if n < 2:
+    if n < 2 or not have_scipy():
         return math.nan
     return t_quantile(0.5 + level / 2.0, n - 1) * stdev(xs) / math.sqrt(n)
 
