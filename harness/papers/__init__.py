@@ -17,10 +17,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+from pathlib import Path
 from types import ModuleType
-from typing import Any, List
+from typing import TYPE_CHECKING, List
 
 from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.experiment.results import ResultSet
 
 __all__ = ["paper_keys", "paper_module", "paper_of", "section"]
 
@@ -52,7 +56,7 @@ def paper_of(name: str) -> str:
     return ""
 
 
-def section(rs: Any, report_path: Any, fmt: str = "png") -> str:
+def section(rs: ResultSet, report_path: Path, fmt: str = "png") -> str:
     """Markdown comparing the results with the paper (and the paper figures it draws)."""
     key = paper_of(rs.name)
     if not key:

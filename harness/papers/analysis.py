@@ -6,12 +6,14 @@ goodput and the MSS the sender used, so packets per second = bytes / MSS / secon
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from harness.analysis import stats
 from harness.experiment import paths
 
 Series = Dict[Any, List[float]]
+#: A number per run record (None: the record does not have it), e.g. ``packets_per_s``.
+Metric = Callable[[Mapping[str, Any]], Optional[float]]
 
 
 def flow_packets_per_s(flow: Mapping[str, Any]) -> Optional[float]:
@@ -80,7 +82,8 @@ def param(rec: Mapping[str, Any], path: str) -> Any:
     return paths.get(rec.get("params") or {}, path, None)
 
 
-def collect(records: Iterable[Mapping[str, Any]], x: str, metric, where: Optional[Mapping[str, Any]] = None
+def collect(records: Iterable[Mapping[str, Any]], x: str, metric: Metric,
+            where: Optional[Mapping[str, Any]] = None
             ) -> Series:
     """``{x: [metric per repetition]}`` over ok records matching ``where`` (x sorted; None last)."""
     out: Series = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     from typing import TypeGuard
@@ -102,9 +102,6 @@ def verdict_band(paper: Value, ours: Optional[Number], tolerance: float = 0) -> 
     else:
         lo = hi = paper
     return "agrees" if lo - tolerance <= ours <= hi + tolerance else "differs"
-
-
-Measure = Callable[[Any], Row]
 
 
 @dataclass

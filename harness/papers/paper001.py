@@ -5,11 +5,14 @@ report section that sets the CWL sweep (experiments/papers/001_*.yaml) beside th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import analysis as A
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
+
+if TYPE_CHECKING:
+    from harness.experiment.results import ResultSet
 from policies.adaptive_window import CWL_TABLE, cwl_for_rthc
 
 SWEEP = "experiments/papers/001_cwl_sweep.yaml"
@@ -60,7 +63,7 @@ def regimes_present(records: Sequence[Mapping[str, Any]]) -> List[bool]:
     return [x for x in (False, True) if x in found]
 
 
-def per_hop(records: Sequence[Mapping[str, Any]], delayed: bool, metric=A.packets_per_s
+def per_hop(records: Sequence[Mapping[str, Any]], delayed: bool, metric: A.Metric = A.packets_per_s
             ) -> Dict[int, A.Series]:
     """``{hops: {limit: [metric]}}`` in one ACK regime (limit None = unlimited)."""
     out: Dict[int, A.Series] = {}
@@ -193,7 +196,10 @@ def side_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     for h, series in data.items():
         m = A.means(series)
         best, r = side_ratio(series)
-        cell = lambda k: f"{m[k]:.4g}" if k in m else "-"  # noqa: E731
+
+        def cell(k: Any, m: Dict[Any, float] = m) -> str:
+            return f"{m[k]:.4g}" if k in m else "-"
+
         lines.append(f"| {h} | {2 * h} | {TABLE_BY_HOPS.get(h, cwl_for_rthc(2 * h))} | "
                      f"{cell(ADAPTIVE_KEY)} | " + " | ".join(cell(l) for l in limits)
                      + f" | {best if best is not None else '-'} | "
@@ -201,7 +207,7 @@ def side_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     return lines
 
 
-def side_section(rs: Any) -> List[str]:
+def side_section(rs: ResultSet) -> List[str]:
     """The 10 % claim judged inside one experiment (no confound between experiments)."""
     data = side_by_side(rs.ok)
     ratios = [r for r in (side_ratio(s)[1] for s in data.values()) if r is not None]
@@ -226,7 +232,7 @@ def revisions(records: Sequence[Mapping[str, Any]]) -> List[str]:
     return out
 
 
-def page_sections(sets: Sequence[Any]) -> List[str]:
+def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     """Paper page: the adaptive runs against the best fixed limit of the CWL sweep (001.4's
     "within 10%"), when both experiments are given (the claim needs both, so no single
     experiment's report can show it); then what the medium saw at each limit of the sweep."""
@@ -339,7 +345,7 @@ def why_differ() -> List[str]:
     ]
 
 
-def report_section(rs: Any, fig_dir: Path, report: Path, fmt: str) -> List[str]:
+def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List[str]:
     """The paper's section of an experiment's report (``harness report``): figures in the
     paper's layout, the claim table with our numbers, why we may differ."""
     recs = rs.ok

@@ -9,13 +9,16 @@ modified kernel and are out of scope; their rows say so.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
 
 from harness.medium import analytic
 from harness.papers import analysis as A
 from harness.papers import paper001
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
+
+if TYPE_CHECKING:
+    from harness.experiment.results import ResultSet
 
 OPT = "experiments/papers/004_optimal_window.yaml"
 ACKS = "experiments/papers/004_ack_hops.yaml"
@@ -248,7 +251,7 @@ def why_differ() -> List[str]:
     ]
 
 
-def report_section(rs: Any, fig_dir: Path, report: Path, fmt: str) -> List[str]:
+def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List[str]:
     """The paper's section of an experiment's report (``harness report``): figures in the
     paper's layout, the claim table with our numbers, why we may differ."""
     recs = rs.ok

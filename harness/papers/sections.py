@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from harness.experiment.results import ResultSet
 
 OUT_OF_SCOPE = ("TCP-DCA and TCP-TDA (paper 004) and the mobile-MANET evaluation of paper 001 "
                 "(random waypoint, DSR, 5-25 flows) are out of scope: the first need a modified "
@@ -32,7 +35,7 @@ def fig_path(fig_dir: Path, stem: str, fmt: str) -> Path:
     return fig_dir / f"{stem}.{fmt}"
 
 
-def render(key: str, rs: Any, report_path: Path, fmt: str = "png") -> str:
+def render(key: str, rs: ResultSet, report_path: Path, fmt: str = "png") -> str:
     """Paper ``key``'s section of the report of result set ``rs``."""
     from harness.papers import paper_module
     fig_dir = Path(report_path).parent / f"{Path(report_path).stem}-figures"
