@@ -14,6 +14,9 @@ are small and each says *when* its kernel change must happen:
   report (``run.result``); raise
   ``PolicyViolation`` when the policy did not hold, so the run fails loudly;
 - ``record()``: what was applied, stored in every run's result.
+
+May import: ``harness.errors``, ``harness.kernel``, ``harness.net``, ``harness.traffic``
+(types of the network and of a flow's run); nothing above them.
 """
 from __future__ import annotations
 
