@@ -25,8 +25,8 @@ from typing import Any, Dict, List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness.medium.fidelity import cpu_busy as busy_share  # noqa: E402
-from harness.medium.fidelity import proc_cpu_s, system_cpu  # noqa: E402
+from harness.kernel.cpu_meter import cpu_busy as busy_share  # noqa: E402
+from harness.kernel.cpu_meter import proc_cpu_s, system_cpu  # noqa: E402
 
 
 def measure(net, src: str, dst: str, protocol: str, seconds: float,

@@ -19,6 +19,7 @@ import subprocess
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence
 
 from harness.errors import HarnessError
+from harness.traffic.servers import iperf_servers
 from policies import FlowPlan, NodePair, Policy, PolicyViolation, RunContext
 from policies.routes import node_ip
 
@@ -174,9 +175,7 @@ def priming_connection(net: Network, flow: FlowPlan, *, port: int = PRIME_PORT,
     the client retries until the server listens)."""
     client, server = net[flow.src], net[flow.dst]
     ip = node_ip(net, flow.dst, "the priming connection's server")
-    srv = server.popen(["iperf3", "-s", "-1", "-p", str(port), "-B", ip],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
+    with iperf_servers([(server, port)]) as (srv,):
         reverse = " -R" if flow.reverse else ""
         script = (f"for i in $(seq 100); do iperf3 -c {ip} -p {port} -n {nbytes}{reverse} "
                   f">/dev/null 2>&1 && exit 0; sleep 0.1; done; exit 1")
@@ -188,12 +187,6 @@ def priming_connection(net: Network, flow: FlowPlan, *, port: int = PRIME_PORT,
             srv.wait(10)
         except subprocess.TimeoutExpired:
             pass
-    finally:
-        if srv.poll() is None:
-            srv.terminate()
-            srv.wait(5)
-        if srv in server.procs:
-            server.procs.remove(srv)
 
 
 def prime_cwnd_locks(ctx: RunContext, pairs: Iterable[NodePair], metrics: Dict[str, str]) -> None:

@@ -5,6 +5,10 @@ emulation tests (``tests/emulation/test_medium_e2e.py``) must measure the same t
 same way. A check = one saturated flow over one hop at a fixed legacy rate, its goodput
 (iperf3 receiver side) against ``harness.medium.analytic`` for the same frame sizes and settings.
 
+The flows themselves are run by ``harness.traffic`` (``run_together``, the receiver's
+goodput in ``harness.traffic.iperf``) and the CPU measured by ``harness.kernel.cpu_meter``;
+this module holds the checks, their expected values and how a result is judged.
+
 Frame sizes on air are the ones Linux sends through an IBSS: QoS data frames (mac80211
 negotiates WMM in IBSS: 26-byte header), LLC/SNAP 8, FCS 4; IPv4 20; UDP 8; TCP 32
 (timestamps on: MSS 1448). TCP: one ACK frame per two data segments (delayed ACK), each
@@ -12,14 +16,11 @@ its own DCF exchange (docs/medium.md, 'Analytic goodput of one sender').
 """
 from __future__ import annotations
 
-import json
-import os
 import threading
-import time
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
+from harness.kernel.cpu_meter import CpuMeter
 from harness.medium import analytic
 from harness.medium.counters import stats_delta
 from harness.medium.daemon import handle_for
@@ -126,62 +127,24 @@ def expected_tcp(check: Check, segments_per_ack: float = 2.0) -> float:
     return segments_per_ack * check.payload * 8 / t
 
 
-# -- CPU: was it the medium's air or the machine's CPU? ----------------------------------------
-#: Guest CPU busy fraction (all CPUs) above which a run is called CPU-bound: the frames the
-#: medium would carry are not produced and consumed fast enough (TCG is ~10x slower).
+# -- was it the medium's air or the machine's CPU? ----------------------------------------
+#: CPU busy fraction (all CPUs, ``harness.kernel.cpu_meter``) above which a run is called
+#: CPU-bound: the frames the medium would carry are not produced and consumed fast enough
+#: (TCG is ~10x slower).
 CPU_BOUND = 0.85
-
-
-def proc_cpu_s(pid: int) -> float:
-    """utime + stime of a process in seconds (includes softirq work run in its syscalls,
-    e.g. the receive path of frames mediumd injects)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def system_cpu() -> List[int]:
-    return [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-
-
-def cpu_busy(before: List[int], after: List[int]) -> float:
-    """Busy fraction of all CPUs between two /proc/stat samples."""
-    d = [a - b for a, b in zip(after, before)]
-    idle = d[3] + (d[4] if len(d) > 4 else 0)
-    return 1.0 - idle / sum(d) if sum(d) else 0.0
-
-
-class CpuMeter:
-    """CPU of the machine and of mediumd across one flow."""
-
-    def __init__(self, pid: int):
-        self.pid = pid
-        self.t0, self.sys0, self.proc0 = time.monotonic(), system_cpu(), proc_cpu_s(pid)
-
-    def result(self) -> Dict[str, float]:
-        wall = time.monotonic() - self.t0
-        return {"guest_cpu_busy" if _in_vm() else "cpu_busy": round(cpu_busy(self.sys0, system_cpu()), 3),
-                "mediumd_cpu_share": round((proc_cpu_s(self.pid) - self.proc0) / wall, 3),
-                "ncpu": os.cpu_count() or 1}
-
-
-def _in_vm() -> bool:
-    from harness.kernel.host import in_vm
-    return in_vm()
-
-
 #: Median delivery lag (us) above which the machine, not the medium, set the pace: the
 #: daemon ran late by more than a few frame times (seen when other VMs share the host's CPUs,
 #: which the guest's own /proc/stat does not show).
 LAG_BOUND_US = 2000.0
 
 
-def cpu_bound(check: "Check") -> bool:
+def cpu_bound(check: Check) -> bool:
     """The regime this check ran in: the CPU (the guest's, or the host's under the guest),
     not the air, was saturated."""
     return starved_reason(check) is not None
 
 
-def starved_reason(check: "Check") -> Optional[str]:
+def starved_reason(check: Check) -> Optional[str]:
     busy = check.medium.get("guest_cpu_busy", check.medium.get("cpu_busy", 0.0))
     lag50 = (check.medium.get("lag_us") or {}).get("p50") or 0.0
     air = check.medium.get("busy_fraction", {}).get("sta1", 0.0)
@@ -213,7 +176,8 @@ def medium_spec(check: Check, **extra: Any) -> MediumSpec:
 def run_check(check: Check, *, warmup: float = 1.0) -> Check:
     """Start a pair, run the saturated flow, fill ``measured``/``ok`` and medium counters."""
     from harness.net.network import Network
-    from harness.traffic.flows import Flow
+    from harness.traffic.flows import Flow, retry_setup, run_together
+    from harness.traffic.iperf import receiver_mbps
     with Network(pair_topology(check), medium=medium_spec(check)) as net:
         handle = handle_for(net)
         _prime(net)
@@ -237,10 +201,6 @@ def run_check(check: Check, *, warmup: float = 1.0) -> Check:
     if not check.ok:
         check.note = starved_reason(check) or ""
     return check
-
-
-def cpu_busy_of(check: "Check") -> float:
-    return check.medium.get("guest_cpu_busy", check.medium.get("cpu_busy", 0.0))
 
 
 def _prime(net) -> None:
@@ -270,93 +230,6 @@ def medium_evidence(delta: Dict[str, Any], check: Optional[Check] = None) -> Dic
     if check is not None and check.protocol == "tcp" and fwd and rev and rev["successes"]:
         out["data_frames_per_ack_frame"] = round(fwd["successes"] / rev["successes"], 3)
     return out
-
-
-#: iperf3's UDP stream setup is one unacknowledged datagram each way (esnet/iperf#862): on a
-#: lossy or colliding link it can be lost and iperf3 gives up before measuring anything.
-SETUP_LOST = "unable to read from stream socket"
-
-
-def retry_setup(fn, attempts: int = 3):
-    """Call ``fn`` again when iperf3's UDP setup datagram was lost (nothing was measured)."""
-    from harness.errors import HarnessError
-    for i in range(attempts):
-        try:
-            return fn()
-        except HarnessError as err:
-            if SETUP_LOST not in str(err) or i == attempts - 1:
-                raise
-
-
-def run_together(net, flows: List[Any], timeout_extra: Optional[float] = None) -> List[Any]:
-    """Run iperf3 flows that start at the same moment (servers first, then every client
-    launched back to back): run_flow in threads would start each client only after its
-    own server listens, seconds apart under TCG, and the flows would partly run alone."""
-    import subprocess
-
-    from harness.errors import HarnessError
-    from harness.traffic import iperf
-    from harness.traffic.flows import CLIENT_GRACE_S, _wait_listening, client_args
-    extra = CLIENT_GRACE_S if timeout_extra is None else timeout_extra
-    servers, clients = [], []
-    try:
-        for f in flows:
-            dst = net[f.dst]
-            servers.append((dst, dst.popen(["iperf3", "-s", "-1", "-p", str(f.port), "-B", dst.ip,
-                                            "--forceflush"])))
-        for dst, proc in servers:
-            _wait_listening(proc)
-        for f in flows:
-            src = net[f.src]
-            clients.append((f, src, src.popen(client_args(f, net[f.dst].ip))))
-        results = []
-        for f, src, proc in clients:
-            out, err = proc.communicate(timeout=f.duration + extra)
-            if not out.strip():
-                raise HarnessError(f"iperf3 {f.src}->{f.dst} printed nothing: {err.strip()}")
-            result = iperf.parse(out)
-            result.src, result.dst = f.src, f.dst
-            result.raw = json.loads(out)  # type: ignore[attr-defined]
-            results.append(result)
-        return results
-    finally:
-        for node, proc in servers + [(c[1], c[2]) for c in clients]:
-            if proc.poll() is None:
-                proc.kill()
-                try:
-                    proc.wait(5)
-                except subprocess.TimeoutExpired:
-                    pass
-            if proc in node.procs:
-                node.procs.remove(proc)
-
-
-def receiver_intervals(result: Any) -> List[Tuple[float, float, int]]:
-    """(start, end, bytes) per second as the *receiver* counted them (``--get-server-output``
-    with a JSON-mode server; an iperf3 client's own UDP intervals count what it sent)."""
-    raw = getattr(result, "raw", None) or {}
-    server = raw.get("server_output_json") or {}
-    out = []
-    for iv in server.get("intervals", []):
-        total = iv.get("sum", {})
-        if not total.get("omitted"):
-            out.append((float(total.get("start", 0)), float(total.get("end", 0)),
-                        int(total.get("bytes", 0))))
-    return out
-
-
-def receiver_mbps(result: Any, skip: int = 1) -> float:
-    """Receiver-side goodput over its intervals, skipping the first ``skip`` and the last."""
-    ivs = receiver_intervals(result)
-    ivs = ivs[skip:len(ivs) - 1] if len(ivs) > skip + 1 else ivs
-    secs = sum(e - s for s, e, _ in ivs)
-    if not secs:
-        # a server not in JSON mode sends text: the client's end.sum_received (receiver side,
-        # omitted seconds excluded) is the same measure over the whole test
-        if getattr(result, "protocol", "") and getattr(result, "throughput_bps", None) is not None:
-            return result.throughput_bps / 1e6
-        raise ValueError("no receiver-side report (iperf3 server intervals or end.sum_received)")
-    return sum(b for _, _, b in ivs) * 8 / secs / 1e6
 
 
 def sampled(handle: Any, fn: Callable[[], T], period: float = 0.5) -> Tuple[T, List[Dict[str, Any]]]:

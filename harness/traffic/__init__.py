@@ -1,8 +1,8 @@
 """Traffic: iperf3 flows, ping and sampling of TCP sockets on a running ``Network``.
 
-``iperf`` parses iperf3's JSON into results (pure), ``flows`` runs iperf3 servers and
-clients, ``ping`` measures round trips, ``sampling`` reads the sender's TCP state while a
-flow runs.
+``iperf`` parses iperf3's JSON into results (pure), ``servers`` starts and stops the iperf3
+server of a flow, ``flows`` runs flows (one, or several started together), measures round
+trips with ping and reads the sender's TCP state while a flow runs.
 
 May import: ``harness.errors``, ``harness.kernel``, ``harness.net``. Not experiments,
 analysis or papers.

@@ -1,7 +1,7 @@
 """Traffic inside the namespaces: iperf3 flows, ping RTT, TCP socket sampling.
 
-One iperf3 server per flow (``-s -1``: serves one test then exits) in the receiver's
-namespace; the client runs with ``-J`` and its report becomes a ``FlowResult``
+One iperf3 server per flow (``harness.traffic.servers``: serves one test then exits) in the
+receiver's namespace; the client runs with ``-J`` and its report becomes a ``FlowResult``
 (``harness.traffic.iperf``). While a flow runs, a thread samples the *sender's* TCP sockets the way
 ``ss -ti`` shows them (sock_diag, ``harness.kernel.tcp_diag``: no process per sample, which under
 TCG would cost ~60 ms of guest CPU each) so cwnd, RTT, unacked and the congestion module
@@ -10,20 +10,22 @@ can be checked during the run (docs/kernel.md, 'Verify, do not assume').
 from __future__ import annotations
 
 import json
-import os
 import re
-import select
 import subprocess
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 from harness.errors import CommandTimeout, HarnessError
 from harness.kernel.netns import Node
 from harness.kernel.tcp_diag import DiagSocket, TcpSocket
 from harness.traffic import iperf
 from harness.traffic.iperf import FlowResult
+from harness.traffic.servers import iperf_servers
+from harness.traffic.servers import stop as stop_process
+
+T = TypeVar("T")
 
 DEFAULT_PORT = 5201
 PROTOCOLS = ("tcp", "udp")
@@ -166,28 +168,6 @@ class Flow:
     extra: List[str] = field(default_factory=list)
 
 
-def _wait_listening(proc: subprocess.Popen, timeout: float = 10.0) -> None:
-    """Block until the iperf3 server prints that it listens (no polling processes)."""
-    deadline = time.monotonic() + timeout
-    assert proc.stdout is not None
-    fd = proc.stdout.fileno()  # raw reads: the text wrapper would buffer past select()
-    buf = b""
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                break
-            buf += chunk
-            if b"listening" in buf.lower():
-                return
-        elif proc.poll() is not None:
-            break
-    err = proc.stderr.read() if proc.stderr and proc.poll() is not None else ""
-    raise HarnessError("iperf3 server did not start listening: "
-                       f"{(buf.decode(errors='replace') + err).strip()[-300:]}")
-
-
 def client_args(flow: Flow, dst_ip: str) -> List[str]:
     """The iperf3 client command line of a flow (pure)."""
     if flow.protocol not in PROTOCOLS:
@@ -256,43 +236,77 @@ def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0
     src, dst = net[flow.src], net[flow.dst]
     if dst.ip is None:
         raise HarnessError(f"flow {flow.src}->{flow.dst}: {flow.dst} has no IP address")
-    server = dst.popen(["iperf3", "-s", "-1", "-p", str(flow.port), "-B", dst.ip, "--forceflush"])
-    sampler: Optional[SsSampler] = None
-    try:
-        _wait_listening(server)
-        if sample_ss and flow.protocol == "tcp":
-            sender = dst if flow.reverse else src
-            sampler = SsSampler(sender, flow.port, interval=ss_interval)
+    with iperf_servers([(dst, flow.port)]):
+        sampler: Optional[SsSampler] = None
         try:
-            proc = src.cmd(client_args(flow, dst.ip), check=False,
-                           timeout=flow.duration + CLIENT_GRACE_S)
-        except CommandTimeout as err:
-            samples = data_samples(sampler.stop()) if sampler else []
-            sampler = None
-            if not samples:
-                raise
-            return FlowRun(result_from_samples(flow, samples), samples,
-                           incomplete=f"{err}; goodput from the sender's socket samples")
-        samples = sampler.stop() if sampler else []
-        sampler = None
-        if not proc.stdout.strip():
-            raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
-                               f"(exit {proc.returncode}): {proc.stderr.strip()}")
-        result = iperf.parse(proc.stdout)
-        result.src, result.dst = flow.src, flow.dst
-        return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)))
-    finally:
-        if sampler is not None:
-            sampler.stop()
-        if server.poll() is None:
-            server.terminate()
+            if sample_ss and flow.protocol == "tcp":
+                sender = dst if flow.reverse else src
+                sampler = SsSampler(sender, flow.port, interval=ss_interval)
             try:
-                server.wait(3)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(3)
-        if server in dst.procs:
-            dst.procs.remove(server)
+                proc = src.cmd(client_args(flow, dst.ip), check=False,
+                               timeout=flow.duration + CLIENT_GRACE_S)
+            except CommandTimeout as err:
+                samples = data_samples(sampler.stop()) if sampler else []
+                sampler = None
+                if not samples:
+                    raise
+                return FlowRun(result_from_samples(flow, samples), samples,
+                               incomplete=f"{err}; goodput from the sender's socket samples")
+            samples = sampler.stop() if sampler else []
+            sampler = None
+            if not proc.stdout.strip():
+                raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
+                                   f"(exit {proc.returncode}): {proc.stderr.strip()}")
+            result = iperf.parse(proc.stdout)
+            result.src, result.dst = flow.src, flow.dst
+            return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)))
+        finally:
+            if sampler is not None:
+                sampler.stop()
+
+
+def run_together(net, flows: List[Flow], timeout_extra: Optional[float] = None) -> List[FlowResult]:
+    """Run iperf3 flows that start at the same moment (servers first, then every client
+    launched back to back): run_flow in threads would start each client only after its
+    own server listens, seconds apart under TCG, and the flows would partly run alone.
+    Each result keeps iperf3's whole report in ``raw`` (the receiver's intervals with
+    ``--get-server-output``: ``iperf.receiver_mbps``)."""
+    extra = CLIENT_GRACE_S if timeout_extra is None else timeout_extra
+    clients: List[Tuple[Flow, Node, subprocess.Popen]] = []
+    with iperf_servers([(net[f.dst], f.port) for f in flows]):
+        try:
+            for f in flows:
+                src = net[f.src]
+                clients.append((f, src, src.popen(client_args(f, net[f.dst].ip))))
+            results = []
+            for f, _, proc in clients:
+                out, err = proc.communicate(timeout=f.duration + extra)
+                if not out.strip():
+                    raise HarnessError(f"iperf3 {f.src}->{f.dst} printed nothing: {err.strip()}")
+                result = iperf.parse(out)
+                result.src, result.dst = f.src, f.dst
+                result.raw = json.loads(out)  # type: ignore[attr-defined]
+                results.append(result)
+            return results
+        finally:
+            for _, src, proc in clients:
+                stop_process(src, proc)
+
+
+#: iperf3's UDP stream setup is one unacknowledged datagram each way (esnet/iperf#862): on a
+#: lossy or colliding link it can be lost and iperf3 gives up before measuring anything.
+SETUP_LOST = "unable to read from stream socket"
+
+
+def retry_setup(fn: Callable[[], T], attempts: int = 3) -> T:
+    """Call ``fn`` again when iperf3's UDP setup datagram was lost (nothing was measured)."""
+    for i in range(attempts):
+        try:
+            return fn()
+        except HarnessError as err:
+            if SETUP_LOST not in str(err) or i == attempts - 1:
+                raise
+    raise ValueError(f"retry_setup: attempts must be >= 1, got {attempts}")
 
 
 def run_iperf(net, src: str, dst: str, *, duration: float = 10.0, protocol: str = "tcp",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from harness.errors import HarnessError
 
@@ -115,3 +115,32 @@ def _opt_int(value: Any) -> Optional[int]:
 
 def _opt_float(value: Any) -> Optional[float]:
     return None if value is None else float(value)
+
+
+def receiver_intervals(result: Any) -> List[Tuple[float, float, int]]:
+    """(start, end, bytes) per second as the *receiver* counted them (``--get-server-output``
+    with a JSON-mode server, kept in ``result.raw``; an iperf3 client's own UDP intervals count
+    what it sent)."""
+    raw = getattr(result, "raw", None) or {}
+    server = raw.get("server_output_json") or {}
+    out = []
+    for iv in server.get("intervals", []):
+        total = iv.get("sum", {})
+        if not total.get("omitted"):
+            out.append((float(total.get("start", 0)), float(total.get("end", 0)),
+                        int(total.get("bytes", 0))))
+    return out
+
+
+def receiver_mbps(result: Any, skip: int = 1) -> float:
+    """Receiver-side goodput over its intervals, skipping the first ``skip`` and the last."""
+    ivs = receiver_intervals(result)
+    ivs = ivs[skip:len(ivs) - 1] if len(ivs) > skip + 1 else ivs
+    secs = sum(e - s for s, e, _ in ivs)
+    if not secs:
+        # a server not in JSON mode sends text: the client's end.sum_received (receiver side,
+        # omitted seconds excluded) is the same measure over the whole test
+        if getattr(result, "protocol", "") and getattr(result, "throughput_bps", None) is not None:
+            return result.throughput_bps / 1e6
+        raise ValueError("no receiver-side report (iperf3 server intervals or end.sum_received)")
+    return sum(b for _, _, b in ivs) * 8 / secs / 1e6

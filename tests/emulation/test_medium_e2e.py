@@ -28,10 +28,7 @@ from harness.medium.fidelity import (
     BASIC,
     backlogged_goodput_mbps,
     cpu_bound,
-    receiver_mbps,
-    retry_setup,
     run_check,
-    run_together,
     sampled,
     tcp_check,
     udp_check,
@@ -40,7 +37,8 @@ from harness.medium.pcap import frame_tries, read_attempts
 from harness.medium.spec import MediumSpec
 from harness.net.network import Network
 from harness.net.topo import Topology
-from harness.traffic.flows import Flow, ping, run_flow
+from harness.traffic.flows import Flow, ping, retry_setup, run_flow, run_together
+from harness.traffic.iperf import receiver_mbps
 
 pytestmark = pytest.mark.emulation
 

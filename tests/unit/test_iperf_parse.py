@@ -93,3 +93,43 @@ def test_parse_ping():
     assert p.ttls == [61, 61]
     lost = traffic.parse_ping("--- x ---\n5 packets transmitted, 0 received, 100% packet loss\n")
     assert lost.received == 0 and lost.avg_ms is None
+
+
+# -- the iperf3 server lifecycle (harness.traffic.servers) -------------------------------
+def _node(ip=None):
+    from harness.kernel.netns import Node
+    node = Node("sta2", "hx-0000-sta2", "0000")
+    node.ips = [f"{ip}/24"] if ip else []
+    return node
+
+
+def test_server_is_one_shot_bound_to_the_node_and_flushed():
+    from harness.traffic.servers import server_args
+    assert server_args(_node("10.0.0.2"), 5202) == \
+        ["iperf3", "-s", "-1", "-p", "5202", "-B", "10.0.0.2", "--forceflush"]
+    with pytest.raises(HarnessError, match="iperf3 server on sta2: the node has no IP address"):
+        server_args(_node(), 5201)
+
+
+def test_wait_listening_returns_once_the_server_says_so_and_stop_forgets_it():
+    import subprocess
+
+    from harness.traffic.servers import stop, wait_listening
+    node = _node("10.0.0.2")
+    proc = subprocess.Popen(["sh", "-c", "echo 'Server listening on 5201'; exec sleep 30"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    node.procs.append(proc)
+    wait_listening(proc, timeout=5)
+    assert proc.poll() is None
+    stop(node, proc, grace=1)
+    assert proc.poll() is not None and node.procs == []
+
+
+def test_wait_listening_reports_what_a_failed_server_printed():
+    import subprocess
+
+    from harness.traffic.servers import wait_listening
+    proc = subprocess.Popen(["sh", "-c", "echo 'iperf3: error - unable to start listener' >&2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with pytest.raises(HarnessError, match="did not start listening: iperf3: error - unable"):
+        wait_listening(proc, timeout=5)

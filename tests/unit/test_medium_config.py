@@ -293,7 +293,7 @@ def test_receiver_goodput_comes_from_the_server_report():
     """A UDP iperf3 client's own intervals count what it sent; goodput is what the server got."""
     from types import SimpleNamespace
 
-    from harness.medium.fidelity import receiver_mbps
+    from harness.traffic.iperf import receiver_mbps
     server = {"intervals": [{"sum": {"start": 0, "end": 1, "bytes": 9_000_000, "omitted": True}}]
               + [{"sum": {"start": i, "end": i + 1, "bytes": 125_000}} for i in range(1, 6)]
               + [{"sum": {"start": 6, "end": 6.1, "bytes": 100}}]}
