@@ -9,8 +9,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+from typing import TYPE_CHECKING
 
 from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.cli import Subparsers
 
 #: Modules that register a clean-up callback (namespaces and processes, radios, OVS bridges,
 #: the medium daemon's run directories, the VM's folders and QEMU).
@@ -23,7 +27,7 @@ PLUMBING = (
 )
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "clean", help="remove what crashed or killed runs left behind (hx-* objects only)",
         description="Removes network namespaces hx-*, the processes in them and every process "

@@ -6,7 +6,8 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from types import ModuleType
+from typing import TYPE_CHECKING, Callable, List, Optional
 
 from harness.analysis.plot import short_name, value_label
 from harness.errors import HarnessError
@@ -15,8 +16,11 @@ from harness.experiment.lag import AUTO, Threshold, to_redo
 from harness.experiment.store import Store
 from harness.experiment.sweep import Run, expand
 
+if TYPE_CHECKING:
+    from harness.cli import Subparsers
 
-def register(subparsers: Any) -> None:
+
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "run", help="run an experiment file (sweep, store, resume)",
         description="Validate FILE, then execute every run of its sweep that has no record in "
@@ -93,7 +97,7 @@ def maybe_in_vm(argv: List[str]) -> Optional[int]:
     return dispatch.maybe_in_vm(argv)
 
 
-def load_executor() -> Any:
+def load_executor() -> ModuleType:
     """The module with ``execute_run`` (imported late: it pulls in the kernel plumbing)."""
     from harness.experiment import execute
     return execute
