@@ -113,6 +113,13 @@ def test_accepts_a_result_set_or_records_and_rejects_a_non_results_directory(tmp
         load_frame(rs.records[0])
 
 
+def test_a_packed_result_set_gives_the_same_frame(tmp_path):
+    from harness.experiment import archive
+    archive.pack(DATA, tmp_path / "packed", reports=tmp_path / "reports")
+    pd.testing.assert_frame_equal(load_frame(tmp_path / "packed", status="all"),
+                                  load_frame(DATA, status="all"))
+
+
 def test_mapping_sweep_values_several_flows_and_colliding_flow_fields():
     base = records()[0]
     rec = dict(base, run_id="r1", point={"policy": {"congestion": "reno", "cwnd_clamp": 3}},
