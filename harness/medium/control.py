@@ -6,7 +6,7 @@ The commands are documented in ``mediumd/daemon/commands.h``::
 
     with MediumControl("/run/hx-medium.sock") as medium:
         medium.set_position("02:00:00:00:01:00", 120.0, 0.0)
-        medium.set_link("02:00:00:00:01:00", "02:00:00:00:02:00", loss_db=95)
+        medium.set_link("02:00:00:00:01:00", "02:00:00:00:02:00", loss=95)
         print(medium.stats()["lag_us"]["p99"])
 """
 from __future__ import annotations
@@ -16,6 +16,10 @@ import socket
 from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
+
+#: ``set_link`` fields whose name on the control socket differs from the YAML's (the daemon's
+#: JSON, mediumd/daemon/commands.h): mapped here and nowhere else.
+SET_LINK_WIRE = {"loss": "loss_db", "snr": "snr_db", "oneway": "directed"}
 
 
 class MediumControlError(HarnessError):
@@ -33,7 +37,7 @@ class MediumControl:
 
     # -- connection -------------------------------------------------------------
 
-    def __enter__(self) -> "MediumControl":
+    def __enter__(self) -> MediumControl:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -106,27 +110,28 @@ class MediumControl:
     def set_txpower(self, mac: str, dbm: float) -> None:
         self.request("set_txpower", radio=mac, dbm=float(dbm))
 
-    def set_link(self, a: str, b: str, *, loss_db: Optional[float] = None,
-                 snr_db: Optional[float] = None, none: bool = False, model: bool = False,
-                 per: Optional[float] = None, directed: bool = False) -> None:
-        """Override the link a<->b (a->b only if ``directed``) with exactly one of:
-        a fixed path loss, a fixed SNR, no link at all, or ``model=True`` to go back
-        to the propagation model. ``per`` adds an independent frame loss probability."""
-        kinds = {"loss_db": loss_db, "snr_db": snr_db,
-                 "none": True if none else None, "model": True if model else None}
+    def set_link(self, a: str, b: str, *, loss: Optional[float] = None,
+                 snr: Optional[float] = None, none: bool = False, model: bool = False,
+                 per: Optional[float] = None, oneway: bool = False) -> None:
+        """Override the link a<->b (a->b only if ``oneway``) with exactly one of: a fixed path
+        ``loss`` in dB, a fixed ``snr`` in dB, no link at all, or ``model=True`` to go back to
+        the propagation model. ``per`` adds an independent frame loss probability. The names
+        are the YAML's (``medium.links``, ``harness.medium.spec.LinkOverride``)."""
+        kinds = {"loss": loss, "snr": snr, "none": True if none else None,
+                 "model": True if model else None}
         given = {k: v for k, v in kinds.items() if v is not None}
         if len(given) != 1:
             raise MediumControlError(
-                f"set_link {a} {b}: give exactly one of loss_db, snr_db, none, model (got {sorted(given) or 'none'})")
+                f"set_link {a} {b}: give exactly one of loss, snr, none, model (got {sorted(given) or 'none'})")
         fields: Dict[str, Any] = {"a": a, "b": b}
         fields.update({k: (float(v) if not isinstance(v, bool) else v) for k, v in given.items()})
         if per is not None:
             if not 0.0 <= per <= 1.0:
                 raise MediumControlError(f"set_link {a} {b}: per must be within 0..1, got {per}")
             fields["per"] = float(per)
-        if directed:
-            fields["directed"] = True
-        self.request("set_link", **fields)
+        if oneway:
+            fields["oneway"] = True
+        self.request("set_link", **{SET_LINK_WIRE.get(k, k): v for k, v in fields.items()})
 
     def get_link(self, a: str, b: str) -> Dict[str, Any]:
         """Mean received power of a at b (``rx_power_dbm``, None: no link) and b's thresholds."""

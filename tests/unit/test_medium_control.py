@@ -84,9 +84,9 @@ def test_commands_send_the_documented_fields(serve):
     with MediumControl(srv.path) as ctl:
         ctl.set_position(A, 10, -3)
         ctl.set_txpower(B, 20)
-        ctl.set_link(A, B, loss_db=95)
-        ctl.set_link(A, B, none=True, directed=True)
-        ctl.set_link(A, B, snr_db=12, per=0.1)
+        ctl.set_link(A, B, loss=95)
+        ctl.set_link(A, B, none=True, oneway=True)
+        ctl.set_link(A, B, snr=12, per=0.1)
     assert srv.requests() == [
         {"cmd": "set_position", "radio": A, "x": 10.0, "y": -3.0, "z": 0.0},
         {"cmd": "set_txpower", "radio": B, "dbm": 20.0},
@@ -135,7 +135,7 @@ def test_set_link_needs_exactly_one_kind_before_sending(tmp_path):
     with pytest.raises(MediumControlError, match="exactly one"):
         ctl.set_link(A, B)
     with pytest.raises(MediumControlError, match="exactly one"):
-        ctl.set_link(A, B, loss_db=90, none=True)
+        ctl.set_link(A, B, loss=90, none=True)
     with pytest.raises(MediumControlError, match="per must be"):
         ctl.set_link(A, B, model=True, per=1.5)
 
