@@ -271,9 +271,12 @@ class Hwsim:
         """Delete a radio (in this connection's namespace) by name or id; False if absent."""
         if (name is None) == (radio_id is None):
             raise HarnessError("del_radio needs exactly one of name= or radio_id=")
-        attrs: List[Tuple[str, object]] = (
-            [("HWSIM_ATTR_RADIO_NAME", name)] if name is not None
-            else [("HWSIM_ATTR_RADIO_ID", int(radio_id))])
+        attrs: List[Tuple[str, object]]
+        if name is not None:
+            attrs = [("HWSIM_ATTR_RADIO_NAME", name)]
+        else:
+            assert radio_id is not None  # checked above: exactly one of the two
+            attrs = [("HWSIM_ATTR_RADIO_ID", int(radio_id))]
         code = self._request_ack(CMD_DEL_RADIO, attrs)
         if code == -errno.ENODEV and missing_ok:
             return False

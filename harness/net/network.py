@@ -1,17 +1,24 @@
 """``Network``: realise a ``Topology`` as namespaces, hwsim radios, veths and routes.
 
-Order of ``start()`` (docs/kernel.md, 'Setup order'):
+Each node of the topology becomes an object of the class its kind maps to
+(``harness.net.nodes.NODE_CLASSES``: ``Station``, ``MeshPoint``, ``Host``), each link one of
+``harness.net.links.LINK_CLASSES`` (``WirelessLink``, ``VethLink``); ``node_classes=`` and
+``link_classes=`` replace entries, as Mininet's ``Mininet(topo, host=..., switch=...)`` does.
+
+Order of ``start()``: each step runs on every node before the next step begins.
   1. one namespace per node (``hx-<tag>-<node>``);
   2. radios created over generic netlink in the root namespace (that fixes their medium
-     group), moved into their node, interface created there, phy settings applied;
-  3. veth links created directly inside the two namespaces (the root namespace never sees them);
+     group), moved into their node, interface created there, phy settings applied
+     (``add_radios``, ``setup``);
+  3. links created (veths directly inside the two namespaces: the root namespace never sees them);
   4. ``_start_medium()``: the medium daemon registers before any interface transmits;
-  5. interfaces up and joined (IBSS cell or 802.11s mesh), bitrates pinned, addresses;
-  6. mesh peer links opened to declared neighbours only; without a medium, IBSS frames are
-     filtered to declared neighbours;
+  5. interfaces up and joined (IBSS cell or 802.11s mesh), bitrates pinned, addresses (``join``);
+  6. mesh peer links opened to declared neighbours only (``connect``); without a medium, IBSS
+     frames are filtered to declared neighbours;
   7. relays get ``ip_forward=1`` and ``send_redirects=0``; static routes.
-``stop()`` undoes all of it, is idempotent, and also runs when ``start()`` fails halfway,
-on Ctrl-C inside ``with Network(...)``, and at interpreter exit.
+``stop()`` undoes all of it, keeps going past errors, is idempotent, and also runs when
+``start()`` fails halfway, on Ctrl-C or SIGTERM inside ``with Network(...)``, and at
+interpreter exit.
 """
 from __future__ import annotations
 
@@ -21,63 +28,20 @@ import shlex
 import signal
 import sys
 import threading
-from dataclasses import asdict, dataclass
-from typing import Any, Dict, Iterable, List, Optional, Union
+from types import FrameType
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Type, Union
 
 from harness.errors import HarnessError
-from harness.kernel import cpu_layout, hwsim, naming, netns, tcp, wireless
-from harness.kernel.netns import Node, run
+from harness.kernel import hwsim, naming, netns, tcp
 from harness.medium import daemon
-from harness.net.topo import LinkSpec, Position, Topology
+from harness.medium.spec import MediumSpec
+from harness.net.links import LINK_CLASSES, Link
+from harness.net.nodes import NODE_CLASSES, NetworkNode, Radio
+from harness.net.topo import LinkSpec, RouteSpec, Topology
 
-WLAN = "wlan0"
-
-
-@dataclass
-class Radio:
-    """One hwsim radio as realised: what the medium needs to simulate it."""
-
-    name: str                 # hwsim radio name = wiphy name, hx-<tag>-<node>-<n>
-    node: str
-    index: int                # radio number on its node
-    mac: str
-    phy: str                  # wiphy name (equals ``name`` on current kernels)
-    intf: str                 # interface inside the node's namespace
-    hwsim_id: int
-    position: Position
-    mode: str                 # ibss | mesh
-    channel: int
-    freq: int
-    phy_mode: str             # b | g
-    rate: Optional[float]     # Mbit/s, None = auto
-    rts: wireless.Rts
-    txpower_dbm: Optional[float]
-    retry_limit: Optional[int]
-
-    def to_dict(self) -> Dict[str, Any]:
-        return asdict(self)
-
-
-class Station(Node):
-    """A node with radios."""
-
-    def __init__(self, name: str, netns: str, run_tag: str):
-        super().__init__(name, netns, run_tag)
-        self.radios: List[Radio] = []
-
-
-class Host(Node):
-    """A wired node (veth links only)."""
-
-
-@dataclass
-class VethLink:
-    spec: LinkSpec
-    intf_a: str
-    intf_b: str
-
-
-MediumArg = Union[None, str, Any]
+#: What ``Network(medium=...)`` takes: None (the default medium), ``"none"`` (plain hwsim),
+#: a mapping of medium keys, or a ``MediumSpec``.
+MediumArg = Union[None, str, Mapping[str, Any], MediumSpec]
 
 
 class Network:
@@ -86,24 +50,30 @@ class Network:
     ``medium``: None = the default medium (mediumd with default settings);
     ``'none'`` = plain hwsim (every radio on a channel hears every other, instantly);
     a mapping of medium keys or a ``MediumSpec`` = those settings (``harness.medium.spec``).
+    ``node_classes`` / ``link_classes``: classes replacing the default of a kind of node or link.
     """
 
     def __init__(self, topo: Optional[Topology] = None, *, name: str = "net",
-                 medium: MediumArg = None, seed: int = 0, tag: Optional[str] = None):
+                 medium: MediumArg = None, seed: int = 0, tag: Optional[str] = None,
+                 node_classes: Optional[Mapping[str, Type[NetworkNode]]] = None,
+                 link_classes: Optional[Mapping[str, Type[Link]]] = None):
         self.topo = topo if topo is not None else Topology(name)
         self.name = name
         self.medium = medium
         self.seed = seed
         self.tag = naming.check_tag(tag) if tag else naming.new_tag()
-        self.nodes: Dict[str, Node] = {}
+        self.node_classes: Dict[str, Type[NetworkNode]] = {**NODE_CLASSES, **(node_classes or {})}
+        self.link_classes: Dict[str, Type[Link]] = {**LINK_CLASSES, **(link_classes or {})}
+        self.nodes: Dict[str, NetworkNode] = {}
         self.radios: List[Radio] = []
-        self.veths: List[VethLink] = []
-        self.medium_handle: Any = None
+        self.links: List[Link] = []
+        #: The medium of the last start: running, or stopped with its final counters.
+        self.medium_handle: Optional[daemon.MediumHandle] = None
         self.started = False
         self._hwsim: Optional[hwsim.Hwsim] = None
         self._allow = tcp.AllowListGuard()
         self._atexit = False
-        self._old_sigterm: Any = None
+        self._old_sigterm: Optional[signal.Handlers] = None
 
     # -- description (Mininet style, delegated to the Topology) ---------------------------
     def _describing(self) -> Topology:
@@ -111,20 +81,21 @@ class Network:
             raise HarnessError("the network is running: change the topology before start()")
         return self.topo
 
-    def add_station(self, name: str, position=(0.0, 0.0, 0.0), **kw) -> str:
+    def add_station(self, name: str, position: Tuple[float, ...] = (0.0, 0.0, 0.0),
+                    **kw: Any) -> str:
         return self._describing().add_station(name, position, **kw)
 
-    def add_host(self, name: str, **kw) -> str:
+    def add_host(self, name: str, **kw: Any) -> str:
         return self._describing().add_host(name, **kw)
 
-    def add_link(self, a: str, b: str, **kw) -> LinkSpec:
+    def add_link(self, a: str, b: str, **kw: Any) -> LinkSpec:
         return self._describing().add_link(a, b, **kw)
 
-    def add_route(self, node: str, dst: str, via: str):
+    def add_route(self, node: str, dst: str, via: str) -> RouteSpec:
         return self._describing().add_route(node, dst, via)
 
     # -- access ----------------------------------------------------------------------------
-    def __getitem__(self, name: str) -> Node:
+    def __getitem__(self, name: str) -> NetworkNode:
         try:
             return self.nodes[name]
         except KeyError:
@@ -132,11 +103,11 @@ class Network:
             raise HarnessError(f"no node {name!r}{state}; nodes: "
                                + ", ".join(self.nodes or self.topo.node_names())) from None
 
-    def __enter__(self) -> "Network":
+    def __enter__(self) -> Network:
         self.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     def radio_table(self) -> List[Dict[str, Any]]:
@@ -146,9 +117,8 @@ class Network:
     def medium_stats(self) -> Optional[Dict[str, Any]]:
         """The medium's counters (per link, per radio, lag): live while running, final after
         ``stop()``; None without a medium."""
-        if self.medium == "none":
-            return None
-        return daemon.stats_for(self)
+        handle = self.medium_handle
+        return handle.stats() if handle is not None else None
 
     def describe(self) -> Dict[str, Any]:
         return {"tag": self.tag, "name": self.name, "seed": self.seed,
@@ -156,7 +126,7 @@ class Network:
                 "topology": self.topo.to_dict(), "radios": self.radio_table()}
 
     # -- start -----------------------------------------------------------------------------
-    def start(self) -> "Network":
+    def start(self) -> Network:
         if self.started:
             return self
         if os.geteuid() != 0:
@@ -176,66 +146,70 @@ class Network:
 
     def _start(self) -> None:
         topo = self.topo
-        if topo.stations:
+        self.medium_handle = None
+        nodes = [self._node_class(name)(name, naming.netns_name(self.tag, name), self.tag,
+                                        topo.spec(name)) for name in topo.node_names()]
+        if any(node.has_radios for node in nodes):
             hwsim.load_module()
             self._hwsim = hwsim.Hwsim()
-        nodes = [(Station if name in topo.stations else Host)(
-            name, naming.netns_name(self.tag, name), self.tag) for name in topo.node_names()]
         try:
-            netns.each(Node.create, nodes)
+            netns.each(NetworkNode.create, nodes)
         finally:  # what was created is ours to delete, also when another node failed
             self.nodes.update((node.name, node) for node in nodes if node.created)
-        for name in topo.stations:
-            self._create_radio(name)  # one hwsim socket: one radio at a time
-        netns.each(self._prepare_radios, [self.nodes[n] for n in topo.stations])
-        for link in topo.veth_links():
-            self._create_veth(link)
+        for node in nodes:
+            node.add_radios(self)  # one hwsim socket: one node at a time
+        netns.each(lambda node: node.setup(self), nodes)
+        for spec in topo.links:
+            link = self._link_class(spec)(spec)
+            link.create(self)
+            self.links.append(link)
         self._start_medium()
-        self._join_all()
+        netns.each(lambda node: node.join(self), nodes)
+        for node in nodes:
+            node.connect(self)
         self._configure_ip()
 
-    def _create_radio(self, name: str) -> None:
-        spec = self.topo.stations[name]
-        node = self.nodes[name]
-        assert isinstance(node, Station) and self._hwsim is not None
-        index = len(node.radios)
-        rname = naming.radio_name(self.tag, name, index)
-        mac = naming.radio_mac(self.topo.node_index(name), index)
-        rid = self._hwsim.new_radio(rname, mac, channels=1, no_vif=True, destroy_on_close=True)
-        phy = hwsim.phy_of(rname, mac)
-        radio = Radio(rname, name, index, mac, phy, WLAN if index == 0 else f"wlan{index}", rid,
-                      spec.position, spec.mode, spec.channel, wireless.channel_freq(spec.channel),
-                      spec.phy, spec.rate, spec.rts, spec.txpower_dbm, spec.retry_limit)
-        node.radios.append(radio)
-        self.radios.append(radio)
-        node.intfs.append(radio.intf)
+    def _node_class(self, name: str) -> Type[NetworkNode]:
+        kind = self.topo.node_kind(name)
+        if kind not in self.node_classes:
+            raise HarnessError(f"node {name!r} is of kind {kind!r}, which no node class "
+                               f"realises: node_classes has {', '.join(self.node_classes)}")
+        return self.node_classes[kind]
 
-    def _prepare_radios(self, node: "Station") -> None:
-        """Move a node's radios into its namespace; then interface type, RTS, retry limit,
-        power and RPS in one process."""
-        spec = self.topo.stations[node.name]
-        lines: List[str] = []
-        for radio in node.radios:
-            hwsim.move_phy(radio.phy, node.netns)
-            lines += wireless.prepare_lines(radio.phy, radio.intf, spec.mode, rts=spec.rts,
-                                            retry_limit=spec.retry_limit,
-                                            txpower_dbm=spec.txpower_dbm)
-            lines += cpu_layout.rps_lines(radio.intf)
-        node.script(lines)
+    def _link_class(self, spec: LinkSpec) -> Type[Link]:
+        if spec.kind not in self.link_classes:
+            raise HarnessError(f"link {spec.a}-{spec.b} is of kind {spec.kind!r}, which no link "
+                               f"class realises: link_classes has {', '.join(self.link_classes)}")
+        return self.link_classes[spec.kind]
 
-    def _create_veth(self, link: LinkSpec) -> None:
-        a, b = self.nodes[link.a], self.nodes[link.b]
-        ia = f"eth{sum(1 for i in a.intfs if i.startswith('eth'))}"
-        ib = f"eth{sum(1 for i in b.intfs if i.startswith('eth'))}"
-        run(["ip", "link", "add", ia, "netns", a.netns, "type", "veth",
-             "peer", "name", ib, "netns", b.netns])
-        a.intfs.append(ia)
-        b.intfs.append(ib)
-        self.veths.append(VethLink(link, ia, ib))
-        for node, intf, ip in ((a, ia, link.ip_a), (b, ib, link.ip_b)):
-            node.script([f"ip addr add {ip} dev {intf}", f"ip link set {intf} up"])
-            node.ips.append(ip)
+    # -- what the nodes ask of the network -------------------------------------------------
+    def hwsim_socket(self) -> hwsim.Hwsim:
+        """The root-namespace hwsim connection radios are created on (destroy-on-close: it
+        lives as long as the network)."""
+        if self._hwsim is None:
+            raise HarnessError("no hwsim connection: no node class of this network has radios")
+        return self._hwsim
 
+    @property
+    def ssid(self) -> str:
+        """The IBSS / mesh id every wireless node joins."""
+        return naming.network_ssid(self.tag)
+
+    @property
+    def bssid(self) -> str:
+        """The fixed IBSS BSSID (no cell splits while stations start one by one)."""
+        return naming.network_bssid(self.tag)
+
+    def without_medium(self) -> bool:
+        """True if no medium runs (every hwsim radio on a channel hears every other)."""
+        return self.medium == "none" or self.medium_handle is None
+
+    def neighbour_macs(self, name: str) -> List[str]:
+        """MACs of the radios of a node's declared wireless neighbours."""
+        return [r.mac for n in self.topo.wireless_neighbours(name)
+                for r in self.radios if r.node == n]
+
+    # -- the medium ------------------------------------------------------------------------
     def _start_medium(self) -> None:
         """Start the medium after radios exist and before any interface joins (it must
         register with hwsim before the first frame)."""
@@ -244,46 +218,11 @@ class Network:
         self.medium_handle = daemon.start_for(self)
 
     def _stop_medium(self) -> None:
-        handle, self.medium_handle = self.medium_handle, None
-        if handle is not None:
-            handle.stop()
+        """Stop the daemon; the handle stays, holding the final counters."""
+        if self.medium_handle is not None:
+            self.medium_handle.stop()
 
-    def _join_all(self) -> None:
-        ssid = f"hx-{self.tag}"
-        bssid = "02:68:78:ff:ff:%02x" % int(self.tag[:2], 16)
-        scripts: Dict[str, List[str]] = {}
-        for radio in self.radios:
-            node = self.nodes[radio.node]
-            declared = bool(self.topo.wireless_neighbours(radio.node))
-            lines = wireless.join_lines(radio.intf, radio.mode, network_id=ssid, freq=radio.freq,
-                                        phy=radio.phy_mode, rate=radio.rate, bssid=bssid,
-                                        auto_open_plinks=not declared)
-            lines.append(f"ip addr add {self.topo.stations[radio.node].ip} dev {radio.intf}")
-            if radio.mode == "ibss" and declared and self._no_medium():
-                lines += wireless.neighbour_filter_lines(
-                    radio.intf, "hxfilter", self._neighbour_macs(radio.node))
-            scripts.setdefault(radio.node, []).extend(lines)
-        netns.each(lambda name: self.nodes[name].script(scripts[name]), list(scripts))
-        for name in scripts:
-            self.nodes[name].ips.insert(0, self.topo.stations[name].ip)
-        for radio in self.radios:
-            if radio.mode != "mesh" or not self.topo.wireless_neighbours(radio.node):
-                continue
-            node = self.nodes[radio.node]
-            peers = self._neighbour_macs(radio.node)
-            others = [r.mac for r in self.radios
-                      if r.mode == "mesh" and r.channel == radio.channel
-                      and r.node != radio.node and r.mac not in peers]
-            wireless.wait_for_peers(node, radio.intf, peers)
-            node.script(wireless.plink_lines(radio.intf, peers, others), check=False)
-
-    def _no_medium(self) -> bool:
-        return self.medium == "none" or self.medium_handle is None
-
-    def _neighbour_macs(self, name: str) -> List[str]:
-        return [r.mac for n in self.topo.wireless_neighbours(name)
-                for r in self.radios if r.node == n]
-
+    # -- IP --------------------------------------------------------------------------------
     def relays(self) -> List[str]:
         """Nodes that forward: route gateways, nodes with 2+ neighbours, radio+veth nodes."""
         out = set()
@@ -343,12 +282,13 @@ class Network:
 
     # -- stop ------------------------------------------------------------------------------
     def stop(self) -> None:
-        """Remove processes, medium, radios, namespaces; safe to call twice or after a failed start."""
+        """Remove processes, medium, radios, namespaces; safe to call twice or after a failed
+        start; every step runs even if one before it failed (problems are printed at the end)."""
         if not self.started:
             return
         errors: List[str] = []
 
-        def attempt(what: str, fn, *args) -> None:
+        def attempt(what: str, fn: Callable[..., object], *args: Any) -> None:
             try:
                 fn(*args)
             except BaseException as err:  # keep tearing down, report at the end
@@ -358,8 +298,7 @@ class Network:
             attempt(f"stop processes of {node.name}", node.stop_processes)
         attempt("stop medium", self._stop_medium)
         for node in self.nodes.values():
-            if isinstance(node, Station) and node.radios:
-                attempt(f"delete radios of {node.name}", _delete_radios_in, node)
+            attempt(f"stop {node.kind} {node.name}", node.stop, self)
         netns.each(lambda node: attempt(f"delete namespace {node.netns}", node.destroy),
                    list(self.nodes.values()))
         if self._hwsim is not None:
@@ -369,7 +308,7 @@ class Network:
         attempt("restore tcp_allowed_congestion_control", self._allow.restore)
         self.nodes.clear()
         self.radios.clear()
-        self.veths.clear()
+        self.links.clear()
         self.started = False
         if self._atexit:
             atexit.unregister(self.stop)
@@ -379,15 +318,8 @@ class Network:
             print("harness: clean-up problems:\n  " + "\n  ".join(errors), file=sys.stderr)
 
 
-def _raise_exit(signum, _frame) -> None:
+def _raise_exit(signum: int, _frame: Optional[FrameType]) -> None:
     raise SystemExit(128 + signum)
-
-
-def _delete_radios_in(node: Station) -> None:
-    """DEL_RADIO only sees radios in the caller's namespace: ask from inside the node."""
-    with hwsim.Hwsim(netns=node.netns) as conn:
-        for radio in node.radios:
-            conn.del_radio(name=radio.name, missing_ok=True)
 
 
 def _delete_root_radios(tag: str) -> None:

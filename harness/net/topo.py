@@ -4,6 +4,10 @@ A ``Topology`` names stations (nodes with a radio), hosts (wired nodes), links a
 routes, and validates them as they are added. ``harness.net.network.Network`` realises it. It can be
 printed, compared and stored with results (``to_dict``).
 
+Every node has a *kind* (``node_kind``): ``"station"`` (an IBSS station), ``"mesh_point"``
+(a station with ``mode="mesh"``) or ``"host"``. ``Network`` realises each kind with a class
+(``harness.net.nodes``); a new kind of node is a new kind here and a new class there.
+
 Links: between two stations, ``add_link`` declares a *wireless neighbour* (802.11s peer links
 are opened only between declared neighbours; with no medium, IBSS frames are filtered to
 them). Any link with a host is a veth pair.
@@ -25,6 +29,9 @@ IPIface = Union[ipaddress.IPv4Interface, ipaddress.IPv6Interface]
 STATION_SUBNET = ipaddress.ip_network("10.0.0.0/24")
 #: veth links without addresses get 10.<200+k>.0.1/24 and .2/24.
 VETH_BASE = 200
+#: A station's 802.11 ``mode`` -> its kind of node.
+STATION_KINDS = {"ibss": "station", "mesh": "mesh_point"}
+HOST_KIND = "host"
 
 
 @dataclass
@@ -40,11 +47,22 @@ class StationSpec:
     ip: Optional[str] = None              # "10.0.0.1/24"; assigned if None
     phy: str = "g"                        # "b" or "g"
 
+    @property
+    def kind(self) -> str:
+        return STATION_KINDS[self.mode]
+
 
 @dataclass
 class HostSpec:
     name: str
     ip: Optional[str] = None              # address of the host's first veth link
+
+    @property
+    def kind(self) -> str:
+        return HOST_KIND
+
+
+NodeSpec = Union[StationSpec, HostSpec]
 
 
 @dataclass
@@ -103,7 +121,8 @@ class Topology:
             pos = (*pos, 0.0)
         if len(pos) != 3:
             raise HarnessError(f"position of {name!r} must be (x, y) or (x, y, z) in metres")
-        wireless.check_mode(mode)
+        if mode not in STATION_KINDS:
+            raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(STATION_KINDS)}")
         wireless.channel_freq(channel)
         wireless.check_phy_mode(phy)
         rate = wireless.check_rate(rate, phy)
@@ -156,6 +175,7 @@ class Topology:
                 ip_a = self._free_address_beside(ip_b)
             elif not ip_a and not ip_b:
                 ip_a, ip_b = f"10.{VETH_BASE + k}.0.1/24", f"10.{VETH_BASE + k}.0.2/24"
+            assert ip_a is not None and ip_b is not None  # one branch above set both
             ip_a = _check_ip(ip_a, f"ip_a of link {a}-{b}")
             ip_b = _check_ip(ip_b, f"ip_b of link {a}-{b}")
             for ip in (ip_a, ip_b):
@@ -176,6 +196,19 @@ class Topology:
     # -- queries -----------------------------------------------------------------------
     def node_names(self) -> List[str]:
         return list(self.stations) + list(self.hosts)
+
+    def spec(self, name: str) -> NodeSpec:
+        """The description of one node (a ``StationSpec`` or a ``HostSpec``)."""
+        if name in self.stations:
+            return self.stations[name]
+        if name in self.hosts:
+            return self.hosts[name]
+        raise HarnessError(f"no node {name!r} in topology {self.name!r}; nodes: "
+                           + ", ".join(self.node_names()))
+
+    def node_kind(self, name: str) -> str:
+        """``"station"``, ``"mesh_point"`` or ``"host"``: which class realises the node."""
+        return self.spec(name).kind
 
     def node_index(self, name: str) -> int:
         """Stable index of a node (order added), used for deterministic MACs."""
@@ -201,7 +234,7 @@ class Topology:
                 out.append(l.ip_a)
             if l.b == name:
                 out.append(l.ip_b)
-        return out
+        return [ip for ip in out if ip]  # all set: add_station and add_link assign them
 
     def primary_ip(self, name: str) -> Optional[str]:
         addrs = self.addresses(name)
@@ -264,7 +297,7 @@ class Topology:
         ips += [h.ip for h in self.hosts.values() if h.ip]
         for l in self.veth_links():
             ips += [l.ip_a, l.ip_b]
-        return ips
+        return [ip for ip in ips if ip]
 
     def _check_unique_ip(self, ip: str) -> None:
         addr = ip.split("/")[0]

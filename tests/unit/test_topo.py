@@ -121,3 +121,31 @@ def test_naming_roundtrip():
 def test_unknown_congestion_module_names_allowed_values():
     with pytest.raises(HarnessError, match="allowed reno, cubic, bic, htcp, vegas"):
         tcp.check_congestion("newreno")
+
+
+def test_node_kinds_pick_the_node_and_link_classes():
+    from harness.net import Host, MeshPoint, Network, Station, VethLink, WirelessLink
+    t = Topology("kinds")
+    t.add_station("sta1")
+    t.add_station("mp1", mode="mesh")
+    t.add_host("srv")
+    t.add_link("sta1", "mp1")
+    veth = t.add_link("mp1", "srv")
+    assert [t.node_kind(n) for n in ("sta1", "mp1", "srv")] == ["station", "mesh_point", "host"]
+    assert "kind" not in t.to_dict()["stations"][0]  # derived from mode: stored results unchanged
+    net = Network(t)
+    assert [net._node_class(n) for n in ("sta1", "mp1", "srv")] == [Station, MeshPoint, Host]
+    assert net._link_class(t.links[0]) is WirelessLink and net._link_class(veth) is VethLink
+    assert (Station.mode, MeshPoint.mode) == ("ibss", "mesh")
+
+    class QuietStation(Station):
+        pass
+
+    assert Network(t, node_classes={"station": QuietStation})._node_class("sta1") is QuietStation
+    without_hosts = Network(t)
+    del without_hosts.node_classes["host"]
+    with pytest.raises(HarnessError, match="kind 'host', which no node class realises: "
+                                           "node_classes has station, mesh_point"):
+        without_hosts._node_class("srv")
+    with pytest.raises(HarnessError, match="no node 'nope'"):
+        t.node_kind("nope")

@@ -1,0 +1,209 @@
+"""Node classes: what each kind of node adds to its namespace, and how it starts and stops.
+
+``Network`` makes one object per node of its topology, choosing the class by the node's kind
+(``Topology.node_kind``) in ``NODE_CLASSES``, the way Mininet takes ``host=`` and ``switch=``
+classes; ``Network(topo, node_classes={"station": MyStation})`` replaces one. A new kind of
+node (an access point, a switch) is a new class here and a new kind in the topology.
+
+Every node is a namespace (``harness.kernel.netns.Node``). ``Network.start()`` runs each step
+below on every node before the next step, because the order across nodes matters: every
+radio exists before the medium starts, the medium runs before any interface joins, and peer
+links are opened once every node has joined.
+
+  add_radios(net)  in the root namespace, node by node (one hwsim socket): create radios
+  setup(net)       all nodes at once: radios moved into the node, interfaces, phy settings
+  join(net)        all nodes at once, the medium running: interfaces up, join, addresses
+  connect(net)     node by node, after every node joined: peer links
+  stop(net)        in ``Network.stop()``, after the node's processes were stopped and before
+                   its namespace is deleted: radios deleted from inside
+
+Links (veths) are made between ``setup`` and the medium (``harness.net.links``); addresses of
+links, forwarding and routes are the network's (``Network``). A step a kind does not need is
+the base class's: nothing, without starting a process (under TCG each costs ~60 ms).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Type
+
+from harness.kernel import cpu_layout, hwsim, naming, netns, wireless
+from harness.net.topo import HostSpec, NodeSpec, Position, StationSpec
+
+if TYPE_CHECKING:
+    from harness.net.network import Network
+
+
+@dataclass
+class Radio:
+    """One hwsim radio as realised: what the medium needs to simulate it."""
+
+    name: str                 # hwsim radio name = wiphy name, hx-<tag>-<node>-<n>
+    node: str
+    index: int                # radio number on its node
+    mac: str
+    phy: str                  # wiphy name (equals ``name`` on current kernels)
+    intf: str                 # interface inside the node's namespace
+    hwsim_id: int
+    position: Position
+    mode: str                 # ibss | mesh
+    channel: int
+    freq: int
+    phy_mode: str             # b | g
+    rate: Optional[float]     # Mbit/s, None = auto
+    rts: wireless.Rts
+    txpower_dbm: Optional[float]
+    retry_limit: Optional[int]
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+class NetworkNode(netns.Node):
+    """A namespace a ``Network`` starts and stops; the base of every kind of node."""
+
+    #: The topology's name for this kind of node (the key in ``NODE_CLASSES``).
+    kind: ClassVar[str] = "node"
+    #: True if ``Network`` must load mac80211_hwsim and open a radio socket for it.
+    has_radios: ClassVar[bool] = False
+
+    def __init__(self, name: str, netns_name: str, run_tag: str, spec: NodeSpec):
+        super().__init__(name, netns_name, run_tag)
+        self.spec = spec
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} netns={self.netns}>"
+
+    def add_radios(self, net: Network) -> None:
+        """Create this node's radios (root namespace)."""
+
+    def setup(self, net: Network) -> None:
+        """Prepare the node's interfaces before links and the medium exist."""
+
+    def join(self, net: Network) -> None:
+        """Bring wireless interfaces up and join their network (the medium is running)."""
+
+    def connect(self, net: Network) -> None:
+        """Open links that need every node joined (802.11s peer links)."""
+
+    def stop(self, net: Network) -> None:
+        """Undo what must go before the namespace is deleted."""
+
+
+class Host(NetworkNode):
+    """A wired node: a namespace with veth links only."""
+
+    kind = "host"
+
+    def __init__(self, name: str, netns_name: str, run_tag: str, spec: HostSpec):
+        super().__init__(name, netns_name, run_tag, spec)
+
+
+class WirelessNode(NetworkNode):
+    """A node with hwsim radios (one per node today): created in the root namespace (that
+    fixes their medium group), moved into the node, joined by the subclass's ``mode``."""
+
+    has_radios = True
+    #: ``wireless`` mode of the radios: ``ibss`` or ``mesh``.
+    mode: ClassVar[str]
+
+    def __init__(self, name: str, netns_name: str, run_tag: str, spec: StationSpec):
+        super().__init__(name, netns_name, run_tag, spec)
+        self.station = spec
+        self.radios: List[Radio] = []
+
+    def add_radios(self, net: Network) -> None:
+        spec = self.station
+        index = len(self.radios)
+        rname = naming.radio_name(net.tag, self.name, index)
+        mac = naming.radio_mac(net.topo.node_index(self.name), index)
+        rid = net.hwsim_socket().new_radio(rname, mac, channels=1, no_vif=True,
+                                           destroy_on_close=True)
+        phy = hwsim.phy_of(rname, mac)
+        radio = Radio(rname, self.name, index, mac, phy, "wlan0" if index == 0 else f"wlan{index}",
+                      rid, spec.position, self.mode, spec.channel,
+                      wireless.channel_freq(spec.channel), spec.phy, spec.rate, spec.rts,
+                      spec.txpower_dbm, spec.retry_limit)
+        self.radios.append(radio)
+        net.radios.append(radio)
+        self.intfs.append(radio.intf)
+
+    def setup(self, net: Network) -> None:
+        """Move the radios in; then interface type, RTS, retry limit, power and RPS in one
+        process."""
+        spec = self.station
+        lines: List[str] = []
+        for radio in self.radios:
+            hwsim.move_phy(radio.phy, self.netns)
+            lines += wireless.prepare_lines(radio.phy, radio.intf, self.mode, rts=spec.rts,
+                                            retry_limit=spec.retry_limit,
+                                            txpower_dbm=spec.txpower_dbm)
+            lines += cpu_layout.rps_lines(radio.intf)
+        self.script(lines)
+
+    def join(self, net: Network) -> None:
+        lines: List[str] = []
+        for radio in self.radios:
+            lines += self.join_lines(net, radio)
+        if lines:
+            self.script(lines)
+            if self.station.ip:  # always: add_station assigns one
+                self.ips.insert(0, self.station.ip)
+
+    def join_lines(self, net: Network, radio: Radio) -> List[str]:
+        """Up, join, bitrates, the station's address."""
+        declared = bool(net.topo.wireless_neighbours(self.name))
+        lines = wireless.join_lines(radio.intf, self.mode, network_id=net.ssid, freq=radio.freq,
+                                    phy=radio.phy_mode, rate=radio.rate, bssid=net.bssid,
+                                    auto_open_plinks=not declared)
+        lines.append(f"ip addr add {self.station.ip} dev {radio.intf}")
+        return lines
+
+    def stop(self, net: Network) -> None:
+        """DEL_RADIO only sees radios in the caller's namespace: ask from inside the node."""
+        if not self.radios:
+            return
+        with hwsim.Hwsim(netns=self.netns) as conn:
+            for radio in self.radios:
+                conn.del_radio(name=radio.name, missing_ok=True)
+
+
+class Station(WirelessNode):
+    """An IBSS (ad hoc) station. Without a medium every hwsim radio hears every other, so
+    frames are filtered to the declared wireless neighbours (if any are declared)."""
+
+    kind = "station"
+    mode = "ibss"
+
+    def join_lines(self, net: Network, radio: Radio) -> List[str]:
+        lines = super().join_lines(net, radio)
+        if net.topo.wireless_neighbours(self.name) and net.without_medium():
+            lines += wireless.neighbour_filter_lines(radio.intf, "hxfilter",
+                                                     net.neighbour_macs(self.name))
+        return lines
+
+
+class MeshPoint(WirelessNode):
+    """An 802.11s mesh point: with declared neighbours, peer links are opened to them only
+    (and blocked to every other mesh point on the channel); HWMP finds paths."""
+
+    kind = "mesh_point"
+    mode = "mesh"
+
+    def connect(self, net: Network) -> None:
+        if not net.topo.wireless_neighbours(self.name):
+            return
+        for radio in self.radios:
+            peers = net.neighbour_macs(self.name)
+            others = [r.mac for r in net.radios
+                      if r.mode == "mesh" and r.channel == radio.channel
+                      and r.node != self.name and r.mac not in peers]
+            wireless.wait_for_peers(self, radio.intf, peers)
+            self.script(wireless.plink_lines(radio.intf, peers, others), check=False)
+
+
+#: The class of each kind of node (``Network(node_classes=...)`` overrides entries).
+NODE_CLASSES: Dict[str, Type[NetworkNode]] = {
+    Station.kind: Station,
+    MeshPoint.kind: MeshPoint,
+    Host.kind: Host,
+}
