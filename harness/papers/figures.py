@@ -7,14 +7,18 @@ unlimited" reads at a glance as in paper 001's Fig. 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple
 
 from harness.analysis import stats
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Lines = Mapping[str, Mapping[Any, Sequence[float]]]
 
 
-def _figure(panels: int = 1):
+def _figure(panels: int = 1) -> Tuple[Figure, List[Axes]]:
     from harness.analysis.plot import _figure_class
     Figure = _figure_class()
     fig = Figure(figsize=(6.4 * panels, 4.4), dpi=110)
@@ -33,7 +37,7 @@ def _colours(n: int) -> Sequence[Any]:
     return [cmap(i / (n - 1) * 0.9) for i in range(n)]
 
 
-def _draw(ax, lines: Lines, *, xlabel: str, ylabel: str, title: str,
+def _draw(ax: Axes, lines: Lines, *, xlabel: str, ylabel: str, title: str,
           ref_y: Optional[float] = None) -> None:
     for (label, series), colour in zip(lines.items(), _colours(len(lines))):
         xs = [x for x in series if x is not None and series[x]]

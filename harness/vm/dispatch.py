@@ -6,7 +6,7 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from harness.experiment.revision import ENV as REVISION_ENV
 from harness.experiment.revision import code_revision
@@ -46,7 +46,7 @@ def shares_for(cwd: Path) -> tuple:
     return shares, guest_cwd
 
 
-def boot(*, interactive: bool = False, out=sys.stderr) -> VM:
+def boot(*, interactive: bool = False, out: TextIO = sys.stderr) -> VM:
     image = ensure_image(out=out)
     shares, guest_cwd = shares_for(Path.cwd())
     vm = VM(image, VMConfig(accel=choose_accel(image), shares=shares, interactive=interactive,
@@ -109,7 +109,7 @@ def host_view(shares: List[Share]) -> Callable[[str], str]:
     return lambda text: pattern.sub(lambda m: table[m.group(0)], text)
 
 
-def run_script_in_vm(script: str, *, out=sys.stderr, quiet: bool = False,
+def run_script_in_vm(script: str, *, out: TextIO = sys.stderr, quiet: bool = False,
                      extra_shares: Optional[List[Share]] = None, host_paths: bool = True) -> int:
     """Boot a guest, run a bash script from the caller's directory, stream output (its
     paths shown as the host's, unless ``host_paths`` is false), stop."""

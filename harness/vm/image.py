@@ -27,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Union
+from typing import Callable, Dict, List, Optional, TextIO, Union
 
 from harness.errors import HarnessError
 from harness.vm import cpio
@@ -105,7 +105,7 @@ class StepFailed(HarnessError):
 class Builder:
     """Runs the build steps, reporting progress on ``out``; all output goes to build.log."""
 
-    def __init__(self, target: Path, mirror: str, out=sys.stderr):
+    def __init__(self, target: Path, mirror: str, out: TextIO = sys.stderr):
         self.target = target
         self.work = target.parent / (target.name + ".build")
         self.root = self.work / "rootfs"
@@ -284,7 +284,7 @@ def check_build_host() -> None:
                            hint="apt-get install debootstrap e2fsprogs qemu-system-x86")
 
 
-def ensure_image(*, rebuild: bool = False, out=sys.stderr) -> Image:
+def ensure_image(*, rebuild: bool = False, out: TextIO = sys.stderr) -> Image:
     """Return the cached image for the current recipe, building it first if needed."""
     image = cached_image()
     if image is not None and not rebuild:
@@ -305,7 +305,7 @@ def ensure_image(*, rebuild: bool = False, out=sys.stderr) -> Image:
         return _build_locked(out)
 
 
-def _build_locked(out) -> Image:
+def _build_locked(out: TextIO) -> Image:
     mirror = os.environ.get("HARNESS_DEBIAN_MIRROR", DEFAULT_MIRROR)
     target = image_dir()
     print(f"harness: building the VM image (recipe {recipe_hash()}, {SUITE} from {mirror}); "
