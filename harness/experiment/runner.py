@@ -15,7 +15,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Protocol
 
 import harness
 from harness.errors import HarnessError, InvalidRun
@@ -27,7 +27,14 @@ from harness.experiment.schema import Experiment
 from harness.experiment.store import RECORD_SCHEMA, Store
 from harness.experiment.sweep import Run, expand
 
-Executor = Callable[..., Dict[str, Any]]
+
+class Executor(Protocol):
+    """Runs one run (``harness.experiment.execute.execute_run``): its parameters, seed and id
+    in, the measurement out (``flows`` at least, see ``check_result``)."""
+
+    def __call__(self, params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]: ...
+
+
 #: Seconds a run costs beyond its traffic (build, settle, teardown): a first ETA guess.
 SETUP_ESTIMATE = 5.0
 #: Keys the runner writes; an executor result may not override them.
