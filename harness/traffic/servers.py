@@ -41,6 +41,9 @@ def wait_listening(proc: subprocess.Popen, timeout: float = LISTEN_TIMEOUT_S) ->
         if ready:
             chunk = os.read(fd, 4096)
             if not chunk:
+                # its output closed: it is exiting; reap it so its error message can be read
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(1.0)
                 break
             buf += chunk
             if b"listening" in buf.lower():
