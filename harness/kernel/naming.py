@@ -6,6 +6,9 @@ Every kernel object a run makes carries the prefix ``hx-`` and the run's tag:
   namespace     ``hx-<tag>-<node>``                      ``hx-3fa9-sta1``
   radio (wiphy) ``hx-<tag>-<node>-<n>``                  ``hx-3fa9-sta1-0``
   OVS bridge    ``hx<tag><name>`` (IFNAMSIZ: 15 chars)   ``hx3fa9s1``
+  IBSS/mesh id  ``hx-<tag>``                             ``hx-3fa9``
+  IBSS BSSID    ``02:68:78:ff:ff:<first tag byte>``      ``02:68:78:ff:ff:3f``
+  radio MAC     ``02:68:78:<node 16 bit>:<radio>``       ``02:68:78:00:01:00``
   process argv  ``HARNESS_RUN=<tag>`` in the environment of every process a run starts
 
 Nothing outside this module builds or parses these names.
@@ -57,9 +60,14 @@ def radio_name(tag: str, node: str, n: int) -> str:
     return f"{PREFIX}{tag}-{node}-{n}"
 
 
+def ovs_bridge_prefix(tag: str) -> str:
+    """What every OVS bridge of run ``tag`` starts with."""
+    return f"hx{tag}"
+
+
 def ovs_bridge_name(tag: str, name: str) -> str:
     """OVS bridges are interfaces: at most 15 characters."""
-    full = f"hx{tag}{name}"
+    full = ovs_bridge_prefix(tag) + name
     if len(full) > 15:
         raise HarnessError(f"bridge name {name!r} too long: 'hx'+tag+name must fit 15 characters")
     return full
@@ -74,6 +82,17 @@ def radio_mac(node_index: int, radio_index: int) -> str:
         raise HarnessError(f"node index {node_index} / radio index {radio_index} out of range "
                            "(node < 65536, radio < 256)")
     return "02:68:78:%02x:%02x:%02x" % (node_index >> 8, node_index & 0xFF, radio_index)
+
+
+def network_ssid(tag: str) -> str:
+    """The IBSS / mesh id every wireless node of run ``tag`` joins."""
+    return f"{PREFIX}{tag}"
+
+
+def network_bssid(tag: str) -> str:
+    """The fixed IBSS BSSID of run ``tag``, locally administered like ``radio_mac`` (fixed, so
+    the cell does not split while stations start one by one)."""
+    return "02:68:78:ff:ff:%02x" % int(check_tag(tag)[:2], 16)
 
 
 @dataclass(frozen=True)
