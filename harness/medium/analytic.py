@@ -15,13 +15,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-#: Legacy rates (Mbit/s) per PHY, in hwsim's rate-index order.
+from harness.kernel.wireless import DSSS_RATES, OFDM_RATES
+
+#: Legacy rates (Mbit/s) per PHY, in hwsim's rate-index order (the radios' own rate sets,
+#: ``harness.kernel.wireless``; 802.11a, which the radios are not given, for the models only).
 RATES = {
-    "b": [1, 2, 5.5, 11],
-    "g": [1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36, 48, 54],
-    "a": [6, 9, 12, 18, 24, 36, 48, 54],
+    "b": list(DSSS_RATES),
+    "g": list(DSSS_RATES + OFDM_RATES),
+    "a": list(OFDM_RATES),
 }
-DSSS = {1, 2, 5.5, 11}
+DSSS = set(DSSS_RATES)
 #: OFDM data bits per symbol (20 MHz channel).
 NDBPS = {6: 24, 9: 36, 12: 48, 18: 72, 24: 96, 36: 144, 48: 192, 54: 216}
 #: Mandatory rates per modulation class: the fallback for control responses.
