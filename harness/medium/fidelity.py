@@ -20,6 +20,7 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
+from harness.errors import HarnessError
 from harness.kernel.cpu_meter import CpuMeter
 from harness.medium import analytic
 from harness.medium.counters import stats_delta
@@ -180,6 +181,8 @@ def run_check(check: Check, *, warmup: float = 1.0) -> Check:
     from harness.traffic.iperf import receiver_mbps
     with Network(pair_topology(check), medium=medium_spec(check)) as net:
         handle = handle_for(net)
+        if handle is None:
+            raise HarnessError(f"fidelity check {check.name}: the network started no medium")
         _prime(net)
         before = handle.stats()
         extra = ["--omit", f"{warmup:g}", "--get-server-output"]
