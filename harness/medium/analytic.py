@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Dict
 
 from harness.kernel.wireless import DSSS_RATES, OFDM_RATES
 
@@ -26,7 +27,7 @@ RATES = {
 }
 DSSS = set(DSSS_RATES)
 #: OFDM data bits per symbol (20 MHz channel).
-NDBPS = {6: 24, 9: 36, 12: 48, 18: 72, 24: 96, 36: 144, 48: 192, 54: 216}
+NDBPS: Dict[float, int] = {6: 24, 9: 36, 12: 48, 18: 72, 24: 96, 36: 144, 48: 192, 54: 216}
 #: Mandatory rates per modulation class: the fallback for control responses.
 MANDATORY = {1, 2, 5.5, 11, 6, 12, 24}
 #: Default BSS basic rate sets (as in mediumd's core).
