@@ -9,6 +9,7 @@ Every kernel object a run makes carries the prefix ``hx-`` and the run's tag:
   IBSS/mesh id  ``hx-<tag>``                             ``hx-3fa9``
   IBSS BSSID    ``02:68:78:ff:ff:<first tag byte>``      ``02:68:78:ff:ff:3f``
   radio MAC     ``02:68:78:<node 16 bit>:<radio>``       ``02:68:78:00:01:00``
+  interfaces    ``wlan<n>`` per radio, ``eth<n>`` per veth, inside the node's namespace
   process argv  ``HARNESS_RUN=<tag>`` in the environment of every process a run starts
 
 Nothing outside this module builds or parses these names.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 from harness.errors import HarnessError
 
@@ -82,6 +83,16 @@ def radio_mac(node_index: int, radio_index: int) -> str:
         raise HarnessError(f"node index {node_index} / radio index {radio_index} out of range "
                            "(node < 65536, radio < 256)")
     return "02:68:78:%02x:%02x:%02x" % (node_index >> 8, node_index & 0xFF, radio_index)
+
+
+def wlan_name(radio_index: int) -> str:
+    """Interface of a node's ``radio_index``-th radio inside its namespace: wlan0, wlan1, ..."""
+    return f"wlan{radio_index}"
+
+
+def eth_name(existing: Sequence[str]) -> str:
+    """The next wired (veth) interface of a node whose interfaces are ``existing``: eth0, ..."""
+    return f"eth{sum(1 for i in existing if i.startswith('eth'))}"
 
 
 def network_ssid(tag: str) -> str:

@@ -20,3 +20,9 @@ def test_bridges_of_a_run_share_its_prefix():
     name = naming.ovs_bridge_name("3fa9", "s1")
     assert name.startswith(naming.ovs_bridge_prefix("3fa9")) and naming.is_harness_bridge(name)
     assert not name.startswith(naming.ovs_bridge_prefix("3fa8"))
+
+
+def test_interfaces_inside_a_namespace():
+    assert [naming.wlan_name(i) for i in range(2)] == ["wlan0", "wlan1"]
+    assert naming.eth_name([]) == "eth0"
+    assert naming.eth_name(["wlan0", "eth0", "eth1"]) == "eth2"
