@@ -15,8 +15,8 @@ import yaml
 
 from harness.errors import HarnessError
 from harness.experiment import paths
-from harness.experiment.catalog import CONGESTION_MODULES
 from harness.experiment.registry import ParamSpec, Registry, SchemaError, default_registry
+from harness.kernel.tcp import CONGESTION_MODULES
 
 TOP_KEYS = ("name", "description", "topology", "policy", "medium", "flows", "sweep",
             "repetitions", "seed", "output", "duration")

@@ -132,3 +132,27 @@ def test_a_command_that_times_out_is_killed_and_says_so(node):
     with pytest.raises(HarnessError) as info:
         node.cmd(["false"])
     assert not isinstance(info.value, CommandTimeout)
+
+
+@needs_root
+def test_clean_of_a_killed_run_removes_its_namespace_and_marked_processes():
+    """What ``harness clean --tag`` does after a SIGKILL, through the registry netns fills."""
+    from harness.kernel import cleanup
+    tag = naming.new_tag()
+    node = netns.Node("victim", naming.netns_name(tag, "victim"), tag)
+    node.create()
+    proc = node.popen(["sleep", "60"])
+    try:
+        deadline = time.monotonic() + 10
+        while proc.pid not in netns.marked_processes(tag) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the marker is readable once ip netns exec became sleep
+        assert proc.pid in netns.marked_processes(tag)
+        assert f"netns {node.netns}" in cleanup.harness_objects_left(tag)
+        report = cleanup.clean(tag)
+        assert report.of("namespace") == [node.netns]
+        assert any(p.startswith(f"{proc.pid} ") for p in report.of("process"))
+        assert proc.wait(5) is not None
+        assert cleanup.harness_objects_left(tag) == []
+        assert cleanup.clean(tag).empty
+    finally:
+        node.destroy()
