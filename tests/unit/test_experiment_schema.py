@@ -8,9 +8,10 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.experiment import schema
-from harness.experiment.catalog import CONGESTION_MODULES, build_registry
+from harness.experiment.catalog import build_registry
 from harness.experiment.registry import Builder, ParamSpec, Policy, load_callable
 from harness.experiment.sweep import check_endpoints
+from harness.kernel.tcp import CONGESTION_MODULES
 
 REPO = Path(__file__).resolve().parents[2]
 
