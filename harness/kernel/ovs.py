@@ -25,7 +25,7 @@ def harness_bridges(tag: Optional[str] = None) -> List[str]:
     if proc.returncode != 0:
         return []
     return [b for b in proc.stdout.split() if naming.is_harness_bridge(b)
-            and (tag is None or b.startswith(f"hx{tag}"))]
+            and (tag is None or b.startswith(naming.ovs_bridge_prefix(tag)))]
 
 
 def _delete_bridges(tag: Optional[str], report: cleanup.CleanReport) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Dict, Optional, Type
 
+from harness.kernel import naming
 from harness.kernel.netns import run
 from harness.net.topo import LinkSpec
 
@@ -53,8 +54,7 @@ class VethLink(Link):
     def create(self, net: Network) -> None:
         spec = self.spec
         a, b = net.nodes[spec.a], net.nodes[spec.b]
-        ia = f"eth{sum(1 for i in a.intfs if i.startswith('eth'))}"
-        ib = f"eth{sum(1 for i in b.intfs if i.startswith('eth'))}"
+        ia, ib = naming.eth_name(a.intfs), naming.eth_name(b.intfs)
         run(["ip", "link", "add", ia, "netns", a.netns, "type", "veth",
              "peer", "name", ib, "netns", b.netns])
         a.intfs.append(ia)

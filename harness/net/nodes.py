@@ -119,7 +119,7 @@ class WirelessNode(NetworkNode):
         rid = net.hwsim_socket().new_radio(rname, mac, channels=1, no_vif=True,
                                            destroy_on_close=True)
         phy = hwsim.phy_of(rname, mac)
-        radio = Radio(rname, self.name, index, mac, phy, "wlan0" if index == 0 else f"wlan{index}",
+        radio = Radio(rname, self.name, index, mac, phy, naming.wlan_name(index),
                       rid, spec.position, self.mode, spec.channel,
                       wireless.channel_freq(spec.channel), spec.phy, spec.rate, spec.rts,
                       spec.txpower_dbm, spec.retry_limit)
