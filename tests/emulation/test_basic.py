@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from harness.errors import HarnessError
 from harness.kernel.cleanup import harness_objects_left
 from harness.net.network import Network
 from harness.traffic.flows import ping, run_iperf
@@ -57,6 +58,6 @@ def test_failed_start_tears_down(pair):
     t.add_route("sta1", "10.9.0.0/24", via="10.0.0.77")  # gateway nobody has: kernel accepts it
     t.add_route("sta2", "10.9.0.0/24", via="192.168.99.1")  # not on link: ip route fails
     net = Network(t, medium="none")
-    with pytest.raises(Exception):
+    with pytest.raises(HarnessError):
         net.start()
     assert harness_objects_left(net.tag) == []
