@@ -10,7 +10,7 @@ import os
 import statistics
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from harness.analysis import stats
 from harness.analysis.plot import have_matplotlib, plot, short_name, value_label
@@ -151,9 +151,16 @@ def _cell(text: Any) -> str:
     return str(text or "").replace("|", "\\|").replace("\n", " ")
 
 
-def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") -> Path:
+#: A section a caller appends to a report: (result set, report path, figure format) -> Markdown
+#: ("" for none). Paper pages pass theirs (``harness.papers.write_report``), so this layer does
+#: not import the papers above it.
+Section = Callable[[ResultSet, Path, str], str]
+
+
+def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png",
+                 sections: Sequence[Section] = ()) -> Path:
     """Write ``report.md`` (default inside ``root``, or a packed directory's reports
-    directory) and its figures next to it."""
+    directory) and its figures next to it, then the ``sections`` the caller adds."""
     rs = load_results(Path(root))
     output = Path(output) if output else rs.report_dir / "report.md"
     fig_dir = output.parent / f"{output.stem}-figures"
@@ -170,9 +177,11 @@ def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") ->
                 pass  # no data for this metric: the section says so
     output.parent.mkdir(parents=True, exist_ok=True)
     text = render(rs, figures, output, note)
-    from harness.papers import section as paper_section  # paper experiments (docs/papers.md)
-    extra = paper_section(rs, output, fmt)
-    output.write_text(text + ("\n" + extra if extra else ""))
+    for section in sections:
+        extra = section(rs, output, fmt)
+        if extra:
+            text += "\n" + extra
+    output.write_text(text)
     return output
 
 

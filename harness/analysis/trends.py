@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from harness.analysis import stats
+from harness.experiment.results import jain_fairness
 
 Regime = Union[None, str, Mapping[str, Any]]
 
@@ -227,17 +228,6 @@ def assert_ordering(groups: Mapping[Any, Any], order: Optional[Sequence[Any]] = 
         expected = " > " if strict else " >= "
         msg = str(err).replace("expected: ", f"expected: {expected.join(map(str, order))}; ", 1)
         raise AssertionError(msg) from None
-
-
-def jain_fairness(xs: Sequence[float]) -> float:
-    """Jain's index (sum x)^2 / (n * sum x^2): 1 = equal shares, 1/n = one flow takes all."""
-    xs = [float(x) for x in xs]
-    if not xs:
-        raise ValueError("no values")
-    square_sum = sum(x * x for x in xs)
-    if square_sum == 0:
-        return 1.0
-    return sum(xs) ** 2 / (len(xs) * square_sum)
 
 
 def assert_fair(xs: Any, min_index: float = 0.9, *, regime: Regime = None,

@@ -138,7 +138,7 @@ def row(check: Check) -> str:
 
 
 def _script(name: str, extra: List[str]) -> int:
-    from harness.vm.paths import project_file
+    from harness.paths import project_file
     path = project_file("bench", name)
     if not path.exists():
         raise HarnessError(f"{path} is missing", hint="it is part of the checkout, not installs")

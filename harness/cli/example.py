@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from harness.errors import HarnessError
-from harness.vm.paths import code_root
+from harness.paths import code_root
 
 if TYPE_CHECKING:
     from harness.cli import Subparsers

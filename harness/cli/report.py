@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.analysis.plot import FORMATS
-from harness.analysis.report import write_report
+from harness.papers import write_report
 
 if TYPE_CHECKING:
     from harness.cli import Subparsers

@@ -198,8 +198,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def summarize(out: Path) -> None:
     """The throughput table on the terminal, and the full report (tables + figures) on disk."""
-    from harness.analysis.report import keys_ok, metric_table, write_report
+    from harness.analysis.report import keys_ok, metric_table
     from harness.experiment.results import load_results
+    from harness.papers import write_report
     try:
         rs = load_results(out)
     except HarnessError:

@@ -46,7 +46,7 @@ def marker_expression(unit: bool, emulation: bool, slow: bool) -> str:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    from harness.vm.paths import code_root
+    from harness.paths import code_root
     root = code_root()
     if not (root / "tests").is_dir():
         raise HarnessError(f"no tests/ directory under {root}: run from a checkout")

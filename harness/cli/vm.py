@@ -89,7 +89,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_clean_cache(args: argparse.Namespace) -> int:
-    from harness.vm.paths import cache_dir
+    from harness.paths import cache_dir
     target = cache_dir() / "vm"
     if target.exists():
         shutil.rmtree(target)

@@ -2,6 +2,10 @@
 
 Pure Python (no kernel calls): the executor that builds networks and runs traffic lives in
 ``harness.experiment.execute`` and is imported only when runs execute.
+
+May import: ``harness.errors``, ``harness.params``, ``harness.paths``, ``harness.kernel``,
+``harness.medium``, ``harness.net``, ``harness.traffic``, ``topologies``, ``policies``. Not
+analysis, papers, the VM or the front ends.
 """
 from harness.experiment.registry import ParamSpec, Registry, SchemaError, default_registry
 from harness.experiment.runner import SweepResult, run_sweep

@@ -88,9 +88,19 @@ def retransmits(rec: Dict[str, Any]) -> Optional[float]:
     return float(sum(values)) if values else None
 
 
+def jain_fairness(xs: Sequence[float]) -> float:
+    """Jain's index (sum x)^2 / (n * sum x^2): 1 = equal shares, 1/n = one flow takes all."""
+    xs = [float(x) for x in xs]
+    if not xs:
+        raise ValueError("no values")
+    square_sum = sum(x * x for x in xs)
+    if square_sum == 0:
+        return 1.0
+    return sum(xs) ** 2 / (len(xs) * square_sum)
+
+
 def fairness(rec: Dict[str, Any]) -> Optional[float]:
     """Jain's index over the run's flows."""
-    from harness.analysis.trends import jain_fairness
     flows = _flows(rec)
     if not flows:
         return None

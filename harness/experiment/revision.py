@@ -27,7 +27,7 @@ def code_revision() -> Optional[str]:
     given = os.environ.get(ENV)
     if given:
         return given
-    from harness.vm.paths import code_root
+    from harness.paths import code_root
     return revision_of(code_root())
 
 

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.vm.paths import cache_dir, project_file
+from harness.paths import cache_dir, project_file
 
 SOURCE_SUFFIXES = {".c", ".h", ".mk"}
 

@@ -31,7 +31,7 @@ class LinkOverride:
     oneway: bool = False                  # a -> b only
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "medium.links[]") -> "LinkOverride":
+    def from_dict(cls, data: Mapping[str, Any], where: str = "medium.links[]") -> LinkOverride:
         if not isinstance(data, Mapping):
             raise HarnessError(f"{where} must be a mapping with keys {', '.join(LINK_KEYS)}")
         unknown = [k for k in data if k not in LINK_KEYS]
@@ -117,7 +117,7 @@ class MediumSpec:
         return [f.name for f in fields(cls)]
 
     @classmethod
-    def from_dict(cls, data: Optional[Mapping[str, Any]], where: str = "medium") -> "MediumSpec":
+    def from_dict(cls, data: Optional[Mapping[str, Any]], where: str = "medium") -> MediumSpec:
         """Validate medium keys (an experiment's ``medium`` section, or keyword arguments)."""
         data = dict(data or {})
         allowed = cls.keys()

@@ -19,14 +19,15 @@ import pkgutil
 import re
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, List, Optional
 
+from harness.analysis import report
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
 
-__all__ = ["paper_keys", "paper_module", "paper_of", "section"]
+__all__ = ["paper_keys", "paper_module", "paper_of", "section", "write_report"]
 
 _MODULE_NAME = re.compile(r"paper(\d{3})")
 
@@ -63,3 +64,9 @@ def section(rs: ResultSet, report_path: Path, fmt: str = "png") -> str:
         return ""
     from harness.papers import sections
     return sections.render(key, rs, report_path, fmt)
+
+
+def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png") -> Path:
+    """A result set's report (``harness.analysis.report``), with its paper's section when the
+    experiment belongs to a paper: what ``harness report`` and ``harness run`` write."""
+    return report.write_report(root, output, fmt, sections=[section])

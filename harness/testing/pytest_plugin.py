@@ -104,8 +104,8 @@ class RemoteBatch:
 
     def run(self, config: pytest.Config) -> None:
         from harness.errors import HarnessError
+        from harness.paths import cache_dir
         from harness.vm.dispatch import GUEST_CACHE, run_script_in_vm
-        from harness.vm.paths import cache_dir
         tr = config.pluginmanager.get_plugin("terminalreporter")
         write: Callable[[str], object] = tr.write if tr else sys.stdout.write
         report_host = cache_dir() / "guest" / f"outcomes-{os.getpid()}.json"

@@ -11,9 +11,9 @@ from typing import Callable, Dict, List, Optional, TextIO, Tuple
 from harness.experiment.revision import ENV as REVISION_ENV
 from harness.experiment.revision import code_revision
 from harness.kernel.host import in_vm, native_capable
+from harness.paths import cache_dir, code_root
 from harness.vm.image import ensure_image
 from harness.vm.machine import VM, Share, VMConfig, choose_accel
-from harness.vm.paths import cache_dir, code_root
 
 GUEST_CODE = "/mnt/code"
 GUEST_CWD = "/mnt/cwd"

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, TextIO, Union
 
 from harness.errors import HarnessError
+from harness.paths import cache_dir, project_file
 from harness.vm import cpio
-from harness.vm.paths import cache_dir, project_file
 
 BUILD_VERSION = "2"
 SUITE = "bookworm"

@@ -27,8 +27,8 @@ from typing import IO, Any, Callable, Dict, List, Optional, TextIO
 
 from harness.errors import HarnessError
 from harness.kernel import cleanup
+from harness.paths import cache_dir
 from harness.vm.image import Image
-from harness.vm.paths import cache_dir
 
 AGENT_PORT = "org.harness.agent"
 #: Run folders ``hx-vm-*`` in the temporary directory: agent socket, console log.

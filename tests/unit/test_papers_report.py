@@ -7,9 +7,8 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 
-from harness.analysis.report import write_report
 from harness.experiment.results import load_results
-from harness.papers import paper001, paper004, section
+from harness.papers import paper001, paper004, section, write_report
 
 
 def record(i: int, point: Dict[str, Any], *, hops: int, pps: float, clamp: Optional[int] = None,

@@ -25,7 +25,7 @@ def test_the_environment_variable_wins(monkeypatch):
 
 def test_a_checkout_gives_its_commit(monkeypatch):
     monkeypatch.delenv(revision.ENV, raising=False)
-    from harness.vm.paths import code_root
+    from harness.paths import code_root
     if shutil.which("git") is None or not (code_root() / ".git").exists():
         pytest.skip("not a git checkout")
     assert re.fullmatch(r"[0-9a-f]{12}(-dirty)?", revision.code_revision())

@@ -1,4 +1,5 @@
-"""Where the project's files and the harness cache live."""
+"""Where the project's files and the harness cache live (the base layer: any package may import
+it; it imports nothing of the project but the package itself)."""
 from __future__ import annotations
 
 import os

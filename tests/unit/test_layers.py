@@ -1,0 +1,90 @@
+"""The layer map of docs/architecture.md, enforced: each package imports only the layers below
+it (its own rule in its ``__init__`` docstring). A new import that crosses a layer upwards fails
+here, with the file and the import named.
+
+    front ends      harness.cli, harness.testing
+    the guest       harness.vm
+    papers          harness.papers
+    analysis        harness.analysis
+    experiments     harness.experiment
+    builders        topologies, policies
+    traffic         harness.traffic
+    network API     harness.net
+    the medium      harness.medium
+    kernel          harness.kernel
+    base            harness.errors, harness.paths, harness.params (declaration types)
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Dict, Iterator, Set, Tuple
+
+ROOT = Path(__file__).resolve().parents[2]
+
+BASE = {"harness.errors", "harness.paths", "harness.params", "harness"}
+#: layer -> the layers it may import (besides itself and the base).
+ALLOWED: Dict[str, Set[str]] = {
+    "harness.kernel": set(),
+    "harness.medium": {"harness.kernel"},
+    "harness.net": {"harness.kernel", "harness.medium"},
+    "harness.traffic": {"harness.kernel", "harness.net"},
+    "topologies": {"harness.kernel", "harness.net", "harness.medium"},
+    "policies": {"harness.kernel", "harness.net", "harness.traffic"},
+    "harness.experiment": {"harness.kernel", "harness.medium", "harness.net", "harness.traffic",
+                           "topologies", "policies"},
+    "harness.analysis": {"harness.experiment"},
+    "harness.papers": {"harness.medium", "harness.experiment", "harness.analysis", "policies",
+                       "topologies"},
+    "harness.vm": {"harness.kernel", "harness.experiment"},
+}
+#: the one documented exception: the medium's end-to-end checks build a network and run flows.
+EXCEPTIONS = {("harness/medium/fidelity.py", "harness.net"), ("harness/medium/fidelity.py", "harness.traffic")}
+FRONT_ENDS = {"harness.cli", "harness.testing", "harness.__main__"}
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "harness" and len(parts) > 1 else parts[0]
+
+
+def imports() -> Iterator[Tuple[str, str, str]]:
+    """(file, its layer, imported layer) for every project import in the packages."""
+    for top in ("harness", "topologies", "policies"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            module = rel[:-3].replace("/", ".").removesuffix(".__init__")
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    if name.split(".")[0] in ("harness", "topologies", "policies"):
+                        yield rel, layer_of(module), layer_of(name)
+
+
+def test_every_import_goes_down_the_layer_map() -> None:
+    wrong = []
+    for rel, src, dst in imports():
+        if src in FRONT_ENDS or dst == src or dst in BASE or (rel, dst) in EXCEPTIONS:
+            continue
+        if src in BASE:
+            wrong.append(f"{rel}: the base imports {dst}")
+        elif src not in ALLOWED:
+            wrong.append(f"{rel}: package {src} is not on the layer map (add it here and to "
+                         "docs/architecture.md)")
+        elif dst not in ALLOWED[src]:
+            wrong.append(f"{rel}: {src} imports {dst}; allowed: "
+                         + ", ".join(sorted(ALLOWED[src] | {"the base"})))
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_layer_states_its_rule() -> None:
+    """Each package's docstring says what it holds and what it may import."""
+    for package in [*ALLOWED, *FRONT_ENDS - {"harness.__main__"}]:
+        init = ROOT.joinpath(*package.split("."), "__init__.py")
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        assert "may import" in doc.lower(), f"{init.relative_to(ROOT)}: no 'May import' rule"
