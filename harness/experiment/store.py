@@ -42,20 +42,9 @@ class ResumeState:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON so that ``path`` holds the old content or the whole new content, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.tmp.{os.getpid()}"
-    try:
-        with open(tmp, "w") as fh:
-            json.dump(data, fh, indent=1, sort_keys=False, allow_nan=False, default=_json_default)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
+    """A run record or plan as JSON, written atomically (``write_bytes_atomic``)."""
+    text = json.dumps(data, indent=1, sort_keys=False, allow_nan=False, default=_json_default)
+    write_bytes_atomic(path, (text + "\n").encode())
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -63,7 +52,8 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Like ``write_json_atomic``, for bytes (packed archives, text files)."""
+    """Write so that ``path`` holds the old content or the whole new content, never a part:
+    a temporary file beside it, fsync, rename over it, fsync the directory."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f".{path.name}.tmp.{os.getpid()}"
     try:

@@ -234,3 +234,14 @@ def processes_naming(path: Path) -> List[int]:
 
 def remove_dir(path: Path) -> None:
     shutil.rmtree(path)
+
+
+def remove_abandoned(path: Path, what: str, report: CleanReport) -> None:
+    """Kill the processes still serving an abandoned run directory, then remove it; both go
+    into the report (``what`` names the directory's kind, e.g. "VM folder")."""
+    serving = processes_naming(path)
+    for pid in serving:
+        report.add("process", f"{pid} {cmdline(pid)[:80]}")
+    kill_all(serving)
+    remove_dir(path)
+    report.add(what, str(path))

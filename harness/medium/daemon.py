@@ -256,12 +256,7 @@ def _run_dir_pattern(tag: Optional[str]) -> str:
 def _clean_run_dirs(tag: Optional[str], report: cleanup.CleanReport) -> None:
     """Run directories whose harness was killed, and a mediumd still serving one."""
     for path in cleanup.abandoned_dirs(Path(tempfile.gettempdir()), _run_dir_pattern(tag)):
-        daemons = cleanup.processes_naming(path)
-        for pid in daemons:
-            report.add("process", f"{pid} {cleanup.cmdline(pid)[:80]}")
-        cleanup.kill_all(daemons)
-        cleanup.remove_dir(path)
-        report.add("medium run directory", str(path))
+        cleanup.remove_abandoned(path, "medium run directory", report)
 
 
 def _run_dirs_left(tag: Optional[str]) -> List[str]:

@@ -390,12 +390,7 @@ def clean_run_folders(tag: Optional[str], report: cleanup.CleanReport,
         return
     base = Path(tempfile.gettempdir()) if base is None else base
     for path in cleanup.abandoned_dirs(base, RUNDIR_PREFIX + "*", unclaimed=True):
-        qemu = cleanup.processes_naming(path)
-        for pid in qemu:
-            report.add("process", f"{pid} {cleanup.cmdline(pid)[:80]}")
-        cleanup.kill_all(qemu)
-        cleanup.remove_dir(path)
-        report.add("VM folder", str(path))
+        cleanup.remove_abandoned(path, "VM folder", report)
     orphans = [pid for pid in cleanup.pids() if cleanup.parent_pid(pid) == 1
                and f"{base}/{RUNDIR_PREFIX}" in cleanup.cmdline(pid)]
     for pid in orphans:
