@@ -65,7 +65,8 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
     if spec.shadowing:
         out.append(f"shadowing {_fmt(spec.shadowing)}")
     if spec.fading and spec.fading != "none":
-        sigma = f" sigma {_fmt(spec.fading_sigma)}" if spec.fading == "lognormal" else ""
+        sigma = (f" sigma {_fmt(spec.fading_sigma)}"
+                 if spec.fading == "lognormal" and spec.fading_sigma is not None else "")
         out.append(f"fading {spec.fading}{sigma}")
     defaults = []
     for key in ("tx_range", "cs_range", "cs_threshold"):

@@ -74,10 +74,9 @@ def sample_of(sock: TcpSocket, t: float) -> SsSample:
 
 def in_flight(info: Dict[str, Optional[int]]) -> Optional[int]:
     """tcp_packets_in_flight from tcp_info, or None when a field is missing."""
-    parts = [info.get(k) for k in ("unacked", "sacked", "lost", "retrans")]
-    if any(p is None for p in parts):
+    unacked, sacked, lost, retrans = (info.get(k) for k in ("unacked", "sacked", "lost", "retrans"))
+    if unacked is None or sacked is None or lost is None or retrans is None:
         return None
-    unacked, sacked, lost, retrans = parts
     return max(0, unacked - sacked - lost + retrans)
 
 
@@ -345,9 +344,10 @@ def parse_ping(text: str) -> PingResult:
         raise HarnessError(f"ping output not understood: {text.strip()[-200:]!r}")
     sent, received = int(counts[1]), int(counts[2])
     rtt = _PING_RTT.search(text)
-    vals = [float(v) for v in rtt.groups()] if rtt else [None] * 4
+    vals: List[Optional[float]] = [float(v) for v in rtt.groups()] if rtt else [None] * 4
     return PingResult(sent, received, 100.0 * (sent - received) / sent if sent else 100.0,
-                      *vals, ttls=[int(t) for t in _PING_TTL.findall(text)])
+                      vals[0], vals[1], vals[2], vals[3],
+                      ttls=[int(t) for t in _PING_TTL.findall(text)])
 
 
 def ping(net, src: str, dst: str, *, count: int = 10, interval: float = 0.2,

@@ -55,11 +55,14 @@ class FlowResult:
 
 def parse(data: Union[str, bytes, Dict[str, Any]]) -> FlowResult:
     """Parse one iperf3 client's JSON report; an iperf3 ``error`` becomes a HarnessError."""
-    if not isinstance(data, dict):
+    if isinstance(data, dict):
+        report = data
+    else:
         try:
-            data = json.loads(data)
+            report = json.loads(data)
         except ValueError as err:
             raise HarnessError(f"iperf3 output is not JSON: {str(data)[:200]!r}") from err
+    data = report  # a dict from here on
     if data.get("error"):
         raise HarnessError(f"iperf3 failed: {data['error']}")
     try:
