@@ -11,7 +11,7 @@ import hashlib
 import itertools
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
 from harness.experiment import paths, realise
@@ -112,18 +112,19 @@ def points(sweep: Dict[str, List[Any]]) -> List[Dict[str, Any]]:
 def expand(exp: Experiment, quick: bool = False) -> List[Run]:
     """Every run of ``exp``: repetition-major (one full pass of the sweep, then the next).
     Flow endpoints are checked first, at every point of the full sweep (``check_endpoints``)."""
-    check_endpoints(exp)
+    full = [(point, _resolve_point(exp, point)) for point in points(exp.sweep)]
+    check_endpoints(exp, full)
     sweep = exp.sweep
     repetitions = exp.repetitions
-    if quick:
+    resolved = full
+    if quick:  # a subset of the full sweep's points, already resolved
         sweep = {k: _first_last(v) for k, v in sweep.items()}
         repetitions = 1
-    resolved: List[Tuple[Dict[str, Any], Dict[str, Any]]] = []
-    for point in points(sweep):
-        params = _resolve_point(exp, point)
-        if quick:
+        by_point = {canonical_json(point): params for point, params in full}
+        resolved = [(point, copy.deepcopy(by_point[canonical_json(point)]))
+                    for point in points(sweep)]
+        for _point, params in resolved:
             _cap_durations(params)
-        resolved.append((point, params))
     shared = {k: shared_items(v) for k, v in sweep.items() if shared_items(v)}
     runs: List[Run] = []
     seen: Dict[str, Dict[str, Any]] = {}
@@ -164,29 +165,32 @@ def _cap_durations(params: Dict[str, Any]) -> None:
         flow["duration"] = min(flow["duration"], QUICK_DURATION)
 
 
-def check_endpoints(exp: Experiment) -> None:
+def check_endpoints(exp: Experiment,
+                    resolved: Optional[List[Tuple[Dict[str, Any], Dict[str, Any]]]] = None) -> None:
     """Every flow's ``src`` and ``dst`` name a node of the topology, at every sweep point.
 
     Node names come from the builder (``sta1 .. sta{hops+1}`` for a chain), so a flow can only be
     checked against the ``Topology`` description each point builds; that is pure data (no root,
     no kernel), so it costs milliseconds and runs before anything starts, ``--dry-run``
     included, instead of failing after the VM has booted. Raises ``HarnessError`` naming the
-    file, line, flow key, the bad name and the nodes allowed there."""
+    file, line, flow key, the bad name and the nodes allowed there. ``resolved``: the full
+    sweep's (point, parameters) when the caller has them already (``expand``)."""
+    if resolved is None:
+        resolved = [(point, _resolve_point(exp, point)) for point in points(exp.sweep)]
     try:
-        _check_endpoints(exp)
+        _check_endpoints(exp, resolved)
     except SchemaError as err:
         raise located(err, exp.text, str(exp.source) if exp.source else "<experiment>") from None
 
 
-def _check_endpoints(exp: Experiment) -> None:
+def _check_endpoints(exp: Experiment, resolved: List[Tuple[Dict[str, Any], Dict[str, Any]]]) -> None:
     nodes_of: Dict[str, List[str]] = {}
-    for point in points(exp.sweep):
-        params = _resolve_point(exp, point)
+    for point, params in resolved:
+        at_point = _point_text(point, exp.sweep)
         topo_key = canonical_json(params["topology"])
         if topo_key not in nodes_of:
-            nodes_of[topo_key] = _node_names(params["topology"], exp.registry, _point_text(point, exp.sweep))
+            nodes_of[topo_key] = _node_names(params["topology"], exp.registry, at_point)
         nodes = nodes_of[topo_key]
-        at_point = _point_text(point, exp.sweep)
         for i, flow in enumerate(params["flows"]):
             ends = {}
             for end in ("src", "dst"):
