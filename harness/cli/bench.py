@@ -1,8 +1,12 @@
 """``harness bench``: figures of the medium, measured (not timed tests).
 
-- ``harness bench medium [--json]``: the fidelity report: one saturated UDP sender over one
-  hop through real Linux and mediumd, goodput against harness.medium.analytic, per PHY/rate
-  (``udp_1hop_<phy>_<rate>``, variants ``_rts``/``_sp``). Runs in the VM when needed.
+- ``harness bench medium [--json]``: the fidelity report: one saturated UDP (or TCP) sender
+  over one hop through real Linux and mediumd, goodput against harness.medium.analytic, per
+  PHY/rate (``udp_1hop_<phy>_<rate>``, variants ``_rts``/``_sp``, ``tcp``). Runs in the VM when
+  needed, twice by default: on a quiet host, and with every host core saturated by a CPU load
+  the bench starts itself; the two passes are printed side by side.
+- ``harness bench clock``: wall seconds per emulated second, goodput and delivery lag of
+  one-hop and chain cases, in virtual time and on the wall clock (bench/clock.py).
 - ``harness bench core``: events per second of the simulation core (bench/medium_core.py).
 - ``harness bench e2e``: lag percentiles and mediumd's CPU share during a saturated
   54 Mbit/s TCP flow (bench/medium_e2e.py).
@@ -10,10 +14,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import subprocess
 import sys
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List
 
 from harness.cli.options import add_clock_option
 from harness.errors import HarnessError
@@ -25,7 +31,10 @@ if TYPE_CHECKING:
 #: The report's default checks: every 802.11b rate (long preamble, basic {1, 2}), the
 #: mandatory and top 802.11g ERP-OFDM rates (short slot, basic {6, 12, 24}), and variants.
 DEFAULT_CHECKS = ("b:1", "b:2", "b:5.5", "b:11", "b:11:rts",
-                  "g:6", "g:12", "g:24", "g:54", "g:54:rts")
+                  "g:6", "g:12", "g:24", "g:54", "g:54:rts", "b:11:tcp", "g:54:tcp")
+#: Percent by which a check's quiet and loaded goodputs may differ.
+LOAD_AGREEMENT_PCT = 1.0
+LOADS = ("both", "quiet", "loaded")
 
 
 def register(sub: Subparsers) -> None:
@@ -36,11 +45,18 @@ def register(sub: Subparsers) -> None:
     m = bsub.add_parser("medium", help="fidelity report: one-hop UDP goodput vs analytic DCF")
     m.add_argument("--json", action="store_true", help="one JSON object with a 'checks' list")
     m.add_argument("--checks", default=",".join(DEFAULT_CHECKS),
-                   help="comma list of PHY:RATE[:rts|:sp] (default: %(default)s)")
+                   help="comma list of PHY:RATE[:rts|:sp|:tcp] (default: %(default)s)")
     m.add_argument("--duration", type=float, default=10.0, help="seconds per flow (default 10)")
-    m.add_argument("--tolerance", type=float, default=5.0, help="percent (default 5)")
+    m.add_argument("--tolerance", type=float, default=3.0, help="percent (default 3)")
+    m.add_argument("--load", choices=LOADS, default="both",
+                   help="run the checks on a quiet host, with every host core saturated by a "
+                        "CPU load the bench starts, or both and compare (default both)")
     add_clock_option(m)
     m.set_defaults(func=cmd_medium)
+    k = bsub.add_parser("clock", help="wall seconds per emulated second, virtual vs wall clock "
+                                      "(bench/clock.py)")
+    k.add_argument("args", nargs="*", help="passed to bench/clock.py (after --)")
+    k.set_defaults(func=cmd_clock)
     c = bsub.add_parser("core", help="simulation core events/s (bench/medium_core.py)")
     c.add_argument("args", nargs="*", help="passed to bench/medium_core.py (after --)")
     c.set_defaults(func=cmd_core)
@@ -56,7 +72,7 @@ def parse_check(text: str, duration: float, tolerance: float) -> Check:
     from harness.medium.fidelity import udp_check
     parts = text.strip().split(":")
     if len(parts) not in (2, 3) or parts[0] not in wireless.PHY_MODES:
-        raise HarnessError(f"--checks item {text!r} is invalid: allowed PHY:RATE[:rts|:sp] "
+        raise HarnessError(f"--checks item {text!r} is invalid: allowed PHY:RATE[:rts|:sp|:tcp] "
                            f"with PHY one of {', '.join(wireless.PHY_MODES)}, e.g. g:54:rts")
     phy = parts[0]
     try:
@@ -67,8 +83,12 @@ def parse_check(text: str, duration: float, tolerance: float) -> Check:
     if wireless.check_rate(rate, phy) is None:
         raise HarnessError(f"--checks item {text!r}: a fixed rate is needed (not automatic)")
     variant = parts[2] if len(parts) == 3 else ""
-    if variant not in ("", "rts", "sp"):
-        raise HarnessError(f"--checks variant {variant!r} in {text!r} is invalid: allowed rts, sp")
+    if variant not in ("", "rts", "sp", "tcp"):
+        raise HarnessError(f"--checks variant {variant!r} in {text!r} is invalid: allowed "
+                           "rts, sp, tcp")
+    if variant == "tcp":
+        from harness.medium.fidelity import tcp_check
+        return tcp_check(phy, rate, duration=duration, tolerance_pct=tolerance)
     if variant == "sp" and (phy != "b" or rate == 1.0):
         raise HarnessError(f"--checks {text!r}: short preamble exists only for 802.11b 2..11 Mbit/s")
     if variant == "sp":
@@ -83,17 +103,53 @@ def parse_check(text: str, duration: float, tolerance: float) -> Check:
 
 
 def _argv(args: argparse.Namespace) -> List[str]:
-    argv = ["bench", "medium", "--checks", args.checks, "--duration", f"{args.duration:g}",
-            "--tolerance", f"{args.tolerance:g}"]
-    return argv + (["--json"] if args.json else [])
+    """The guest's command: one pass (the host starts the load), JSON on standard output."""
+    return ["bench", "medium", "--checks", args.checks, "--duration", f"{args.duration:g}",
+            "--tolerance", f"{args.tolerance:g}", "--load", "quiet", "--json"]
 
 
 def cmd_medium(args: argparse.Namespace) -> int:
     checks = [parse_check(c, args.duration, args.tolerance) for c in args.checks.split(",") if c]
-    from harness.vm.dispatch import maybe_in_vm
-    rc = maybe_in_vm(_argv(args))
-    if rc is not None:
-        return rc
+    from harness.vm.dispatch import needs_vm  # (checks parsed first: bad input fails at once)
+    if not needs_vm() and args.load == "quiet":  # here (natively or in the guest), one pass
+        report = measure_pass(checks, show=not args.json)
+        if args.json:
+            print(json.dumps(report, indent=1))
+        return 0 if report["ok"] else 1
+    passes = {}
+    for load in (("quiet", "loaded") if args.load == "both" else (args.load,)):
+        with cpu_load(os.cpu_count() or 1 if load == "loaded" else 0):
+            print(f"== pass: {load} host" + (f" ({os.cpu_count()} CPU burners)"
+                                              if load == "loaded" else ""),
+                  file=sys.stderr, flush=True)
+            passes[load] = one_pass(args)
+    report = compare_passes(passes, args.tolerance)
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        for line in comparison_table(report):
+            print(line)
+    return 0 if report["ok"] else 1
+
+
+def one_pass(args: argparse.Namespace) -> Dict[str, Any]:
+    """One pass of every check, in the VM (its JSON report) or here."""
+    from harness.vm.dispatch import harness_argv_script, needs_vm, run_script_in_vm
+    if not needs_vm():
+        return measure_pass([parse_check(c, args.duration, args.tolerance)
+                             for c in args.checks.split(",") if c], show=False)
+    out: List[str] = []
+    rc = run_script_in_vm(harness_argv_script(_argv(args)), on_out=out.append)
+    text = "".join(out)
+    try:
+        report: Dict[str, Any] = json.loads(text[text.index("{"):])
+    except ValueError:
+        raise HarnessError(f"bench medium in the VM gave no report (exit {rc}): "
+                           f"{text.strip()[-500:]}") from None
+    return report
+
+
+def measure_pass(checks: List[Check], show: bool) -> Dict[str, Any]:
     from harness.kernel.host import in_vm
     from harness.medium.fidelity import run_check
     for check in checks:
@@ -102,17 +158,83 @@ def cmd_medium(args: argparse.Namespace) -> int:
         except HarnessError as err:
             check.ok = False
             check.note = f"error: {err}"
-        if not args.json:
+        if show:
             print(row(check), flush=True)
-    report = {"report": "medium fidelity, one hop, one saturated UDP sender",
+    report = {"report": "medium fidelity, one hop, one saturated sender",
               "where": "vm" if in_vm() else "native",
+              "clock": os.environ.get("HARNESS_VM_CLOCK", "realtime") if in_vm() else "realtime",
               "checks": [c.to_dict() for c in checks],
               "ok": all(c.ok for c in checks)}
-    if args.json:
-        print(json.dumps(report, indent=1))
-    else:
+    if show:
         print(f"\n{sum(1 for c in checks if c.ok)}/{len(checks)} within tolerance")
-    return 0 if report["ok"] else 1
+    return report
+
+
+@contextlib.contextmanager
+def cpu_load(processes: int) -> Iterator[None]:
+    """``processes`` busy loops at normal priority for the duration (0: none), killed after."""
+    from harness.kernel.cleanup import die_with_parent
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                preexec_fn=die_with_parent) for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for proc in burners:
+            proc.kill()
+            proc.wait()
+
+
+def compare_passes(passes: Dict[str, Dict[str, Any]], tolerance: float) -> Dict[str, Any]:
+    """Per check: each pass's goodput and error, and how far the loaded pass is from the
+    quiet one; ``ok`` when every check is within tolerance in every pass and the passes agree
+    within ``LOAD_AGREEMENT_PCT``."""
+    names = [c["name"] for c in next(iter(passes.values()))["checks"]]
+    rows = []
+    for name in names:
+        by_load = {load: next(c for c in rep["checks"] if c["name"] == name)
+                   for load, rep in passes.items()}
+        entry: Dict[str, Any] = {"name": name,
+                                 "expected": next(iter(by_load.values()))["expected"],
+                                 "passes": by_load}
+        quiet, loaded = by_load.get("quiet"), by_load.get("loaded")
+        ok = all(c["ok"] for c in by_load.values())
+        if quiet and loaded and quiet["measured"] and loaded["measured"] is not None:
+            diff = 100.0 * (loaded["measured"] - quiet["measured"]) / quiet["measured"]
+            entry["loaded_vs_quiet_pct"] = round(diff, 2)
+            ok = ok and abs(diff) <= LOAD_AGREEMENT_PCT
+        entry["ok"] = ok
+        rows.append(entry)
+    clocks = sorted({rep.get("clock", "?") for rep in passes.values()})
+    return {"report": "medium fidelity, quiet and loaded host", "clock": ",".join(clocks),
+            "tolerance_pct": tolerance, "agreement_pct": LOAD_AGREEMENT_PCT,
+            "checks": rows, "ok": all(r["ok"] for r in rows)}
+
+
+def comparison_table(report: Dict[str, Any]) -> List[str]:
+    lines = [f"clock: {report['clock']}; tolerance {report['tolerance_pct']:g} % of the analytic "
+             f"value, quiet and loaded within {report['agreement_pct']:g} % of each other",
+             f"{'check':<22} {'analytic':>8}  {'quiet':>8} {'err%':>6} {'lag p99':>8}  "
+             f"{'loaded':>8} {'err%':>6} {'lag p99':>8}  {'diff%':>6} ok"]
+    for r in report["checks"]:
+        cells = []
+        for load in ("quiet", "loaded"):
+            c = r["passes"].get(load)
+            if c is None:
+                cells.append(f"{'-':>8} {'-':>6} {'-':>8}")
+                continue
+            err = c.get("error_pct")
+            p99 = ((c.get("medium") or {}).get("lag_us") or {}).get("p99")
+            cells.append(f"{c['measured'] if c['measured'] is not None else '-':>8} "
+                         f"{'-' if err is None else f'{err:+.2f}':>6} "
+                         f"{'-' if p99 is None else f'{p99:.0f}us':>8}")
+        diff = r.get("loaded_vs_quiet_pct")
+        lines.append(f"{r['name']:<22} {r['expected']:>8.3f}  {cells[0]}  {cells[1]}  "
+                     f"{'-' if diff is None else f'{diff:+.2f}':>6} {'yes' if r['ok'] else 'NO'}")
+    good = sum(1 for r in report["checks"] if r["ok"])
+    lines.append(f"\n{good}/{len(report['checks'])} checks within tolerance in every pass"
+                 + (" and agreeing across passes" if "loaded" in report["checks"][0]["passes"]
+                    and "quiet" in report["checks"][0]["passes"] else ""))
+    return lines
 
 
 def header() -> str:
@@ -147,6 +269,10 @@ def _script(name: str, extra: List[str]) -> int:
         raise HarnessError(f"{path} is missing", hint="it is part of the checkout, not installs")
     extra = extra[1:] if extra[:1] == ["--"] else extra
     return subprocess.call([sys.executable, str(path), *extra])
+
+
+def cmd_clock(args: argparse.Namespace) -> int:
+    return _script("clock.py", args.args)
 
 
 def cmd_core(args: argparse.Namespace) -> int:

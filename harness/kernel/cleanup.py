@@ -173,6 +173,14 @@ def kill_all(victims: List[int], timeout: float = 2.0) -> None:
             time.sleep(0.05)
 
 
+def die_with_parent() -> None:
+    """``preexec_fn`` for a child that must not outlive the thread that started it: the
+    kernel sends it SIGKILL when that thread dies (PR_SET_PDEATHSIG), even on SIGKILL."""
+    import ctypes
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def claim(directory: Path) -> None:
     """Write this process as the owner of a run directory (read by ``owner_alive``)."""
     (directory / OWNER_FILE).write_text(f"{os.getpid()} {start_time(os.getpid())}\n")

@@ -70,7 +70,9 @@ class Check:
         return out
 
     def to_dict(self) -> Dict[str, Any]:
+        err = self.error_pct
         d = {"name": self.name, "measured": self.measured, "expected": round(self.expected, 4),
+             "error_pct": None if err is None else round(err, 3),
              "tolerance_pct": self.tolerance_pct, "ok": self.ok, **self.settings(),
              "medium": self.medium}
         if self.note:

@@ -119,23 +119,30 @@ def host_view(shares: List[Share]) -> Callable[[str], str]:
 
 
 def run_script_in_vm(script: str, *, out: TextIO = sys.stderr, quiet: bool = False,
-                     extra_shares: Optional[List[Share]] = None, host_paths: bool = True) -> int:
+                     extra_shares: Optional[List[Share]] = None, host_paths: bool = True,
+                     on_out: Optional[Callable[[str], object]] = None,
+                     clock: Optional[str] = None) -> int:
     """Boot a guest, run a bash script from the caller's directory, stream output (its
-    paths shown as the host's, unless ``host_paths`` is false), stop."""
+    paths shown as the host's, unless ``host_paths`` is false), stop. ``on_out`` takes the
+    script's standard output instead of this process's; ``clock`` overrides the guest's."""
     image = ensure_image(out=out)
     shares, guest_cwd = shares_for(Path.cwd())
     shares = shares + list(extra_shares or [])
     shown = host_view(shares) if host_paths else (lambda text: text)
     accel = choose_accel(image)
-    vm = VM(image, VMConfig(accel=accel, shares=shares))
+    config = VMConfig(accel=accel, shares=shares)
+    if clock is not None:
+        config.clock = clock
+    vm = VM(image, config)
+    if on_out is None:
+        on_out = lambda s: (sys.stdout.write(shown(s)), sys.stdout.flush())  # noqa: E731
     if not quiet:
         print(f"harness: this host has no mac80211_hwsim; running in the VM "
               f"({accel.upper()}, {clock_label(vm)}, {image.meta['kernel']})", file=out, flush=True)
     with vm:
         if not quiet:
             print(f"harness: VM ready in {vm.boot_seconds:.1f} s", file=out, flush=True)
-        return vm.run(script, cwd=guest_cwd, env=guest_env(vm),
-                      on_out=lambda s: (sys.stdout.write(shown(s)), sys.stdout.flush()),
+        return vm.run(script, cwd=guest_cwd, env=guest_env(vm), on_out=on_out,
                       on_err=lambda s: (sys.stderr.write(shown(s)), sys.stderr.flush()))
 
 

@@ -2,7 +2,8 @@
 
 What it shows (issue 3, "End to end, in the VM"):
 - one hop, saturated UDP (1472-byte payload) and TCP at 2, 11 (802.11b) and 54 Mbit/s
-  (802.11g): goodput within 5% of harness.medium.analytic (TCP: one ACK exchange per two segments);
+  (802.11g): goodput within 3% of harness.medium.analytic (TCP: one ACK exchange per two
+  segments), and in virtual time a delivery lag p99 under 100 us;
 - a 4-station chain (ns-2 geometry, static routes): the 3-hop UDP flow gets well below the
   one-hop value, and the medium's counters say the air was busy (contention), with lag
   percentiles reported so a CPU-starved run is recognisable;
@@ -30,6 +31,7 @@ from harness.medium.fidelity import (
     cpu_bound,
     run_check,
     sampled,
+    starved_reason,
     tcp_check,
     udp_check,
 )
@@ -48,14 +50,30 @@ def _in_vm() -> bool:
     return in_vm()
 
 
+#: Percent of the analytic value a one-hop check must come within.
+TOLERANCE_PCT = 3.0
+#: Delivery lag p99 (us) a one-hop check must stay under in virtual time (docs/vm.md): the
+#: guest's clock does not run while QEMU waits for the host, so only guest work delays a frame.
+VIRTUAL_LAG_P99_US = 100.0
+
+
+def virtual_time() -> bool:
+    import os
+    return _in_vm() and os.environ.get("HARNESS_VM_CLOCK") == "virtual"
+
+
 def assert_fidelity(check) -> None:
-    """Within tolerance, or else the run states why: a CPU-bound run (the machine saturated,
-    the air not) is an expected failure under TCG, reported with its numbers; any other
-    miss is a real failure."""
+    """Within tolerance of the analytic value, and in virtual time with a small delivery lag;
+    a miss prints the numbers and the medium's evidence, and says whether the CPU (not the
+    air) was the limit."""
     print("\n" + story(check))
-    if not check.ok and cpu_bound(check):
-        pytest.xfail("CPU-bound, not the medium: " + story(check))
-    assert check.ok, story(check)
+    why = f" [{starved_reason(check)}]" if cpu_bound(check) else ""
+    assert check.ok, story(check) + why
+    if virtual_time():
+        p99 = (check.medium.get("lag_us") or {}).get("p99")
+        assert p99 is not None and p99 < VIRTUAL_LAG_P99_US, (
+            f"delivery lag p99 {p99} us >= {VIRTUAL_LAG_P99_US:g} us in virtual time: "
+            + story(check))
 
 
 def story(check) -> str:
@@ -67,21 +85,21 @@ def story(check) -> str:
 # -- one hop against the analytic model ------------------------------------------------------
 @pytest.mark.parametrize("phy, rate", [("b", 11), ("g", 54)])
 def test_udp_one_hop_matches_analytic(phy, rate):
-    assert_fidelity(run_check(udp_check(phy, rate, duration=8)))
+    assert_fidelity(run_check(udp_check(phy, rate, duration=8, tolerance_pct=TOLERANCE_PCT)))
 
 
-@pytest.mark.parametrize("phy, rate", [("b", 11)])
+@pytest.mark.parametrize("phy, rate", [("b", 11), ("g", 54)])
 def test_tcp_one_hop_matches_analytic(phy, rate):
-    assert_fidelity(run_check(tcp_check(phy, rate, duration=8)))
+    assert_fidelity(run_check(tcp_check(phy, rate, duration=8, tolerance_pct=TOLERANCE_PCT)))
 
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("proto, phy, rate", [
-    ("udp", "b", 2), ("tcp", "b", 2), ("tcp", "g", 54)])
+    ("udp", "b", 2), ("tcp", "b", 2), ("udp", "g", 24)])
 def test_one_hop_other_rates_match_analytic(proto, phy, rate):
     make = udp_check if proto == "udp" else tcp_check
-    assert_fidelity(run_check(make(phy, rate, duration=15)))
+    assert_fidelity(run_check(make(phy, rate, duration=15, tolerance_pct=TOLERANCE_PCT)))
 
 
 # -- retry limit ---------------------------------------------------------------------------
