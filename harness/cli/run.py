@@ -58,6 +58,10 @@ def register(subparsers: Subparsers) -> None:
                    help="send the runs to Dask distributed workers: a scheduler address "
                         "(tcp://host:8786) or local:N for N workers on this machine; also "
                         "HARNESS_CLUSTER (docs/parallel.md)")
+    p.add_argument("--seeded-vm", action="store_true",
+                   help="boot a fresh VM for every run from the run's seed (QEMU -seed, no host "
+                        "entropy): the same boot state for every rerun; slower (a boot per "
+                        "run). docs/vm.md measures how far reruns then repeat")
     add_clock_option(p)
     p.set_defaults(func=cmd_run, fresh=False)
 
@@ -232,10 +236,16 @@ def make_pool(args: argparse.Namespace) -> Optional[RunPool]:
         from harness.parallel.cluster import ClusterPool
         return ClusterPool(cluster)
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    if jobs <= 1:
+    seeded = bool(getattr(args, "seeded_vm", False))
+    if seeded:
+        from harness.vm import dispatch
+        if not dispatch.needs_vm():
+            raise HarnessError("--seeded-vm: this host runs the emulation natively (no VM to "
+                               "seed); allowed only where the VM is used")
+    elif jobs <= 1:
         return None
     from harness.parallel.local import LocalPool
-    return LocalPool(jobs)
+    return LocalPool(jobs, seeded=seeded)
 
 
 def default_jobs() -> int:

@@ -2,7 +2,10 @@
 in a child process, or, where this host has no mac80211_hwsim, in a VM of this runner's own
 (booted at its first job and kept for the next, booted again after it failed).
 
-A ``JobRunner`` is one slot of a pool: one thread of ``--jobs N``, one Dask worker.
+A ``JobRunner`` is one slot of a pool: one thread of ``--jobs N``, one Dask worker. With
+``seeded`` it boots a fresh VM for every job instead, from the run's seed (QEMU ``-seed``, no
+host entropy device, a fixed Python hash seed): the same boot state for every rerun of a run
+(docs/vm.md measures how far that makes reruns repeat).
 """
 from __future__ import annotations
 
@@ -32,9 +35,11 @@ class JobFailed(HarnessError):
 class JobRunner:
     """Runs jobs one at a time, natively or in its own VM; ``close()`` stops the VM."""
 
-    def __init__(self, name: str = "worker", say: Callable[[str], None] = lambda text: None):
+    def __init__(self, name: str = "worker", say: Callable[[str], None] = lambda text: None,
+                 seeded: bool = False):
         self.name = name
         self.say = say
+        self.seeded = seeded
         self.vm: Optional[VM] = None
         self._proc: Optional[subprocess.Popen[str]] = None
         self._lock = threading.Lock()
@@ -62,23 +67,28 @@ class JobRunner:
         return self._record(job, out, err, proc.returncode)
 
     # -- in a VM ----------------------------------------------------------------------
-    def _boot(self) -> VM:
+    def _boot(self, seed: Optional[int] = None) -> VM:
         image = ensure_image(out=sys.stderr)
         shares, _ = dispatch.shares_for(code_root())
-        vm = VM(image, VMConfig(accel=choose_accel(image), shares=shares))
+        vm = VM(image, VMConfig(accel=choose_accel(image), shares=shares, seed=seed))
         with self._lock:
             if self._closed:
                 raise JobFailed(f"{self.name} is closed")
             self.vm = vm
         vm.start()
-        self.say(f"{self.name}: VM ready in {vm.boot_seconds:.1f} s "
-                 f"({dispatch.clock_label(vm)})")
+        if seed is None:
+            self.say(f"{self.name}: VM ready in {vm.boot_seconds:.1f} s "
+                     f"({dispatch.clock_label(vm)})")
         return vm
 
     def _in_vm(self, job: Job) -> Dict[str, Any]:
         if self.vm is not None and (self.vm.proc is None or self.vm.proc.poll() is not None):
             self._drop_vm()  # QEMU is gone (killed, or its parent thread ended): boot again
-        vm = self.vm if self.vm is not None else self._boot()
+        if self.seeded:
+            self._drop_vm()
+            vm = self._boot(seed=job.run.seed)
+        else:
+            vm = self.vm if self.vm is not None else self._boot()
         out: list = []
         err: Deque[str] = collections.deque(maxlen=200)
         script = f"printf %s {encode(job)} | exec python3 -m {WORKER_MODULE}"
@@ -88,7 +98,7 @@ class JobRunner:
         except (OSError, HarnessError) as error:
             self._drop_vm()
             raise JobFailed(f"{self.name}: the VM failed during run {job.run.run_id}: {error}") from None
-        if rc == 255:  # the agent's connection is gone: the VM died
+        if rc == 255 or self.seeded:  # the VM died, or it served its one run
             self._drop_vm()
         return self._record(job, "".join(out), "".join(err), rc)
 

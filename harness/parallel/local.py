@@ -19,10 +19,11 @@ from harness.parallel.worker import Job
 class LocalPool:
     """``workers`` job runners on this host."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, seeded: bool = False):
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
         self.workers = workers
+        self.seeded = seeded
         self._local = threading.local()
         self._runners: List[JobRunner] = []
         self._lock = threading.Lock()
@@ -32,7 +33,8 @@ class LocalPool:
         runner = getattr(self._local, "runner", None)
         if runner is None:
             with self._lock:
-                runner = JobRunner(f"job runner {len(self._runners) + 1}", say=progress.message)
+                runner = JobRunner(f"job runner {len(self._runners) + 1}", say=progress.message,
+                                   seeded=self.seeded)
                 self._runners.append(runner)
             self._local.runner = runner
         return runner

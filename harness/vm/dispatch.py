@@ -31,6 +31,9 @@ def guest_env(vm: Optional[VM] = None) -> Dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k.startswith("HARNESS_")}
     if vm is not None:
         env["HARNESS_VM_CLOCK"] = "virtual" if vm.virtual_time else "realtime"
+        if vm.config.seed is not None:  # a seeded guest: set orders fixed too
+            env["PYTHONHASHSEED"] = "0"
+            env["HARNESS_VM_SEED"] = str(vm.config.seed)
     env.update({"PYTHONPATH": GUEST_CODE, "HARNESS_IN_VM": "1", "HARNESS_CACHE": GUEST_CACHE,
                 "PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root", "LANG": "C.UTF-8"})
     env.pop("HARNESS_FORCE_VM", None)
