@@ -19,6 +19,7 @@ import json
 import os
 import shlex
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ContextManager, Dict, List, Optional, Tuple, Union
 
@@ -96,30 +97,29 @@ def pytest_runtestloop(session: pytest.Session) -> None:
 
 # -- the batch in the VM ----------------------------------------------------------------------
 class RemoteBatch:
-    """The emulation tests of this session, run once in a fresh guest."""
+    """The emulation tests of this session, run in fresh guests: split by test module into as
+    many shards as VM slots (one per host core in virtual time), one guest per shard, the
+    shards at once. Results do not depend on the sharing in virtual time, only wall time does."""
 
     def __init__(self, config: pytest.Config, nodeids: List[str]):
         self.nodeids = nodeids
         self.rootdir = Path(str(config.rootpath))
         self.outcomes: Dict[str, Outcome] = {}
-        self.error: Optional[str] = None
         self.passthrough = _passthrough(config)
+        self._lock = threading.Lock()
 
     def run(self, config: pytest.Config) -> None:
-        from harness.errors import HarnessError
-        from harness.paths import cache_dir
-        from harness.vm.dispatch import GUEST_CACHE, run_script_in_vm
+        from harness.vm.machine import vm_slots
         tr = config.pluginmanager.get_plugin("terminalreporter")
-        write: Callable[[str], object] = tr.write if tr else sys.stdout.write
-        report_host = cache_dir() / "guest" / f"outcomes-{os.getpid()}.json"
-        report_host.parent.mkdir(parents=True, exist_ok=True)
-        report_host.unlink(missing_ok=True)
-        argv = ["python3", "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                "-p", "harness.testing.pytest_plugin",
-                f"{REMOTE_REPORT_OPTION}={GUEST_CACHE}/{report_host.name}"] + self.passthrough
-        script = "exec " + " ".join(shlex.quote(a) for a in argv + self.nodeids)
+        raw: Callable[[str], object] = tr.write if tr else sys.stdout.write
+
+        def write(text: str) -> None:
+            with self._lock:
+                raw(text)
+
+        shards = split_by_module(self.nodeids, vm_slots())
         write(f"\nharness: {len(self.nodeids)} emulation test(s) need mac80211_hwsim: "
-              f"running them in the harness VM\n")
+              f"running them in {len(shards)} harness VM(s)\n")
         cwd = os.getcwd()
         try:
             os.chdir(self.rootdir)
@@ -127,16 +127,78 @@ class RemoteBatch:
             ctx: ContextManager[object] = (capman.global_and_fixture_disabled() if capman
                                            else contextlib.nullcontext())
             with ctx:
-                run_script_in_vm(script, quiet=False)
-        except HarnessError as err:
-            self.error = f"the harness VM could not run the emulation tests: {err}"
+                threads = [threading.Thread(target=self._run_shard,
+                                            args=(i, shard, write, len(shards) > 1))
+                           for i, shard in enumerate(shards)]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
         finally:
             os.chdir(cwd)
+
+    def _run_shard(self, index: int, nodeids: List[str], write: Callable[[str], None],
+                   prefixed: bool) -> None:
+        from harness.errors import HarnessError
+        from harness.paths import cache_dir
+        from harness.vm.dispatch import GUEST_CACHE, run_script_in_vm
+        report_host = cache_dir() / "guest" / f"outcomes-{os.getpid()}-{index}.json"
+        report_host.parent.mkdir(parents=True, exist_ok=True)
+        report_host.unlink(missing_ok=True)
+        argv = ["python3", "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                "-p", "harness.testing.pytest_plugin",
+                f"{REMOTE_REPORT_OPTION}={GUEST_CACHE}/{report_host.name}"] + self.passthrough
+        script = "exec " + " ".join(shlex.quote(a) for a in argv + nodeids)
+        pending = [""]
+
+        def out(text: str) -> None:
+            if not prefixed:
+                write(text)
+                return
+            pending[0] += text
+            *lines, pending[0] = pending[0].split("\n")
+            if lines:
+                write("".join(f"[vm {index + 1}] {line}\n" for line in lines))
+
+        error = None
+        try:
+            run_script_in_vm(script, quiet=False, on_out=out)
+        except HarnessError as err:
+            error = f"the harness VM could not run the emulation tests: {err}"
+        if pending[0]:
+            write(f"[vm {index + 1}] {pending[0]}\n")
         if report_host.exists():
-            self.outcomes = json.loads(report_host.read_text())
+            outcomes = json.loads(report_host.read_text())
             report_host.unlink()
-        elif self.error is None:
-            self.error = "the VM run produced no results (see its output above)"
+        else:
+            outcomes = {}
+            error = error or "the VM run produced no results (see its output above)"
+        with self._lock:
+            self.outcomes.update(outcomes)
+            if error:  # the tests of this shard that reported nothing fail with this reason
+                for nodeid in nodeids:
+                    self.outcomes.setdefault(nodeid, {"outcome": "failed", "longrepr": error})
+
+
+def split_by_module(nodeids: List[str], shards: int) -> List[List[str]]:
+    """At most ``shards`` groups of whole test modules (a module's tests share fixtures and
+    run in order), balanced by their count of tests; paper suites count four times (their
+    tests are sweeps). Order within a group is the collection order."""
+    modules: Dict[str, List[str]] = {}
+    for nodeid in nodeids:
+        modules.setdefault(nodeid.split("::", 1)[0], []).append(nodeid)
+
+    def weight(module: str) -> int:
+        return len(modules[module]) * (4 if "/papers/" in module else 1)
+
+    groups: List[List[str]] = [[] for _ in range(max(1, min(shards, len(modules))))]
+    loads = [0] * len(groups)
+    for module in sorted(modules, key=weight, reverse=True):
+        i = loads.index(min(loads))
+        groups[i].append(module)
+        loads[i] += weight(module)
+    order = {nodeid: n for n, nodeid in enumerate(nodeids)}
+    return [sorted((n for m in g for n in modules[m]), key=order.__getitem__) for g in groups if g]
 
 
 #: Where the session keeps the batch between collection and the test loop.
@@ -177,8 +239,6 @@ class RemoteItem(pytest.Item):
         return self._location
 
     def runtest(self) -> None:
-        if self.batch.error:
-            raise RemoteFailure(self.batch.error)
         outcome = self.batch.outcomes.get(self.nodeid)
         if outcome is None:
             raise RemoteFailure("no outcome came back from the VM for this test "
