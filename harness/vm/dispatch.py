@@ -34,8 +34,13 @@ def guest_env(vm: Optional[VM] = None) -> Dict[str, str]:
         if vm.config.seed is not None:  # a seeded guest: set orders fixed too
             env["PYTHONHASHSEED"] = "0"
             env["HARNESS_VM_SEED"] = str(vm.config.seed)
+    # The checkout is a copy in the guest's memory (vm/guest/rc.sh), so compiled modules are
+    # written there, never into the host's checkout, and reused by the next Python process
+    # of the same boot. PYTHONSAFEPATH: the current directory (often a 9p share) is not
+    # searched for modules: every import would ask the host, and in virtual time each wait
+    # makes the guest's clock jump (docs/vm.md).
     env.update({"PYTHONPATH": GUEST_CODE, "HARNESS_IN_VM": "1", "HARNESS_CACHE": GUEST_CACHE,
-                "PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root", "LANG": "C.UTF-8"})
+                "PYTHONSAFEPATH": "1", "HOME": "/root", "LANG": "C.UTF-8"})
     env.pop("HARNESS_FORCE_VM", None)
     revision = code_revision()
     if revision:
@@ -49,7 +54,7 @@ def shares_for(cwd: Path) -> tuple:
     root = code_root()
     guest_cache = cache_dir() / "guest"
     guest_cache.mkdir(parents=True, exist_ok=True)
-    shares = [Share("code", root, GUEST_CODE), Share("cache", guest_cache, GUEST_CACHE)]
+    shares = [Share("code", root, GUEST_CODE, snapshot=True), Share("cache", guest_cache, GUEST_CACHE)]
     try:
         guest_cwd = str(Path(GUEST_CODE) / cwd.resolve().relative_to(root))
     except ValueError:

@@ -106,10 +106,17 @@ KVM_PROBE_TIMEOUT_S = 25.0
 
 @dataclass
 class Share:
-    """A host directory the guest mounts over 9p."""
+    """A host directory the guest mounts over 9p.
+
+    ``snapshot``: the guest copies the share's code directories into memory at boot and binds
+    them over their place (vm/guest/rc.sh); its data directories stay shared. For the
+    checkout: in virtual time a guest that waits on the host for a file has its clock jump to
+    its next timer deadline (docs/vm.md), and reading the harness's modules over 9p each time
+    Python started made an import take minutes of guest time under a loaded host."""
     tag: str
     host_path: Path
     guest_path: str
+    snapshot: bool = False
 
 
 @dataclass
@@ -177,7 +184,8 @@ class VM:
         append = ["root=/dev/vda", "rw", "console=ttyS0", "quiet", "loglevel=3", "panic=-1",
                   "tsc=reliable"]
         append += os.environ.get("HARNESS_VM_APPEND", "").split()  # extra kernel args, for diagnosis
-        append += [f"harness.share={s.tag}:{s.guest_path}" for s in cfg.shares]
+        append += [f"harness.share={s.tag}:{s.guest_path}" + (":snapshot" if s.snapshot else "")
+                   for s in cfg.shares]
         if cfg.interactive:
             append += ["harness.shell=1", f"harness.cwd={cfg.guest_cwd}"]
         argv = ["qemu-system-x86_64", "-accel", accel, "-cpu", "host" if cfg.accel == "kvm" else "max",
