@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -73,17 +72,9 @@ def guest_main(cases: List[str], seconds: float) -> int:
 
 
 # -- on the host ----------------------------------------------------------------------------
-def cpu_seconds(pid: int) -> Optional[float]:
-    """utime + stime of a process, seconds."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def host_run(clock: str, cases: List[str], seconds: float) -> List[Dict[str, Any]]:
     """Boot a guest on ``clock``, run the cases, time each flow from the guest's marks."""
+    from harness.parallel.jobs import process_cpu_seconds
     from harness.paths import code_root
     from harness.vm import dispatch
     from harness.vm.image import ensure_image
@@ -108,7 +99,7 @@ def host_run(clock: str, cases: List[str], seconds: float) -> List[Dict[str, Any
                 if not line.startswith(MARK):
                     continue
                 mark = json.loads(line[len(MARK):])
-                now, cpu = time.monotonic(), cpu_seconds(pid)
+                now, cpu = time.monotonic(), process_cpu_seconds(pid)
                 if mark["event"] == "start":
                     open_marks[mark["case"]] = {"t": mark["t"], "wall": now, "cpu": cpu}
                     continue

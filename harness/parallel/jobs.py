@@ -10,10 +10,13 @@ host entropy device, a fixed Python hash seed): the same boot state for every re
 from __future__ import annotations
 
 import collections
+import os
 import subprocess
 import sys
 import threading
-from typing import Any, Callable, Deque, Dict, Optional
+import time
+from pathlib import Path
+from typing import Any, Callable, Deque, Dict, Optional, Tuple
 
 from harness.errors import HarnessError
 from harness.parallel.worker import Job, encode, parse_record
@@ -25,6 +28,15 @@ from harness.vm.machine import VM, VMConfig, choose_accel
 #: Lines of a failed job's standard error kept for its error message.
 STDERR_TAIL = 12
 WORKER_MODULE = "harness.parallel.worker"
+
+
+def process_cpu_seconds(pid: int) -> Optional[float]:
+    """utime + stime of a process (None once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class JobFailed(HarnessError):
@@ -46,12 +58,22 @@ class JobRunner:
         self._closed = False
 
     def run(self, job: Job) -> Dict[str, Any]:
-        """The job's record; ``JobFailed`` when none came back."""
+        """The job's record, its ``timing`` completed with what the run cost this host:
+        ``host_seconds`` (wall) and, in a VM, ``host_cpu_seconds`` (QEMU's CPU time: the
+        figure to plan a sweep's wall time by, since other loads do not change it);
+        ``JobFailed`` when no record came back."""
         if self._closed:
             raise JobFailed(f"{self.name} is closed")
+        t0 = time.monotonic()
         if dispatch.needs_vm():
-            return self._in_vm(job)
-        return self._in_process(job)
+            record, cpu = self._in_vm(job)
+        else:
+            record, cpu = self._in_process(job), None
+        timing = record.setdefault("timing", {})
+        timing["host_seconds"] = round(time.monotonic() - t0, 3)
+        if cpu is not None:
+            timing["host_cpu_seconds"] = round(cpu, 3)
+        return record
 
     # -- natively ---------------------------------------------------------------------
     def _in_process(self, job: Job) -> Dict[str, Any]:
@@ -81,7 +103,7 @@ class JobRunner:
                      f"({dispatch.clock_label(vm)})")
         return vm
 
-    def _in_vm(self, job: Job) -> Dict[str, Any]:
+    def _in_vm(self, job: Job) -> Tuple[Dict[str, Any], Optional[float]]:
         if self.vm is not None and (self.vm.proc is None or self.vm.proc.poll() is not None):
             self._drop_vm()  # QEMU is gone (killed, or its parent thread ended): boot again
         if self.seeded:
@@ -92,15 +114,18 @@ class JobRunner:
         out: list = []
         err: Deque[str] = collections.deque(maxlen=200)
         script = f"printf %s {encode(job)} | exec python3 -m {WORKER_MODULE}"
+        cpu0 = process_cpu_seconds(vm.proc.pid) if vm.proc is not None else None
         try:
             rc = vm.run(script, cwd=dispatch.GUEST_CODE, env=dispatch.guest_env(vm),
                         on_out=out.append, on_err=err.append)
         except (OSError, HarnessError) as error:
             self._drop_vm()
             raise JobFailed(f"{self.name}: the VM failed during run {job.run.run_id}: {error}") from None
+        cpu1 = process_cpu_seconds(vm.proc.pid) if vm.proc is not None else None
+        cpu = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
         if rc == 255 or self.seeded:  # the VM died, or it served its one run
             self._drop_vm()
-        return self._record(job, "".join(out), "".join(err), rc)
+        return self._record(job, "".join(out), "".join(err), rc), cpu
 
     def _drop_vm(self) -> None:
         with self._lock:
