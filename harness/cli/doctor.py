@@ -34,4 +34,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
               "tests use the QEMU guest automatically.")
         print("VM prerequisites: " + ("present." if vm_ready else
                                       "missing (see the NO/-- lines above)."))
+        from harness.vm.machine import clock_mode, vm_slots
+        clock = clock_mode()
+        print(f"Guest clock: {clock} ("
+              + ("QEMU's instruction counter under TCG: results do not depend on this host's "
+                 "load" if clock == "virtual" else "the host's wall clock: a busy host shows "
+                 "in the results") + f"); {vm_slots()} VM(s) at once, so `harness run` "
+              f"defaults to --jobs {vm_slots()}. HARNESS_VM_CLOCK / --clock change it.")
     return 0
