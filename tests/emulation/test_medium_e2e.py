@@ -3,7 +3,7 @@
 What it shows (issue 3, "End to end, in the VM"):
 - one hop, saturated UDP (1472-byte payload) and TCP at 2, 11 (802.11b) and 54 Mbit/s
   (802.11g): goodput within 3% of harness.medium.analytic (TCP: one ACK exchange per two
-  segments), and in virtual time a delivery lag p99 under 100 us;
+  segments), and in virtual time a delivery lag p99 under 100 us (UDP) or 300 us (TCP);
 - a 4-station chain (ns-2 geometry, static routes): the 3-hop UDP flow gets well below the
   one-hop value, and the medium's counters say the air was busy (contention), with lag
   percentiles reported so a CPU-starved run is recognisable;
@@ -52,9 +52,15 @@ def _in_vm() -> bool:
 
 #: Percent of the analytic value a one-hop check must come within.
 TOLERANCE_PCT = 3.0
-#: Delivery lag p99 (us) a one-hop check must stay under in virtual time (docs/vm.md): the
-#: guest's clock does not run while QEMU waits for the host, so only guest work delays a frame.
-VIRTUAL_LAG_P99_US = 100.0
+#: Delivery lag p99 bounds (us) for a one-hop check in virtual time (docs/vm.md). The guest's
+#: clock does not run while QEMU waits for the host, so only guest work delays a frame. With
+#: UDP that is mediumd's own wake-up (p99 ~30 us measured). With TCP the one vCPU also runs
+#: both endpoints' TCP work, much of it in the softirqs the medium's own deliveries trigger,
+#: which no priority can pre-empt: measured p99 131 us at 54 Mbit/s, 25 us at 11 Mbit/s (with
+#: mediumd at real-time priority and preempt=full; 491 / 360 us before). The throughput itself
+#: is asserted against the analytic value; these bounds catch a medium whose timing has come
+#: loose from the guest's clock (wall-clock runs on a busy host: milliseconds).
+VIRTUAL_LAG_P99_US = {"udp": 100.0, "tcp": 300.0}
 
 
 def virtual_time() -> bool:
@@ -71,9 +77,9 @@ def assert_fidelity(check) -> None:
     assert check.ok, story(check) + why
     if virtual_time():
         p99 = (check.medium.get("lag_us") or {}).get("p99")
-        assert p99 is not None and p99 < VIRTUAL_LAG_P99_US, (
-            f"delivery lag p99 {p99} us >= {VIRTUAL_LAG_P99_US:g} us in virtual time: "
-            + story(check))
+        bound = VIRTUAL_LAG_P99_US[check.protocol]
+        assert p99 is not None and p99 < bound, (
+            f"delivery lag p99 {p99} us >= {bound:g} us in virtual time: " + story(check))
 
 
 def story(check) -> str:
