@@ -200,3 +200,17 @@ def test_daemon_run_directories_of_a_killed_run_are_cleaned(tmp_path, monkeypatc
     os.utime(mine, (time.time(), time.time()))
     cleanup.remove_dir(mine)
     assert Path(tmp_path).exists()
+
+
+@pytest.mark.parametrize("topology, match", [
+    ("{builder: lan, wireless: true, distance: 3000}",
+     "topology: station 'client' has no access point in range: ap1 at 3000.0 m"),
+    ("{builder: lan, bw: 2000}", "topology.bw: 2000.0 is out of range"),
+    ("{builder: lan, wireless: true, security: wpa2}", "security wpa2 needs a passphrase"),
+])
+def test_experiment_files_with_a_network_that_cannot_start_fail_at_validation(topology, match):
+    from harness.experiment import schema
+    text = f"name: bad\ntopology: {topology}\nflows: [{{src: server, dst: client}}]\n"
+    with pytest.raises(HarnessError, match=match) as err:
+        schema.loads(text, source=Path("bad.yaml"))
+    assert str(err.value).startswith("bad.yaml:2: topology")
