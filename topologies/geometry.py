@@ -36,11 +36,12 @@ PRESETS: Dict[str, Dict[str, Any]] = {
     # access point and the client. COST 231 multi-wall model (free-space distance law plus a
     # loss per wall; 6.9 dB per heavy wall, COST Action 231 final report, 1999, at 1.8 GHz);
     # Rayleigh fading per frame (no line of sight through walls); ERP's mandatory rates as
-    # the basic set (control frames at 24 Mbit/s after a 54 Mbit/s frame); a medium queue of
-    # 100 frames: hwsim stops a radio's queues at 100 frames pending in the medium, so the
-    # medium never refuses one and a full queue backs up into the kernel's qdisc, as a
-    # driver's full ring does (the default 50 would drop the frames beyond it). Distance and
-    # wall count are the lan builder's (docs/papers.md, paper 003).
+    # the basic set (control frames at 24 Mbit/s after a 54 Mbit/s frame); a device queue of
+    # 100 frames per radio. hwsim never stops a radio's queues: it hands every frame to the
+    # medium at once, and only when 200 are pending does it drop the oldest down to 100. So the
+    # kernel's qdisc stays empty, and the queue in front of the air is the medium's (tail drop);
+    # at 100 frames, below hwsim's limit, hwsim never drops a frame the medium still holds.
+    # Distance and wall count are the lan builder's (docs/papers.md, paper 003).
     "office-003": {"propagation": "indoor", "exponent": 2.0, "wall_loss": 6.9,
                    "fading": "rayleigh", "basic_rates": {"g": [6, 12, 24]}, "queue": 100},
 }

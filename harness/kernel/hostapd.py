@@ -28,9 +28,11 @@ from harness.kernel import cleanup, naming, wireless
 SECURITY = ("open", "wpa2")
 #: hostapd's hw_mode per PHY.
 HW_MODE = {"b": "b", "g": "g"}
-#: How long an access point may take to start beaconing, and a station to associate (TCG).
-AP_TIMEOUT = 30.0
-ASSOC_TIMEOUT = 30.0
+#: How long an access point may take to start beaconing, and a station to associate (guest
+#: seconds; generous: in virtual time the clock jumps ahead while the guest waits for the disk,
+#: as when a daemon starts the first time after boot, harness.kernel.ovs.START_TIMEOUT).
+AP_TIMEOUT = 120.0
+ASSOC_TIMEOUT = 120.0
 AP_DAEMON = "hostapd"
 STA_DAEMON = "wpa"
 

@@ -27,8 +27,11 @@ from harness.kernel.naming import RUN_ENV
 
 Args = Union[str, Sequence[str]]
 
-#: Default timeout of one command inside a namespace (s).
-CMD_TIMEOUT = 30.0
+#: Default timeout of one command (guest seconds). It catches hangs, so it can be generous:
+#: in virtual time (QEMU icount, sleep=off) the guest's clock jumps ahead while it waits for
+#: the disk, and a command read from disk for the first time after boot (``modprobe``,
+#: ``ovsdb-tool``, ``hostapd``) has been measured to take over 30 s of guest time.
+CMD_TIMEOUT = 120.0
 #: Most per-node steps run at once (``each``): process start-up is CPU work, so a few
 #: more than the CPUs keeps them busy while some processes wait on the kernel.
 PARALLEL = max(2, 2 * (os.cpu_count() or 1))

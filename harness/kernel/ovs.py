@@ -30,8 +30,11 @@ from harness.kernel.netns import Node, run
 OVSDB_DIRS = ("/run/openvswitch", "/var/run/openvswitch")
 #: The database schema of the Debian package.
 SCHEMA = Path("/usr/share/openvswitch/vswitch.ovsschema")
-#: How long the daemons may take to come up and apply a change (TCG starts them slowly).
-START_TIMEOUT = 30.0
+#: How long the daemons may take to come up and apply a change (guest seconds). Generous: in
+#: virtual time the guest's clock jumps ahead while it waits for the disk, so the first start
+#: of a boot (binaries not yet in the page cache) can take tens of guest seconds (measured:
+#: ``ovsdb-tool create`` timed out at 30 s once, then took 0.03 s).
+START_TIMEOUT = 120.0
 #: The daemon name in the run directory's name (``naming.daemon_dir_prefix``).
 DAEMON = "ovs"
 FAIL_MODE = "standalone"
@@ -40,7 +43,7 @@ FAIL_MODE = "standalone"
 def load_module() -> None:
     """The kernel datapath (``openvswitch``; modprobe resolves its libcrc32c soft dependency)."""
     if not Path("/sys/module/openvswitch").exists():
-        run(["modprobe", "openvswitch"])
+        run(["modprobe", "openvswitch"], timeout=START_TIMEOUT)
 
 
 class OvsSwitch:
@@ -94,16 +97,16 @@ class OvsSwitch:
         load_module()
         self.run_dir = cleanup.new_run_dir(naming.daemon_dir_prefix(self.tag, DAEMON,
                                                                       self.node.name))
-        run(["ovsdb-tool", "create", self._path("conf.db"), str(SCHEMA)])
+        run(["ovsdb-tool", "create", self._path("conf.db"), str(SCHEMA)], timeout=START_TIMEOUT)
         self.node.popen(self._env_argv() + self.daemon_args("ovsdb-server"),  # logs: run dir
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self._wait_for(self.db_socket, "ovsdb-server")
-        self.node.cmd(self.vsctl_args("init", wait=False))
+        self.node.cmd(self.vsctl_args("init", wait=False), timeout=START_TIMEOUT)
         self.node.popen(self._env_argv() + self.daemon_args("ovs-vswitchd"),
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.node.cmd(self.vsctl_args("add-br", self.bridge, "--", "set-fail-mode", self.bridge,
                                       FAIL_MODE), timeout=START_TIMEOUT + 10)
-        self.node.cmd(["ip", "link", "set", self.bridge, "up"])
+        self.node.cmd(["ip", "link", "set", self.bridge, "up"], timeout=START_TIMEOUT)
 
     def _wait_for(self, path: str, daemon: str) -> None:
         deadline = time.monotonic() + START_TIMEOUT

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from harness.net.network import Network
 
 
+#: Guest seconds for a veth end's commands (ovs-vsctl, ethtool, tc): the first use after boot
+#: reads them from disk, which in virtual time advances the guest's clock.
+LINK_TIMEOUT = 120.0
+
+
 class Link:
     """One link of the topology, realised between two nodes of a running network."""
 
@@ -81,7 +86,7 @@ class VethLink(Link):
             if bw is not None:
                 lines += shaping.shape_lines(intf, bw, spec.params.get("queue",
                                                                        shaping.DEFAULT_QUEUE))
-            node.script(lines)
+            node.script(lines, timeout=LINK_TIMEOUT)
             if ip is not None:  # a switch's or access point's port has none
                 node.ips.append(ip)
 
