@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 from harness.errors import CommandTimeout, HarnessError
 from harness.kernel.netns import Node
-from harness.kernel.tcp_diag import DiagSocket, TcpSocket
+from harness.kernel.tcp_diag import CLOSING_STATES, TCP_ESTABLISHED, DiagSocket, TcpSocket
 from harness.traffic import iperf
 from harness.traffic.iperf import FlowResult
 from harness.traffic.servers import iperf_servers
@@ -86,24 +86,31 @@ class SsSampler:
     no process per sample, so the sampling takes next to no CPU from the emulation.
     ``stop()`` returns the samples; ``t`` counts from the sampler's start."""
 
-    def __init__(self, node: Node, port: int, *, interval: float = 0.2):
+    def __init__(self, node: Node, port: int, *, interval: float = 0.2, closing: bool = False):
         self.node = node
         self.port = port
         self.interval = interval
+        #: Also sockets the sender closed with data still in flight (a bulk transfer's last
+        #: bytes are acknowledged after iperf3 closed its socket).
+        self.states = 1 << TCP_ESTABLISHED
+        if closing:
+            for state in CLOSING_STATES:
+                self.states |= 1 << state
         self.samples: List[SsSample] = []
         self.error: Optional[BaseException] = None
         self._diag = DiagSocket(node.netns)
         self._stop = threading.Event()
-        self._t0 = time.monotonic()
+        #: When sampling began (``time.monotonic()``): every sample's ``t`` counts from it.
+        self.t0 = time.monotonic()
         self._thread = threading.Thread(target=self._loop, daemon=True,
                                         name=f"ss-{node.name}-{port}")
         self._thread.start()
 
     def _loop(self) -> None:
         while True:
-            t = time.monotonic() - self._t0
+            t = time.monotonic() - self.t0
             try:
-                socks = self._diag.established()
+                socks = self._diag.sockets(self.states)
             except (OSError, HarnessError) as err:
                 self.error = err
                 return
@@ -170,13 +177,16 @@ class Flow:
     port: int = DEFAULT_PORT
     interval: float = 1.0
     extra: List[str] = field(default_factory=list)
+    #: A bulk transfer of this many bytes (iperf3 ``-n``); ``duration`` then only bounds it.
+    bytes: Optional[int] = None
 
 
 def client_args(flow: Flow, dst_ip: str) -> List[str]:
     """The iperf3 client command line of a flow (pure)."""
     if flow.protocol not in PROTOCOLS:
         raise HarnessError(f"protocol {flow.protocol!r} is invalid: allowed {', '.join(PROTOCOLS)}")
-    args = ["iperf3", "-c", dst_ip, "-p", str(flow.port), "-t", f"{flow.duration:g}",
+    length = ["-n", str(int(flow.bytes))] if flow.bytes else ["-t", f"{flow.duration:g}"]
+    args = ["iperf3", "-c", dst_ip, "-p", str(flow.port), *length,
             "-i", f"{flow.interval:g}", "-J"]
     if flow.protocol == "udp":
         args += ["-u", "-b", flow.bitrate or "1M"]
@@ -197,6 +207,8 @@ class FlowRun:
     result: FlowResult
     ss: List[SsSample] = field(default_factory=list)
     incomplete: Optional[str] = None
+    #: When the samples' clock started (``time.monotonic()``), to put flows on one time axis.
+    t0: Optional[float] = None
 
 
 #: Seconds an iperf3 client may take past its test duration: its setup and end-of-test
@@ -230,43 +242,88 @@ def result_from_samples(flow: Flow, samples: List[SsSample]) -> FlowResult:
 
 
 def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
-    """Run one iperf3 flow to completion; optionally sample ``ss`` in the sender's namespace.
+    """Run one iperf3 flow to completion (its server started first, stopped after);
+    optionally sample ``ss`` in the sender's namespace (``run_client``)."""
+    dst = net[flow.dst]
+    if dst.ip is None:
+        raise HarnessError(f"flow {flow.src}->{flow.dst}: {flow.dst} has no IP address")
+    with iperf_servers([(dst, flow.port)]):
+        return run_client(net, flow, sample_ss=sample_ss, ss_interval=ss_interval)
+
+
+def run_client(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
+    """The client side of one flow whose iperf3 server already listens.
 
     A sampled TCP client that does not finish within ``CLIENT_GRACE_S`` of its duration is
     killed, and its result is taken from the samples (``FlowRun.incomplete`` says so): its data
-    ran its full time, only the report was lost, and one stuck report should not void a run."""
+    ran its full time, only the report was lost, and one stuck report should not void a run.
+    A bulk transfer (``bytes``) still running then was cut at its time limit: the same."""
     if flow.congestion:
         net.ensure_congestion([flow.congestion])
     src, dst = net[flow.src], net[flow.dst]
     if dst.ip is None:
         raise HarnessError(f"flow {flow.src}->{flow.dst}: {flow.dst} has no IP address")
-    with iperf_servers([(dst, flow.port)]):
-        sampler: Optional[SsSampler] = None
+    sampler: Optional[SsSampler] = None
+    try:
+        if sample_ss and flow.protocol == "tcp":
+            sender = dst if flow.reverse else src
+            sampler = SsSampler(sender, flow.port, interval=ss_interval,
+                                closing=bool(flow.bytes))
+        t0 = sampler.t0 if sampler else None
         try:
-            if sample_ss and flow.protocol == "tcp":
-                sender = dst if flow.reverse else src
-                sampler = SsSampler(sender, flow.port, interval=ss_interval)
-            try:
-                proc = src.cmd(client_args(flow, dst.ip), check=False,
-                               timeout=flow.duration + CLIENT_GRACE_S)
-            except CommandTimeout as err:
-                samples = data_samples(sampler.stop()) if sampler else []
-                sampler = None
-                if not samples:
-                    raise
-                return FlowRun(result_from_samples(flow, samples), samples,
-                               incomplete=f"{err}; goodput from the sender's socket samples")
-            samples = sampler.stop() if sampler else []
+            proc = src.cmd(client_args(flow, dst.ip), check=False,
+                           timeout=flow.duration + CLIENT_GRACE_S)
+        except CommandTimeout as err:
+            samples = data_samples(sampler.stop()) if sampler else []
             sampler = None
-            if not proc.stdout.strip():
-                raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
-                                   f"(exit {proc.returncode}): {proc.stderr.strip()}")
-            result = iperf.parse(proc.stdout)
-            result.src, result.dst = flow.src, flow.dst
-            return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)))
-        finally:
-            if sampler is not None:
-                sampler.stop()
+            if not samples:
+                raise
+            return FlowRun(result_from_samples(flow, samples), samples,
+                           incomplete=f"{err}; goodput from the sender's socket samples", t0=t0)
+        samples = sampler.stop() if sampler else []
+        sampler = None
+        if not proc.stdout.strip():
+            raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
+                               f"(exit {proc.returncode}): {proc.stderr.strip()}")
+        result = iperf.parse(proc.stdout)
+        result.src, result.dst = flow.src, flow.dst
+        return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)), t0=t0)
+    finally:
+        if sampler is not None:
+            sampler.stop()
+
+
+def completion_s(samples: List[SsSample], nbytes: int,
+                 finished: bool = False) -> Tuple[Optional[float], str]:
+    """Seconds from the data connection's first sample until the sender saw ``nbytes``
+    acknowledged, and how that was found: ``samples`` (linear between the two samples around
+    that moment) or ``extrapolated``: a transfer that ``finished`` (iperf3 reported it done)
+    often closes its socket between two samples, before any sample shows the last byte
+    acknowledged; then the last sample's sending rate carries it to ``nbytes`` (an error of at
+    most one sampling interval). ``(None, "unfinished")`` otherwise.
+
+    Bytes the sender saw acknowledged are bytes the receiver got in order, so this is when
+    the transfer was complete at the receiver, to within the sampling interval at the
+    start (the connection is seen at its first sample, not when it opened)."""
+    if not samples:
+        return None, "unfinished"
+    start = samples[0].t
+    prev = samples[0]
+    if prev.bytes_acked >= nbytes:
+        return 0.0, "samples"
+    for s in samples[1:]:
+        if s.bytes_acked >= nbytes:
+            span = s.bytes_acked - prev.bytes_acked
+            frac = (nbytes - prev.bytes_acked) / span if span > 0 else 1.0
+            return prev.t + frac * (s.t - prev.t) - start, "samples"
+        prev = s
+    if not finished or len(samples) < 2:
+        return None, "unfinished"
+    last, before = samples[-1], samples[-2]
+    rate = (last.bytes_acked - before.bytes_acked) / max(last.t - before.t, 1e-9)
+    if rate <= 0:
+        return None, "unfinished"
+    return last.t + (nbytes - last.bytes_acked) / rate - start, "extrapolated"
 
 
 def run_together(net, flows: List[Flow], timeout_extra: Optional[float] = None) -> List[FlowResult]:
