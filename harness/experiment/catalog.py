@@ -46,6 +46,18 @@ POLICIES = (
                       nullable=True, null_label="Linux default"),
             "route 'advmss N' on the receiver: smaller data segments (paper 004, Table 1)"),
     Policy(
+        name="hxwestwood", apply="policies.westwood:hxwestwood",
+        doc="constants of the harness's Westwood+ module (congestion: hxwestwood; paper 003)",
+        params=(
+            ParamSpec("rtt_min_ms", "int", "Westwood+'s RTT_MIN: shortest bandwidth sampling "
+                      "interval (ms)", default=50, min=1, max=1000),
+            ParamSpec("filter_c", "int", "the bandwidth filter's constant C", default=7, min=1,
+                      max=1000),
+            ParamSpec("filter_norm", "bool", "true: the filter divides by C+1; false: by 8",
+                      default=True),
+        ),
+    ),
+    Policy(
         name="mac", apply="policies.mac:apply",
         doc="802.11 settings of every radio (overrides the builder's rate/rts)",
         params=(
