@@ -88,3 +88,9 @@ BUILDER = Builder(
                   min=1, max=shaping.MAX_QUEUE),
     ),
 )
+
+
+def wired_goodput_limit_mbps(bw: float = 100.0) -> float:
+    """The most TCP goodput a wired link of ``bw`` Mbit/s carries (1448-byte payloads in
+    1538-byte Ethernet frames on the wire: ``harness.kernel.shaping``)."""
+    return shaping.goodput_limit_mbps(bw)
