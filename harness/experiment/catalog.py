@@ -37,6 +37,10 @@ POLICIES = (
             ParamSpec("congestion", "choice", "default congestion module for every flow",
                       default="cubic", choices=CONGESTION_MODULES),
             "default for flows that do not name one; loads the module"),
+    _scalar("tcp_buffers", "policies.tcp:tcp_buffers",
+            ParamSpec("tcp_buffers", "choice", "socket buffer limits of an older kernel",
+                      choices=("linux-2.6.14",), nullable=True, null_label="today's defaults"),
+            "net.ipv4.tcp_rmem, tcp_wmem, tcp_adv_win_scale in every node (paper 003)"),
     _scalar("adaptive_window", "policies.adaptive_window:adaptive_window",
             ParamSpec("adaptive_window", "bool", "window limit from the round-trip hop count "
                       "(paper 001's table)", default=False),

@@ -181,7 +181,7 @@ def run_flows(net: Network, instances: List[Dict[str, Any]], plans: List[FlowPla
     Bulk transfers are sampled every ``BULK_SS_INTERVAL`` (their completion comes from it).
     """
     from harness.traffic.flows import run_client, run_flow
-    from harness.traffic.servers import iperf_servers
+    from harness.traffic.servers import flow_servers
     flows = [iperf_flow(i, p) for i, p in zip(instances, plans)]
     intervals = [BULK_SS_INTERVAL if f.bytes else ss_interval for f in flows]
     if len(flows) == 1 and not instances[0]["start"]:
@@ -194,11 +194,12 @@ def run_flows(net: Network, instances: List[Dict[str, Any]], plans: List[FlowPla
             delay = float(instances[k]["start"]) - (time.monotonic() - t0)
             if delay > 0:
                 time.sleep(delay)
-            results[k] = run_client(net, flows[k], sample_ss=True, ss_interval=intervals[k])
+            results[k] = run_client(net, flows[k], server=servers[k], sample_ss=True,
+                                    ss_interval=intervals[k])
         except BaseException as err:  # reported by the main thread
             errors.append((k, err))
 
-    with iperf_servers([(net[f.dst], f.port) for f in flows]):
+    with flow_servers([(net[f.dst], f.port, bool(f.bytes)) for f in flows]) as servers:
         t0 = time.monotonic()
         threads = [threading.Thread(target=one, args=(k,), daemon=True, name=f"flow{k}")
                    for k in range(len(flows))]
@@ -233,8 +234,12 @@ def flow_record(instance: Dict[str, Any], plan: FlowPlan, run: FlowRun,
         out["incomplete"] = run.incomplete
     if instance.get("bytes"):
         out["bytes_requested"] = instance["bytes"]
-        out["completion_s"], out["completion_from"] = completion_s(
-            run.ss, instance["bytes"], finished=not run.incomplete)
+        if run.bulk is not None:  # the receiver's own clock: accept to the last byte
+            out["completion_s"], out["completion_from"] = run.result.duration, "receiver"
+            out["bulk"] = run.bulk
+        else:  # cut at its time limit: only the samples say how far it got
+            out["completion_s"] = completion_s(run.ss, instance["bytes"])
+            out["completion_from"] = "samples"
     if origin is not None and run.t0 is not None:
         out["ss_offset_s"] = round(run.t0 - origin, 3)
     return out

@@ -248,6 +248,9 @@ def _resolve_flows(data: Any, duration: float, default_cc: str) -> List[Dict[str
             out["duration"] = duration
         if out["src"] == out["dst"]:
             raise SchemaError(paths.join(at, "dst"), f"same node as src ({out['src']!r})")
+        if out.get("bytes") and (out["protocol"] != "tcp" or out["direction"] != "forward"):
+            raise SchemaError(paths.join(at, "bytes"), "a bulk transfer is TCP from src to dst: "
+                              "drop protocol/direction (swap src and dst instead of reverse)")
         if out["protocol"] == "udp" and out["bitrate"] is None:
             raise SchemaError(paths.join(at, "bitrate"),
                               "missing; required when protocol is udp (e.g. 2M)")

@@ -22,7 +22,7 @@ from harness.kernel.netns import Node
 from harness.kernel.tcp_diag import CLOSING_STATES, TCP_ESTABLISHED, DiagSocket, TcpSocket
 from harness.traffic import iperf
 from harness.traffic.iperf import FlowResult
-from harness.traffic.servers import iperf_servers
+from harness.traffic.servers import bulk_sender_args, flow_servers, iperf_servers
 from harness.traffic.servers import stop as stop_process
 
 T = TypeVar("T")
@@ -209,6 +209,8 @@ class FlowRun:
     incomplete: Optional[str] = None
     #: When the samples' clock started (``time.monotonic()``), to put flows on one time axis.
     t0: Optional[float] = None
+    #: A bulk transfer's own reports: ``{"receiver": {...}, "sender": {...}}`` (bulk_agent).
+    bulk: Optional[Dict[str, Any]] = None
 
 
 #: Seconds an iperf3 client may take past its test duration: its setup and end-of-test
@@ -242,17 +244,20 @@ def result_from_samples(flow: Flow, samples: List[SsSample]) -> FlowResult:
 
 
 def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
-    """Run one iperf3 flow to completion (its server started first, stopped after);
-    optionally sample ``ss`` in the sender's namespace (``run_client``)."""
+    """Run one flow to completion (its server started first, stopped after); optionally
+    sample ``ss`` in the sender's namespace (``run_client``)."""
     dst = net[flow.dst]
     if dst.ip is None:
         raise HarnessError(f"flow {flow.src}->{flow.dst}: {flow.dst} has no IP address")
-    with iperf_servers([(dst, flow.port)]):
-        return run_client(net, flow, sample_ss=sample_ss, ss_interval=ss_interval)
+    with flow_servers([(dst, flow.port, bool(flow.bytes))]) as procs:
+        return run_client(net, flow, server=procs[0], sample_ss=sample_ss,
+                          ss_interval=ss_interval)
 
 
-def run_client(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
-    """The client side of one flow whose iperf3 server already listens.
+def run_client(net, flow: Flow, *, server: Optional[subprocess.Popen] = None,
+               sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
+    """The client side of one flow whose server (``server``) already listens: iperf3, or for
+    a bulk transfer (``bytes``) ``bulk_agent.py send`` (``run_bulk``).
 
     A sampled TCP client that does not finish within ``CLIENT_GRACE_S`` of its duration is
     killed, and its result is taken from the samples (``FlowRun.incomplete`` says so): its data
@@ -263,12 +268,15 @@ def run_client(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float =
     src, dst = net[flow.src], net[flow.dst]
     if dst.ip is None:
         raise HarnessError(f"flow {flow.src}->{flow.dst}: {flow.dst} has no IP address")
+    if flow.bytes:
+        if server is None:
+            raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: no receiver was started")
+        return run_bulk(net, flow, server, sample_ss=sample_ss, ss_interval=ss_interval)
     sampler: Optional[SsSampler] = None
     try:
         if sample_ss and flow.protocol == "tcp":
             sender = dst if flow.reverse else src
-            sampler = SsSampler(sender, flow.port, interval=ss_interval,
-                                closing=bool(flow.bytes))
+            sampler = SsSampler(sender, flow.port, interval=ss_interval)
         t0 = sampler.t0 if sampler else None
         try:
             proc = src.cmd(client_args(flow, dst.ip), check=False,
@@ -293,37 +301,85 @@ def run_client(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float =
             sampler.stop()
 
 
-def completion_s(samples: List[SsSample], nbytes: int,
-                 finished: bool = False) -> Tuple[Optional[float], str]:
-    """Seconds from the data connection's first sample until the sender saw ``nbytes``
-    acknowledged, and how that was found: ``samples`` (linear between the two samples around
-    that moment) or ``extrapolated``: a transfer that ``finished`` (iperf3 reported it done)
-    often closes its socket between two samples, before any sample shows the last byte
-    acknowledged; then the last sample's sending rate carries it to ``nbytes`` (an error of at
-    most one sampling interval). ``(None, "unfinished")`` otherwise.
+def run_bulk(net, flow: Flow, receiver: subprocess.Popen, *, sample_ss: bool = False,
+             ss_interval: float = 0.2) -> FlowRun:
+    """A bulk transfer of ``flow.bytes`` to a listening ``bulk_agent.py receive``: the sender
+    writes them, the receiver reads to the end and reports the seconds from its accept to the
+    last byte (the transfer's completion), the sender's socket is sampled throughout. A
+    transfer not done within ``duration`` (+ ``CLIENT_GRACE_S``) is cut: its result comes
+    from the samples, marked ``incomplete``."""
+    if flow.reverse or flow.protocol != "tcp":
+        raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: only TCP from src to dst "
+                           "(give src and dst the other way round instead of reverse)")
+    src, dst = net[flow.src], net[flow.dst]
+    assert dst.ip is not None  # run_client checked
+    sampler = SsSampler(src, flow.port, interval=ss_interval, closing=True) if sample_ss         else None
+    t0 = sampler.t0 if sampler else None
+    try:
+        try:
+            proc = src.cmd(bulk_sender_args(dst.ip, flow.port, int(flow.bytes or 0),
+                                            flow.congestion or ""),
+                           check=False, timeout=flow.duration + CLIENT_GRACE_S)
+        except CommandTimeout as err:
+            samples = data_samples(sampler.stop()) if sampler else []
+            sampler = None
+            if not samples:
+                raise
+            return FlowRun(result_from_samples(flow, samples), samples,
+                           incomplete=f"{err}; goodput from the sender's socket samples", t0=t0)
+        samples = sampler.stop() if sampler else []
+        sampler = None
+        sent = _agent_json(proc.stdout, f"bulk sender {flow.src}->{flow.dst}", proc.stderr)
+        try:
+            out, err_text = receiver.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise HarnessError(f"bulk receiver on {flow.dst} did not report within 30 s of "
+                               "the sender's end") from None
+        got = _agent_json(out, f"bulk receiver {flow.dst}", err_text)
+        seconds = float(got["seconds"])
+        mine = flow_samples(samples, int(sent["local_port"]))
+        result = FlowResult(protocol="TCP", duration=seconds,
+                            throughput_bps=got["bytes"] * 8 / seconds if seconds > 0 else 0.0,
+                            bytes=int(got["bytes"]), bytes_sent=int(sent["bytes"]),
+                            retransmits=mine[-1].retrans_total if mine else None,
+                            congestion=sent.get("congestion"), src=flow.src, dst=flow.dst)
+        if got["bytes"] != flow.bytes:
+            raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: {got['bytes']} of "
+                               f"{flow.bytes} bytes arrived")
+        return FlowRun(result, mine, t0=t0, bulk={"receiver": got, "sender": sent})
+    finally:
+        if sampler is not None:
+            sampler.stop()
 
-    Bytes the sender saw acknowledged are bytes the receiver got in order, so this is when
-    the transfer was complete at the receiver, to within the sampling interval at the
-    start (the connection is seen at its first sample, not when it opened)."""
+
+def _agent_json(text: str, what: str, stderr: str = "") -> Dict[str, Any]:
+    lines = [l for l in (text or "").splitlines() if l.startswith("{")]
+    if not lines:
+        raise HarnessError(f"{what} printed no result: {(stderr or text or '').strip()[-300:]}")
+    data = json.loads(lines[-1])
+    if "error" in data:
+        raise HarnessError(f"{what} failed: {data['error']}")
+    return data
+
+
+def completion_s(samples: List[SsSample], nbytes: int) -> Optional[float]:
+    """Seconds from the data connection's first sample until the sender saw ``nbytes``
+    acknowledged (linear between the two samples around that moment); None if no sample
+    shows it (a transfer cut at its time limit). Bytes the sender saw acknowledged are bytes
+    the receiver got in order."""
     if not samples:
-        return None, "unfinished"
+        return None
     start = samples[0].t
     prev = samples[0]
     if prev.bytes_acked >= nbytes:
-        return 0.0, "samples"
+        return 0.0
     for s in samples[1:]:
         if s.bytes_acked >= nbytes:
             span = s.bytes_acked - prev.bytes_acked
             frac = (nbytes - prev.bytes_acked) / span if span > 0 else 1.0
-            return prev.t + frac * (s.t - prev.t) - start, "samples"
+            return prev.t + frac * (s.t - prev.t) - start
         prev = s
-    if not finished or len(samples) < 2:
-        return None, "unfinished"
-    last, before = samples[-1], samples[-2]
-    rate = (last.bytes_acked - before.bytes_acked) / max(last.t - before.t, 1e-9)
-    if rate <= 0:
-        return None, "unfinished"
-    return last.t + (nbytes - last.bytes_acked) / rate - start, "extrapolated"
+    return None
 
 
 def run_together(net, flows: List[Flow], timeout_extra: Optional[float] = None) -> List[FlowResult]:
