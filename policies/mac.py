@@ -44,7 +44,8 @@ class Mac(Policy):
 
     def prepare(self, topo: Topology) -> None:
         rate, rts, retry = (self.value[k] for k in KEYS)
-        for spec in topo.stations.values():
+        radios = list(topo.stations.values()) + list(topo.access_points.values())
+        for spec in radios:
             if rate is not None:
                 spec.rate = None if rate == "auto" else wireless.check_rate(rate, spec.phy)
             if rts is not None:

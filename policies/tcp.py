@@ -1,9 +1,10 @@
-"""TCP settings of every node: SACK on/off (``net.ipv4.tcp_sack``, per namespace) and the
+"""TCP settings of every node: SACK on/off (``net.ipv4.tcp_sack``, per namespace), the
 default congestion module (loaded and allowed in the root namespace first; flows that name
-their own module still pass it to iperf3 with ``-C``)."""
+their own module still pass it to iperf3 with ``-C``) and the socket buffer limits of an
+older kernel (``tcp_buffers``)."""
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
 from harness.kernel import tcp
@@ -44,6 +45,49 @@ class Congestion(Policy):
     def record(self) -> Dict[str, Any]:
         return {"value": self.value,
                 "mechanism": "net.ipv4.tcp_congestion_control in every node; flows use -C"}
+
+
+#: Socket buffer sysctls of kernels a paper ran (per namespace in today's Linux). Linux 2.6's
+#: defaults (Documentation/networking/ip-sysctl.txt of 2.6): send buffer at most 128 KB,
+#: receive buffer at most 87380 x 2 = 174760 bytes, a quarter of it kept as overhead
+#: (tcp_adv_win_scale 2). Today's: 4 MB, 6 MB, and half (1).
+TCP_BUFFERS: Dict[str, Dict[str, str]] = {
+    "linux-2.6.14": {"net.ipv4.tcp_wmem": "4096 16384 131072",
+                     "net.ipv4.tcp_rmem": "4096 87380 174760",
+                     "net.ipv4.tcp_adv_win_scale": "2"},
+}
+
+
+class Buffers(Policy):
+    """The socket buffer limits of an older kernel in every node (``TCP_BUFFERS``): how far a
+    sender's window can grow when nothing else stops it, so how full a queue it keeps."""
+
+    name = "tcp_buffers"
+
+    def __init__(self, value: Optional[str]):
+        if value is not None and value not in TCP_BUFFERS:
+            raise HarnessError(f"tcp_buffers {value!r} is invalid: allowed "
+                               + ", ".join(TCP_BUFFERS) + " or null (today's defaults)")
+        super().__init__(value)
+
+    @property
+    def active(self) -> bool:
+        return self.value is not None
+
+    def apply(self, ctx: RunContext) -> None:
+        if self.value is None:
+            return
+        for node in ctx.net.nodes.values():
+            node.set_sysctls(TCP_BUFFERS[self.value])
+
+    def record(self) -> Dict[str, Any]:
+        return {"value": self.value, "sysctls": TCP_BUFFERS.get(self.value or "", {}),
+                "mechanism": "per-namespace sysctls in every node"}
+
+
+def tcp_buffers(value: Optional[str]) -> Buffers:
+    """Factory named in the catalog (``policies.tcp:tcp_buffers``)."""
+    return Buffers(value)
 
 
 def sack(value: bool) -> Sack:

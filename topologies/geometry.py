@@ -32,6 +32,18 @@ PRESETS: Dict[str, Dict[str, Any]] = {
     "ns2-004": {"spacing": 200.0, "tx_range": 250.0, "cs_range": 550.0,
                 "propagation": "two_ray", "queue": 50, "capture_threshold": 10.0,
                 "basic_rates": {"b": [1]}},
+    # Paper 003 (Kotsiolis, Antonopoulos, Koubias; E13-E17): an office with walls between the
+    # access point and the client. COST 231 multi-wall model (free-space distance law plus a
+    # loss per wall; 6.9 dB per heavy wall, COST Action 231 final report, 1999, at 1.8 GHz);
+    # Rayleigh fading per frame (no line of sight through walls); ERP's mandatory rates as
+    # the basic set (control frames at 24 Mbit/s after a 54 Mbit/s frame); a device queue of
+    # 100 frames per radio. hwsim never stops a radio's queues: it hands every frame to the
+    # medium at once, and only when 200 are pending does it drop the oldest down to 100. So the
+    # kernel's qdisc stays empty, and the queue in front of the air is the medium's (tail drop);
+    # at 100 frames, below hwsim's limit, hwsim never drops a frame the medium still holds.
+    # Distance and wall count are the lan builder's (docs/papers.md, paper 003).
+    "office-003": {"propagation": "indoor", "exponent": 2.0, "wall_loss": 6.9,
+                   "fading": "rayleigh", "basic_rates": {"g": [6, 12, 24]}, "queue": 100},
 }
 #: The names ``topology.geometry`` accepts, in the order error messages list them.
 GEOMETRIES = tuple(PRESETS)
@@ -40,7 +52,7 @@ DEFAULT = "ns2"
 DEFAULT_SPACING = 200.0
 #: Preset keys that are medium settings (applied unless the ``medium`` section sets them).
 MEDIUM_KEYS = ("tx_range", "cs_range", "propagation", "queue", "capture_threshold",
-               "basic_rates")
+               "basic_rates", "exponent", "wall_loss", "fading")
 
 
 def spacing(geometry: str) -> float:

@@ -38,7 +38,7 @@ def register(subparsers: Subparsers) -> None:
                       help="move existing results to OUTPUT/archive/<time>/ and start again")
     p.add_argument("--quick", action="store_true",
                    help="smoke test: 1 repetition, first and last value of each sweep list, "
-                        "flows cut to 5 s; results go to OUTPUT-quick")
+                        "flows cut to 5 s (bulk transfers to 2 MB); results go to OUTPUT-quick")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed run")
     p.add_argument("--retry-failed", action="store_true",
                    help="run again the runs whose stored record says failed")

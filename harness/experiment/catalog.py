@@ -37,6 +37,10 @@ POLICIES = (
             ParamSpec("congestion", "choice", "default congestion module for every flow",
                       default="cubic", choices=CONGESTION_MODULES),
             "default for flows that do not name one; loads the module"),
+    _scalar("tcp_buffers", "policies.tcp:tcp_buffers",
+            ParamSpec("tcp_buffers", "choice", "socket buffer limits of an older kernel",
+                      choices=("linux-2.6.14",), nullable=True, null_label="today's defaults"),
+            "net.ipv4.tcp_rmem, tcp_wmem, tcp_adv_win_scale in every node (paper 003)"),
     _scalar("adaptive_window", "policies.adaptive_window:adaptive_window",
             ParamSpec("adaptive_window", "bool", "window limit from the round-trip hop count "
                       "(paper 001's table)", default=False),
@@ -45,6 +49,18 @@ POLICIES = (
             ParamSpec("mss", "int", "MSS the receiver advertises (bytes)", min=40, max=1460,
                       nullable=True, null_label="Linux default"),
             "route 'advmss N' on the receiver: smaller data segments (paper 004, Table 1)"),
+    Policy(
+        name="hxwestwood", apply="policies.westwood:hxwestwood",
+        doc="constants of the harness's Westwood+ module (congestion: hxwestwood; paper 003)",
+        params=(
+            ParamSpec("rtt_min_ms", "int", "Westwood+'s RTT_MIN: shortest bandwidth sampling "
+                      "interval (ms)", default=50, min=1, max=1000),
+            ParamSpec("filter_c", "int", "the bandwidth filter's constant C", default=7, min=1,
+                      max=1000),
+            ParamSpec("filter_norm", "bool", "true: the filter divides by C+1; false: by 8",
+                      default=True),
+        ),
+    ),
     Policy(
         name="mac", apply="policies.mac:apply",
         doc="802.11 settings of every radio (overrides the builder's rate/rts)",
@@ -100,10 +116,34 @@ def check_rate_fits_phy(params: Dict[str, Any]) -> None:
                                     f"allowed: {allowed}")
 
 
+def check_network_fits(params: Dict[str, Any]) -> None:
+    """The topology the builder describes, checked the way ``Network.start`` checks it first
+    (an access point needs a switch, a managed station an access point in range on this
+    medium): a bad file fails at validation, before any VM boots. Describing starts nothing."""
+    from harness.errors import HarnessError
+    from harness.experiment import realise
+    from harness.medium.spec import MediumSpec
+    from harness.net import check_topology
+    from harness.net.coverage import medium_for
+    builder = BUILDERS.get(params["topology"]["builder"])
+    if builder is None:  # a builder of a custom registry: checked when it runs
+        return
+    try:
+        topo = builder.build(**realise.builder_arguments(params["topology"]))
+        settings = realise.medium_settings(params)
+        spec = MediumSpec.from_dict(settings) if settings.pop("enabled", True) else None
+        check_topology(topo, medium_for(topo, spec))
+    except SchemaError:
+        raise
+    except HarnessError as err:
+        raise SchemaError("topology", str(err)) from None
+
+
 def build_registry() -> Registry:
     """A fresh registry: every builder of ``topologies/``, the policies and medium keys here."""
     registry = Registry()
     registry.add_check(check_rate_fits_phy)
+    registry.add_check(check_network_fits)
     for builder in BUILDERS.values():
         registry.add_builder(builder)
     for policy in POLICIES:

@@ -27,9 +27,13 @@ if TYPE_CHECKING:
     from harness.traffic.flows import Flow, FlowRun
     from policies import FlowPlan, Policy
 
-#: Seconds between ``ss`` samples of a flow's sender (each sample costs a few processes,
-#: ~60 ms each under TCG, so not much faster than this).
+#: Seconds between ``ss`` samples of a flow's sender (read over sock_diag from a thread of
+#: this process, no process per sample).
 SS_INTERVAL = 0.5
+#: ... of a bulk transfer's sender: its completion time is read from the samples.
+BULK_SS_INTERVAL = 0.1
+#: Seconds between samples of the queues of access points and managed stations.
+QUEUE_INTERVAL = 0.5
 #: First iperf3 port; flow k uses BASE_PORT + k.
 BASE_PORT = 5201
 
@@ -161,40 +165,49 @@ def iperf_flow(instance: Dict[str, Any], plan: FlowPlan) -> Flow:
     extra = ["-b", rate] if rate and plan.protocol == "tcp" else []
     return Flow(plan.src, plan.dst, duration=float(instance["duration"]), protocol=plan.protocol,
                 congestion=plan.congestion, reverse=plan.reverse,
-                bitrate=rate if plan.protocol == "udp" else None, port=plan.port, extra=extra)
+                bitrate=rate if plan.protocol == "udp" else None, port=plan.port, extra=extra,
+                bytes=instance.get("bytes"))
 
 
 def run_flows(net: Network, instances: List[Dict[str, Any]], plans: List[FlowPlan],
               ss_interval: float = SS_INTERVAL) -> List[FlowRun]:
     """Run every flow (concurrently, each from its ``start``); returns ``FlowRun`` per flow.
 
-    One flow runs in this thread (Ctrl-C lands here directly); several run in daemon threads
-    this thread waits for, so Ctrl-C still lands here and the teardown stops their processes.
+    One flow runs in this thread (Ctrl-C lands here directly). With several, every iperf3
+    server is started (and listens) first, then the clients in daemon threads this thread
+    waits for, each at its ``start``: flows meant to start together do (a server started per
+    flow in its own thread would start each client only after its server listened, seconds
+    apart under TCG). Ctrl-C still lands here and the teardown stops their processes.
+    Bulk transfers are sampled every ``BULK_SS_INTERVAL`` (their completion comes from it).
     """
-    from harness.traffic.flows import run_flow
+    from harness.traffic.flows import run_client, run_flow
+    from harness.traffic.servers import flow_servers
     flows = [iperf_flow(i, p) for i, p in zip(instances, plans)]
+    intervals = [BULK_SS_INTERVAL if f.bytes else ss_interval for f in flows]
     if len(flows) == 1 and not instances[0]["start"]:
-        return [run_flow(net, flows[0], sample_ss=True, ss_interval=ss_interval)]
+        return [run_flow(net, flows[0], sample_ss=True, ss_interval=intervals[0])]
     results: List[Optional[FlowRun]] = [None] * len(flows)
     errors: List[Tuple[int, BaseException]] = []
-    t0 = time.monotonic()
 
     def one(k: int) -> None:
         try:
             delay = float(instances[k]["start"]) - (time.monotonic() - t0)
             if delay > 0:
                 time.sleep(delay)
-            results[k] = run_flow(net, flows[k], sample_ss=True, ss_interval=ss_interval)
+            results[k] = run_client(net, flows[k], server=servers[k], sample_ss=True,
+                                    ss_interval=intervals[k])
         except BaseException as err:  # reported by the main thread
             errors.append((k, err))
 
-    threads = [threading.Thread(target=one, args=(k,), daemon=True, name=f"flow{k}")
-               for k in range(len(flows))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        while t.is_alive():
-            t.join(0.2)
+    with flow_servers([(net[f.dst], f.port, bool(f.bytes)) for f in flows]) as servers:
+        t0 = time.monotonic()
+        threads = [threading.Thread(target=one, args=(k,), daemon=True, name=f"flow{k}")
+                   for k in range(len(flows))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            while t.is_alive():
+                t.join(0.2)
     if errors:
         k, err = errors[0]
         raise HarnessError(f"flow {k} ({plans[k].src} -> {plans[k].dst}) failed: {err}") from err
@@ -202,8 +215,11 @@ def run_flows(net: Network, instances: List[Dict[str, Any]], plans: List[FlowPla
 
 
 def flow_record(instance: Dict[str, Any], plan: FlowPlan, run: FlowRun,
-                checks: Dict[str, Any]) -> Dict[str, Any]:
-    """One flow's entry in the record: iperf3 result, ss samples, RTT/MSS summary, checks."""
+                checks: Dict[str, Any], origin: Optional[float] = None) -> Dict[str, Any]:
+    """One flow's entry in the record: iperf3 result, ss samples, RTT/MSS summary, checks;
+    a bulk transfer's ``completion_s``; ``ss_offset_s``, where its samples' clock starts on the
+    run's (``origin``: the first flow's), to put flows and queues on one time axis."""
+    from harness.traffic.flows import completion_s
     out = run.result.to_dict()
     out.update(flow=instance["flow"], copy=instance["copy"], sender=plan.sender,
                receiver=plan.receiver, port=plan.port)
@@ -216,12 +232,29 @@ def flow_record(instance: Dict[str, Any], plan: FlowPlan, run: FlowRun,
         out["checks"] = checks
     if run.incomplete:
         out["incomplete"] = run.incomplete
+    if instance.get("bytes"):
+        out["bytes_requested"] = instance["bytes"]
+        if run.bulk is not None:  # the receiver's own clock: accept to the last byte
+            out["completion_s"], out["completion_from"] = run.result.duration, "receiver"
+            out["bulk"] = run.bulk
+        else:  # cut at its time limit: only the samples say how far it got
+            out["completion_s"] = completion_s(run.ss, instance["bytes"])
+            out["completion_from"] = "samples"
+    if origin is not None and run.t0 is not None:
+        out["ss_offset_s"] = round(run.t0 - origin, 3)
     return out
+
+
+def run_origin(runs: List[FlowRun], *others: Optional[float]) -> Optional[float]:
+    """The run's time origin: the earliest sampler start (monotonic seconds)."""
+    starts = [r.t0 for r in runs if r.t0 is not None] + [t for t in others if t is not None]
+    return min(starts) if starts else None
 
 
 # -- the run ----------------------------------------------------------------------------
 def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]:
     """Execute one run (see the module docstring); returns the executor-contract dict."""
+    from harness.traffic.queues import QueueSampler
     from policies import PolicyViolation, RunContext, routes
     from policies.routes import node_ip
 
@@ -255,8 +288,14 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         for policy in policies:
             policy.prime(ctx)
         phase("priming")
-        runs = run_flows(net, instances, plans)
+        queues = QueueSampler(net, QUEUE_INTERVAL) if any(
+            n.queue_interfaces() for n in net.nodes.values()) else None
+        try:
+            runs = run_flows(net, instances, plans)
+        finally:
+            queue_samples = queues.stop() if queues is not None else None
         phase("flows")
+        origin = run_origin(runs, queues.t0 if queues else None)
         flows = []
         violations: List[str] = []
         for instance, plan, run in zip(instances, plans, runs):
@@ -269,7 +308,7 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
                     found = {"held": False, "error": str(err)}
                 if found:
                     checks[policy.name] = found
-            flows.append(flow_record(instance, plan, run, checks))
+            flows.append(flow_record(instance, plan, run, checks, origin))
         in_force = {f"{a}->{b}": routes.show(net[a], node_ip(net, b, "routes in force"))
                     for a, b in ctx.route_metrics}
     finally:
@@ -286,6 +325,9 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         "notes": ctx.notes,
         "phase_seconds": phases,
     }
+    if queues is not None and origin is not None:
+        result["queues"] = {"offset_s": round(queues.t0 - origin, 3), "interval_s": QUEUE_INTERVAL,
+                            "samples": queue_samples}
     if violations:
         raise InvalidRun("; ".join(violations), measured=result)
     return result

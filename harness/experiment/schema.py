@@ -37,7 +37,13 @@ FLOW_SPECS = (
               null_label="unlimited"),
     ParamSpec("start", "float", "seconds after the first flow starts", default=0.0, min=0.0),
     ParamSpec("count", "int", "identical parallel flows", default=1, min=1, max=64),
+    ParamSpec("bytes", "int", "bytes to transfer (a bulk transfer: the flow ends when they are "
+              "delivered; duration then only bounds it)", min=1, max=2**40, nullable=True,
+              null_label="timed by duration"),
 )
+#: Flow keys left out of the resolved parameters when null, so that files written before
+#: the key existed keep their run ids.
+OPTIONAL_FLOW_KEYS = ("bytes",)
 
 
 @dataclass
@@ -230,13 +236,21 @@ def _resolve_flows(data: Any, duration: float, default_cc: str) -> List[Dict[str
         flow = dict(flow) if isinstance(flow, dict) else flow
         if isinstance(flow, dict) and "bitrate" in flow:
             flow["bitrate"] = parse_bitrate(flow["bitrate"], paths.join(at, "bitrate"))
+        if isinstance(flow, dict) and "bytes" in flow:
+            flow["bytes"] = parse_size(flow["bytes"], paths.join(at, "bytes"))
         out = _resolve_params(flow, FLOW_SPECS, at)
+        for key in OPTIONAL_FLOW_KEYS:
+            if out.get(key) is None:
+                del out[key]
         if out["congestion"] is None:
             out["congestion"] = default_cc
         if out["duration"] is None:
             out["duration"] = duration
         if out["src"] == out["dst"]:
             raise SchemaError(paths.join(at, "dst"), f"same node as src ({out['src']!r})")
+        if out.get("bytes") and (out["protocol"] != "tcp" or out["direction"] != "forward"):
+            raise SchemaError(paths.join(at, "bytes"), "a bulk transfer is TCP from src to dst: "
+                              "drop protocol/direction (swap src and dst instead of reverse)")
         if out["protocol"] == "udp" and out["bitrate"] is None:
             raise SchemaError(paths.join(at, "bitrate"),
                               "missing; required when protocol is udp (e.g. 2M)")
@@ -262,6 +276,24 @@ def parse_bitrate(value: Any, where: str) -> Any:
             return float(m.group(1)) * scale
     raise SchemaError(where, f"{value!r} is not a bitrate; expected bits/s such as 2000000, "
                              "500K, 2M or 1.5G")
+
+
+_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*([kKmMgG]?)B?\s*$")
+
+
+def parse_size(value: Any, where: str) -> Any:
+    """``50M`` / ``800MB`` / ``2K`` / a number of bytes -> bytes (decimal prefixes)."""
+    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, str):
+        m = _SIZE.match(value)
+        if m:
+            scale = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}[m.group(2).lower()]
+            number = float(m.group(1)) * scale
+            if number.is_integer():
+                return int(number)
+    raise SchemaError(where, f"{value!r} is not a size; expected bytes such as 50000000, "
+                             "50M or 800MB (decimal: M = 10^6)")
 
 
 def _check_sweep(data: Any, raw: Dict[str, Any], registry: Registry) -> Dict[str, List[Any]]:

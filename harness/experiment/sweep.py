@@ -18,8 +18,10 @@ from harness.experiment import paths, realise
 from harness.experiment.registry import Registry, SchemaError, load_callable
 from harness.experiment.schema import ENDPOINT_ALIASES, Experiment, located, resolve, resolve_endpoint
 
-#: ``--quick``: one repetition, flows cut to this many seconds, first and last sweep values.
+#: ``--quick``: one repetition, timed flows cut to this many seconds, first and last sweep values.
 QUICK_DURATION = 5.0
+#: ``--quick``: bulk transfers (``bytes``) cut to this many bytes (their duration is a limit).
+QUICK_BYTES = 2_000_000
 RUN_ID_LENGTH = 12
 
 
@@ -162,7 +164,10 @@ def _first_last(values: List[Any]) -> List[Any]:
 
 def _cap_durations(params: Dict[str, Any]) -> None:
     for flow in params["flows"]:
-        flow["duration"] = min(flow["duration"], QUICK_DURATION)
+        if flow.get("bytes"):  # a bulk transfer: smaller, within its own time limit
+            flow["bytes"] = min(flow["bytes"], QUICK_BYTES)
+        else:
+            flow["duration"] = min(flow["duration"], QUICK_DURATION)
 
 
 def check_endpoints(exp: Experiment,

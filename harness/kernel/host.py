@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List
 
-from harness.kernel.tcp import AVAILABLE_PATH, CONGESTION_MODULES
+from harness.kernel.tcp import AVAILABLE_PATH, MAINLINE_MODULES
 
 
 @dataclass
@@ -61,9 +61,9 @@ def checks() -> List[Check]:
                      " or let the harness use its VM (automatic)"))
     out.append(Check("debugfs", Path("/sys/kernel/debug").exists(), "/sys/kernel/debug",
                      "mount -t debugfs debugfs /sys/kernel/debug", needed_for_native=False))
-    missing_tcp = [m for m in CONGESTION_MODULES if not tcp_module_available(m)]
+    missing_tcp = [m for m in MAINLINE_MODULES if not tcp_module_available(m)]
     out.append(Check("tcp congestion modules", not missing_tcp,
-                     "all of " + " ".join(CONGESTION_MODULES) if not missing_tcp
+                     "all of " + " ".join(MAINLINE_MODULES) if not missing_tcp
                      else "missing: " + " ".join(missing_tcp),
                      "a kernel with tcp_* modules (Debian/Ubuntu stock kernels have them)"))
     out.append(Check("netem", _modprobe_dry("sch_netem"), "sch_netem",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import os
+import random
 import socket
 import struct
 import time
@@ -160,10 +161,26 @@ def ack_code(raw: bytes) -> int:
 
 
 # -- sockets, possibly inside another namespace --------------------------------------------
+#: Netlink port ids the kernel never picks by itself (autobind takes the process id, below
+#: 2^22, or a negative number, 2^31 and above as unsigned). The socket that creates radios
+#: binds to one of these (docs/kernel.md, 'Radios': hwsim deletes a socket's destroy-on-close
+#: radios when a netlink socket with the same port id is released in any namespace).
+PRIVATE_PORTIDS = (1 << 30, 1 << 31)
+
+
 def _netlink_socket(netns: Optional[str]) -> socket.socket:
-    """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only)."""
+    """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only), bound to
+    a port id no other socket of this process gets (``PRIVATE_PORTIDS``)."""
     sock = socket_in(netns, socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    sock.bind((0, 0))
+    for _ in range(64):
+        try:
+            sock.bind((random.randrange(*PRIVATE_PORTIDS), 0))
+            break
+        except OSError as err:
+            if err.errno != errno.EADDRINUSE:
+                raise
+    else:
+        sock.bind((0, 0))
     sock.settimeout(10.0)
     return sock
 

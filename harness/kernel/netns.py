@@ -16,6 +16,7 @@ import shlex
 import signal
 import socket
 import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
@@ -26,8 +27,11 @@ from harness.kernel.naming import RUN_ENV
 
 Args = Union[str, Sequence[str]]
 
-#: Default timeout of one command inside a namespace (s).
-CMD_TIMEOUT = 30.0
+#: Default timeout of one command (guest seconds). It catches hangs, so it can be generous:
+#: in virtual time (QEMU icount, sleep=off) the guest's clock jumps ahead while it waits for
+#: the disk, and a command read from disk for the first time after boot (``modprobe``,
+#: ``ovsdb-tool``, ``hostapd``) has been measured to take over 30 s of guest time.
+CMD_TIMEOUT = 120.0
 #: Most per-node steps run at once (``each``): process start-up is CPU work, so a few
 #: more than the CPUs keeps them busy while some processes wait on the kernel.
 PARALLEL = max(2, 2 * (os.cpu_count() or 1))
@@ -42,8 +46,8 @@ def each(fn: Callable[[T], object], items: Iterable[T]) -> None:
     follows never races a step still running; then the first error (in item order) is raised.
     """
     items = list(items)
-    if len(items) <= 1:
-        for item in items:
+    if len(items) <= 1 or _pools_shut_down():
+        for item in items:  # at interpreter exit (a Network stopped by atexit) no pool runs
             fn(item)
         return
     pool = ThreadPoolExecutor(max_workers=min(PARALLEL, len(items)))
@@ -61,6 +65,13 @@ def each(fn: Callable[[T], object], items: Iterable[T]) -> None:
         raise interrupted
     for future in futures:
         future.result()
+
+
+def _pools_shut_down() -> bool:
+    """True once the interpreter is exiting: thread pools then refuse new work ("cannot
+    schedule new futures after interpreter shutdown"), also in atexit callbacks."""
+    import concurrent.futures.thread as pool_module
+    return bool(getattr(pool_module, "_shutdown", False)) or sys.is_finalizing()
 
 
 def run(args: Sequence[str], *, check: bool = True, timeout: float = CMD_TIMEOUT,

@@ -9,13 +9,20 @@ the harness changes; ``AllowListGuard`` restores it on stop, which matters on a 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional
 
 from harness.errors import HarnessError
 from harness.kernel.netns import Node, run
 
-#: Congestion modules the harness knows; reno and cubic are built in.
-CONGESTION_MODULES = ("reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr")
+#: Congestion modules of mainline Linux; reno and cubic are built in.
+MAINLINE_MODULES = ("reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr")
+#: The harness's own out-of-tree modules, compiled into the VM image (vm/kmod/): ``hxwestwood``
+#: is Westwood+ with RTT_MIN and the filter constant as module parameters (paper 003, E17).
+HARNESS_MODULES = ("hxwestwood",)
+#: Congestion modules the harness knows.
+CONGESTION_MODULES = MAINLINE_MODULES + HARNESS_MODULES
+#: Where a loaded module's parameters are (``/sys/module/<module>/parameters/<name>``).
+SYS_MODULE = Path("/sys/module")
 BUILTIN = ("reno", "cubic")
 ALLOWED_PATH = Path("/proc/sys/net/ipv4/tcp_allowed_congestion_control")
 AVAILABLE_PATH = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
@@ -45,7 +52,13 @@ def ensure_congestion_modules(names: Iterable[str]) -> Optional[str]:
     have = set(available())
     for name in wanted:
         if name not in have and name not in BUILTIN:
-            run(["modprobe", f"tcp_{name}"])
+            proc = run(["modprobe", f"tcp_{name}"], check=False)
+            if proc.returncode != 0:
+                where = (" (the harness's own module: built into the VM image from vm/kmod; "
+                         "`harness vm status` shows whether it built)"
+                         if name in HARNESS_MODULES else "")
+                raise HarnessError(f"congestion module {name!r} cannot be loaded{where}: "
+                                   f"{proc.stderr.strip()}")
     before = allowed()
     missing = [n for n in wanted if n not in before]
     if not missing:
@@ -77,6 +90,28 @@ class AllowListGuard:
     def restore(self) -> None:
         restore_allowed(self._original)
         self._original = None
+
+
+def module_params(module: str) -> Dict[str, str]:
+    """The current parameters of a loaded kernel module (``/sys/module/<module>/parameters``)."""
+    base = SYS_MODULE / module / "parameters"
+    if not base.is_dir():
+        raise HarnessError(f"kernel module {module} is not loaded (no {base})")
+    return {p.name: p.read_text().strip() for p in sorted(base.iterdir())}
+
+
+def set_module_params(module: str, values: Dict[str, str]) -> Dict[str, str]:
+    """Write parameters of a loaded module (those with 0644 permissions change at run time)
+    and return them as the module reads them back."""
+    base = SYS_MODULE / module / "parameters"
+    for name, value in values.items():
+        path = base / name
+        if not path.exists():
+            raise HarnessError(f"kernel module {module} has no parameter {name!r}: it has "
+                               + ", ".join(module_params(module)))
+        path.write_text(f"{value}\n")
+    now = module_params(module)
+    return {name: now[name] for name in values}
 
 
 def set_default_congestion(node: Node, name: str) -> None:

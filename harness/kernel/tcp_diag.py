@@ -25,6 +25,9 @@ NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
 NLMSG_ERROR, NLMSG_DONE = 2, 3
 INET_DIAG_INFO, INET_DIAG_CONG = 2, 4
 TCP_ESTABLISHED = 1
+#: States of a socket whose sender closed or is closing while data may still be in flight
+#: (FIN_WAIT1, FIN_WAIT2, CLOSE_WAIT, LAST_ACK, CLOSING): its tcp_info still counts.
+CLOSING_STATES = (4, 5, 8, 9, 11)
 
 _NLMSGHDR = struct.Struct("=IHHII")
 #: inet_diag_req_v2: family, protocol, ext, pad, states, then inet_diag_sockid.
@@ -132,8 +135,12 @@ class DiagSocket:
 
     def established(self) -> List[TcpSocket]:
         """Every established IPv4 TCP socket of the namespace, with tcp_info."""
+        return self.sockets(1 << TCP_ESTABLISHED)
+
+    def sockets(self, states: int) -> List[TcpSocket]:
+        """Every IPv4 TCP socket of the namespace in ``states`` (a bit mask), with tcp_info."""
         self.seq += 1
-        self.sock.send(dump_request(self.seq))
+        self.sock.send(dump_request(self.seq, states))
         out: List[TcpSocket] = []
         while True:
             part, done = parse_dump(self.sock.recv(65536))

@@ -98,3 +98,59 @@ def achievable_figure(points: Mapping[str, Mapping[int, Optional[int]]], path: P
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
     return path
+
+
+#: A time series: (seconds, value) points in time order.
+Trace = Sequence[Tuple[float, float]]
+
+
+def traces_figure(panels: Sequence[Tuple[str, Mapping[str, Trace]]], path: Path, *,
+                  xlabel: str = "time (s)", ylabel: str, note: str = "") -> Path:
+    """One panel per (title, {label: trace}): values against time, one line per label (the
+    layout of paper 003's Figs. 2-9: RTT, cwnd or throughput over one transfer)."""
+    fig, axes = _figure(len(panels))
+    for ax, (title, traces) in zip(axes, panels):
+        for label, trace in traces.items():
+            if trace:
+                ax.plot([t for t, _ in trace], [v for _, v in trace], lw=1, label=label)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title, fontsize="medium")
+        ax.grid(True, alpha=0.3)
+        ax.set_ylim(bottom=0)
+        if len(traces) > 1:
+            ax.legend(fontsize="x-small")
+    if note:
+        fig.text(0.01, 0.01, note, fontsize="x-small")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    return path
+
+
+def bars_figure(groups: Mapping[str, Mapping[str, Optional[float]]], path: Path, *,
+                ylabel: str, title: str, note: str = "") -> Path:
+    """Grouped bars: one group per key of ``groups`` (e.g. a scenario), one bar per inner key
+    (e.g. a congestion module); None leaves a gap."""
+    fig, (ax,) = _figure(1)
+    names = list(groups)
+    inner: List[str] = []
+    for g in groups.values():
+        inner += [k for k in g if k not in inner]
+    width = 0.8 / max(1, len(inner))
+    for j, key in enumerate(inner):
+        xs = [i + (j - (len(inner) - 1) / 2) * width for i in range(len(names))]
+        ys = [groups[n].get(key) or 0.0 for n in names]
+        ax.bar(xs, ys, width=width, label=key)
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, fontsize="x-small")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize="medium")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="x-small", ncol=min(5, len(inner)))
+    if note:
+        fig.text(0.01, 0.01, note, fontsize="x-small")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    return path

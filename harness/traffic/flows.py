@@ -19,10 +19,10 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 from harness.errors import CommandTimeout, HarnessError
 from harness.kernel.netns import Node
-from harness.kernel.tcp_diag import DiagSocket, TcpSocket
+from harness.kernel.tcp_diag import CLOSING_STATES, TCP_ESTABLISHED, DiagSocket, TcpSocket
 from harness.traffic import iperf
 from harness.traffic.iperf import FlowResult
-from harness.traffic.servers import iperf_servers
+from harness.traffic.servers import bulk_sender_args, flow_servers, iperf_servers
 from harness.traffic.servers import stop as stop_process
 
 T = TypeVar("T")
@@ -86,24 +86,31 @@ class SsSampler:
     no process per sample, so the sampling takes next to no CPU from the emulation.
     ``stop()`` returns the samples; ``t`` counts from the sampler's start."""
 
-    def __init__(self, node: Node, port: int, *, interval: float = 0.2):
+    def __init__(self, node: Node, port: int, *, interval: float = 0.2, closing: bool = False):
         self.node = node
         self.port = port
         self.interval = interval
+        #: Also sockets the sender closed with data still in flight (a bulk transfer's last
+        #: bytes are acknowledged after iperf3 closed its socket).
+        self.states = 1 << TCP_ESTABLISHED
+        if closing:
+            for state in CLOSING_STATES:
+                self.states |= 1 << state
         self.samples: List[SsSample] = []
         self.error: Optional[BaseException] = None
         self._diag = DiagSocket(node.netns)
         self._stop = threading.Event()
-        self._t0 = time.monotonic()
+        #: When sampling began (``time.monotonic()``): every sample's ``t`` counts from it.
+        self.t0 = time.monotonic()
         self._thread = threading.Thread(target=self._loop, daemon=True,
                                         name=f"ss-{node.name}-{port}")
         self._thread.start()
 
     def _loop(self) -> None:
         while True:
-            t = time.monotonic() - self._t0
+            t = time.monotonic() - self.t0
             try:
-                socks = self._diag.established()
+                socks = self._diag.sockets(self.states)
             except (OSError, HarnessError) as err:
                 self.error = err
                 return
@@ -170,13 +177,16 @@ class Flow:
     port: int = DEFAULT_PORT
     interval: float = 1.0
     extra: List[str] = field(default_factory=list)
+    #: A bulk transfer of this many bytes (iperf3 ``-n``); ``duration`` then only bounds it.
+    bytes: Optional[int] = None
 
 
 def client_args(flow: Flow, dst_ip: str) -> List[str]:
     """The iperf3 client command line of a flow (pure)."""
     if flow.protocol not in PROTOCOLS:
         raise HarnessError(f"protocol {flow.protocol!r} is invalid: allowed {', '.join(PROTOCOLS)}")
-    args = ["iperf3", "-c", dst_ip, "-p", str(flow.port), "-t", f"{flow.duration:g}",
+    length = ["-n", str(int(flow.bytes))] if flow.bytes else ["-t", f"{flow.duration:g}"]
+    args = ["iperf3", "-c", dst_ip, "-p", str(flow.port), *length,
             "-i", f"{flow.interval:g}", "-J"]
     if flow.protocol == "udp":
         args += ["-u", "-b", flow.bitrate or "1M"]
@@ -197,6 +207,10 @@ class FlowRun:
     result: FlowResult
     ss: List[SsSample] = field(default_factory=list)
     incomplete: Optional[str] = None
+    #: When the samples' clock started (``time.monotonic()``), to put flows on one time axis.
+    t0: Optional[float] = None
+    #: A bulk transfer's own reports: ``{"receiver": {...}, "sender": {...}}`` (bulk_agent).
+    bulk: Optional[Dict[str, Any]] = None
 
 
 #: Seconds an iperf3 client may take past its test duration: its setup and end-of-test
@@ -230,43 +244,142 @@ def result_from_samples(flow: Flow, samples: List[SsSample]) -> FlowResult:
 
 
 def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
-    """Run one iperf3 flow to completion; optionally sample ``ss`` in the sender's namespace.
+    """Run one flow to completion (its server started first, stopped after); optionally
+    sample ``ss`` in the sender's namespace (``run_client``)."""
+    dst = net[flow.dst]
+    if dst.ip is None:
+        raise HarnessError(f"flow {flow.src}->{flow.dst}: {flow.dst} has no IP address")
+    with flow_servers([(dst, flow.port, bool(flow.bytes))]) as procs:
+        return run_client(net, flow, server=procs[0], sample_ss=sample_ss,
+                          ss_interval=ss_interval)
+
+
+def run_client(net, flow: Flow, *, server: Optional[subprocess.Popen] = None,
+               sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
+    """The client side of one flow whose server (``server``) already listens: iperf3, or for
+    a bulk transfer (``bytes``) ``bulk_agent.py send`` (``run_bulk``).
 
     A sampled TCP client that does not finish within ``CLIENT_GRACE_S`` of its duration is
     killed, and its result is taken from the samples (``FlowRun.incomplete`` says so): its data
-    ran its full time, only the report was lost, and one stuck report should not void a run."""
+    ran its full time, only the report was lost, and one stuck report should not void a run.
+    A bulk transfer (``bytes``) still running then was cut at its time limit: the same."""
     if flow.congestion:
         net.ensure_congestion([flow.congestion])
     src, dst = net[flow.src], net[flow.dst]
     if dst.ip is None:
         raise HarnessError(f"flow {flow.src}->{flow.dst}: {flow.dst} has no IP address")
-    with iperf_servers([(dst, flow.port)]):
-        sampler: Optional[SsSampler] = None
+    if flow.bytes:
+        if server is None:
+            raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: no receiver was started")
+        return run_bulk(net, flow, server, sample_ss=sample_ss, ss_interval=ss_interval)
+    sampler: Optional[SsSampler] = None
+    try:
+        if sample_ss and flow.protocol == "tcp":
+            sender = dst if flow.reverse else src
+            sampler = SsSampler(sender, flow.port, interval=ss_interval)
+        t0 = sampler.t0 if sampler else None
         try:
-            if sample_ss and flow.protocol == "tcp":
-                sender = dst if flow.reverse else src
-                sampler = SsSampler(sender, flow.port, interval=ss_interval)
-            try:
-                proc = src.cmd(client_args(flow, dst.ip), check=False,
-                               timeout=flow.duration + CLIENT_GRACE_S)
-            except CommandTimeout as err:
-                samples = data_samples(sampler.stop()) if sampler else []
-                sampler = None
-                if not samples:
-                    raise
-                return FlowRun(result_from_samples(flow, samples), samples,
-                               incomplete=f"{err}; goodput from the sender's socket samples")
-            samples = sampler.stop() if sampler else []
+            proc = src.cmd(client_args(flow, dst.ip), check=False,
+                           timeout=flow.duration + CLIENT_GRACE_S)
+        except CommandTimeout as err:
+            samples = data_samples(sampler.stop()) if sampler else []
             sampler = None
-            if not proc.stdout.strip():
-                raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
-                                   f"(exit {proc.returncode}): {proc.stderr.strip()}")
-            result = iperf.parse(proc.stdout)
-            result.src, result.dst = flow.src, flow.dst
-            return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)))
-        finally:
-            if sampler is not None:
-                sampler.stop()
+            if not samples:
+                raise
+            return FlowRun(result_from_samples(flow, samples), samples,
+                           incomplete=f"{err}; goodput from the sender's socket samples", t0=t0)
+        samples = sampler.stop() if sampler else []
+        sampler = None
+        if not proc.stdout.strip():
+            raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
+                               f"(exit {proc.returncode}): {proc.stderr.strip()}")
+        result = iperf.parse(proc.stdout)
+        result.src, result.dst = flow.src, flow.dst
+        return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)), t0=t0)
+    finally:
+        if sampler is not None:
+            sampler.stop()
+
+
+def run_bulk(net, flow: Flow, receiver: subprocess.Popen, *, sample_ss: bool = False,
+             ss_interval: float = 0.2) -> FlowRun:
+    """A bulk transfer of ``flow.bytes`` to a listening ``bulk_agent.py receive``: the sender
+    writes them, the receiver reads to the end and reports the seconds from its accept to the
+    last byte (the transfer's completion), the sender's socket is sampled throughout. A
+    transfer not done within ``duration`` (+ ``CLIENT_GRACE_S``) is cut: its result comes
+    from the samples, marked ``incomplete``."""
+    if flow.reverse or flow.protocol != "tcp":
+        raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: only TCP from src to dst "
+                           "(give src and dst the other way round instead of reverse)")
+    src, dst = net[flow.src], net[flow.dst]
+    assert dst.ip is not None  # run_client checked
+    sampler = SsSampler(src, flow.port, interval=ss_interval, closing=True) if sample_ss         else None
+    t0 = sampler.t0 if sampler else None
+    try:
+        try:
+            proc = src.cmd(bulk_sender_args(dst.ip, flow.port, int(flow.bytes or 0),
+                                            flow.congestion or ""),
+                           check=False, timeout=flow.duration + CLIENT_GRACE_S)
+        except CommandTimeout as err:
+            samples = data_samples(sampler.stop()) if sampler else []
+            sampler = None
+            if not samples:
+                raise
+            return FlowRun(result_from_samples(flow, samples), samples,
+                           incomplete=f"{err}; goodput from the sender's socket samples", t0=t0)
+        samples = sampler.stop() if sampler else []
+        sampler = None
+        sent = _agent_json(proc.stdout, f"bulk sender {flow.src}->{flow.dst}", proc.stderr)
+        try:
+            out, err_text = receiver.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise HarnessError(f"bulk receiver on {flow.dst} did not report within 30 s of "
+                               "the sender's end") from None
+        got = _agent_json(out, f"bulk receiver {flow.dst}", err_text)
+        seconds = float(got["seconds"])
+        mine = flow_samples(samples, int(sent["local_port"]))
+        result = FlowResult(protocol="TCP", duration=seconds,
+                            throughput_bps=got["bytes"] * 8 / seconds if seconds > 0 else 0.0,
+                            bytes=int(got["bytes"]), bytes_sent=int(sent["bytes"]),
+                            retransmits=mine[-1].retrans_total if mine else None,
+                            congestion=sent.get("congestion"), src=flow.src, dst=flow.dst)
+        if got["bytes"] != flow.bytes:
+            raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: {got['bytes']} of "
+                               f"{flow.bytes} bytes arrived")
+        return FlowRun(result, mine, t0=t0, bulk={"receiver": got, "sender": sent})
+    finally:
+        if sampler is not None:
+            sampler.stop()
+
+
+def _agent_json(text: str, what: str, stderr: str = "") -> Dict[str, Any]:
+    lines = [l for l in (text or "").splitlines() if l.startswith("{")]
+    if not lines:
+        raise HarnessError(f"{what} printed no result: {(stderr or text or '').strip()[-300:]}")
+    data = json.loads(lines[-1])
+    if "error" in data:
+        raise HarnessError(f"{what} failed: {data['error']}")
+    return data
+
+
+def completion_s(samples: List[SsSample], nbytes: int) -> Optional[float]:
+    """Seconds from the data connection's first sample until the sender saw ``nbytes``
+    acknowledged (linear between the two samples around that moment); None if no sample
+    shows it (a transfer cut at its time limit). Bytes the sender saw acknowledged are bytes
+    the receiver got in order."""
+    if not samples:
+        return None
+    start = samples[0].t
+    prev = samples[0]
+    if prev.bytes_acked >= nbytes:
+        return 0.0
+    for s in samples[1:]:
+        if s.bytes_acked >= nbytes:
+            span = s.bytes_acked - prev.bytes_acked
+            frac = (nbytes - prev.bytes_acked) / span if span > 0 else 1.0
+            return prev.t + frac * (s.t - prev.t) - start
+        prev = s
+    return None
 
 
 def run_together(net, flows: List[Flow], timeout_extra: Optional[float] = None) -> List[FlowResult]:

@@ -8,7 +8,11 @@ the step, the command and the log):
   1 debootstrap   minbase bookworm + vm/packages.txt (Debian packages only)
   2 kernel        the stock linux-image-amd64, fetched with apt inside the new root and
                   unpacked with ``dpkg-deb --fsys-tarfile | tar --keep-directory-symlink``
-                  (``dpkg -x`` would break the merged-usr /lib link: the guest panics)
+                  (``dpkg -x`` would break the merged-usr /lib link: the guest panics);
+                  then the out-of-tree modules of ``vm/kmod/<name>/`` (a Kbuild file and C
+                  sources) are compiled against that kernel's headers (installed for the
+                  build, then removed) into /lib/modules/<kver>/extra. A module that does not
+                  build does not stop the image: ``image.json`` says why (``kmod``)
   3 guest files   busybox init, agent, rc script
   4 initrd        a tiny busybox initramfs that loads virtio_blk + ext4 (they are modules)
   5 filesystem    ``mkfs.ext4 -d`` (no loop mount needed)
@@ -74,7 +78,18 @@ def recipe_files() -> List[Path]:
     files = [vm_dir / "packages.txt", vm_dir / "initrd" / "init"]
     files += sorted(p for p in (vm_dir / "guest").iterdir()
                     if p.is_file() and p.suffix != ".pyc")  # not an installed copy's __pycache__
-    return files
+    return files + kmod_files()
+
+
+def kmod_sources() -> List[Path]:
+    """The out-of-tree kernel modules built into the image: one directory each in vm/kmod."""
+    kmod = project_file("vm", "kmod")
+    return sorted(d for d in kmod.iterdir() if d.is_dir()) if kmod.is_dir() else []
+
+
+def kmod_files() -> List[Path]:
+    return [p for d in kmod_sources() for p in sorted(d.iterdir())
+            if p.is_file() and (p.name == "Kbuild" or p.suffix in (".c", ".h"))]
 
 
 def package_list() -> List[str]:
@@ -189,6 +204,7 @@ class Builder:
                           f"tar -x --keep-directory-symlink -C '{self.root}'", shell=True)
         deb.unlink()
         kver = sorted(p.name for p in (self.root / "lib/modules").iterdir())[-1]
+        self.kmod = self.build_modules(kver, env)
         self.sh("kernel", ["chroot", str(self.root), "depmod", kver])
         shutil.copy(self.root / "boot" / f"vmlinuz-{kver}", self.work / "vmlinuz")
         self.kver = kver
@@ -196,6 +212,43 @@ class Builder:
         self.sh("kernel", ["chroot", str(self.root), "apt-get", "clean"])
         shutil.rmtree(self.root / "var/lib/apt/lists", ignore_errors=True)
         (self.root / "var/lib/apt/lists/partial").mkdir(parents=True, exist_ok=True)
+
+    def build_modules(self, kver: str, env: Dict[str, str]) -> Dict[str, str]:
+        """Compile each vm/kmod/<name> against ``kver``'s headers into lib/modules/<kver>/extra;
+        returns ``{name: "built"}`` or ``{name: "failed: <why>"}`` (the image builds anyway)."""
+        sources = kmod_sources()
+        if not sources:
+            return {}
+        headers = f"linux-headers-{kver}"
+        result: Dict[str, str] = {}
+        try:
+            self.sh("kernel modules", ["chroot", str(self.root), "apt-get", "install", "-y", "-q",
+                                       "--no-install-recommends", headers], env=env)
+        except StepFailed as err:
+            return {d.name: f"failed: {headers} could not be installed: "
+                            f"{str(err).splitlines()[0]}" for d in sources}
+        extra = self.root / "lib/modules" / kver / "extra"
+        extra.mkdir(parents=True, exist_ok=True)
+        for src in sources:
+            build = self.root / "tmp/kmod" / src.name
+            shutil.rmtree(build, ignore_errors=True)
+            shutil.copytree(src, build)
+            try:
+                self.sh("kernel modules", ["chroot", str(self.root), "make", "-C",
+                                           f"/usr/src/{headers}", f"M=/tmp/kmod/{src.name}",
+                                           "modules"], env=env)
+                for ko in build.glob("*.ko"):
+                    shutil.copy(ko, extra / ko.name)
+                result[src.name] = "built"
+            except StepFailed as err:
+                tail = str(err).split("--- last lines ---")[-1].strip().splitlines()
+                result[src.name] = "failed: " + " | ".join(tail[-6:])
+            shutil.rmtree(build, ignore_errors=True)
+        # the headers and kbuild only served the build (gcc stays: mediumd is built in the guest)
+        self.sh("kernel modules", ["chroot", str(self.root), "sh", "-c",
+                                   f"apt-get purge -y -q {headers} 'linux-headers-*-common' "
+                                   "'linux-kbuild-*'"], env=env)
+        return result
 
     def guest_files(self) -> None:
         vm_dir = project_file("vm")
@@ -263,6 +316,7 @@ class Builder:
         self.step(4, total, "initrd (busybox + virtio/ext4 modules)", self.initrd)
         self.step(5, total, "filesystem image (mkfs.ext4 -d)", self.filesystem)
         meta = {"recipe_hash": recipe_hash(), "kernel": self.kver, "suite": SUITE,
+                "kmod": getattr(self, "kmod", {}),
                 "packages": package_list(), "build_seconds": round(time.monotonic() - t0, 1),
                 "steps": self.steps, "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         (self.work / "image.json").write_text(json.dumps(meta, indent=2))
