@@ -26,9 +26,9 @@ HISTORY_FILE = "cli_history"
 HISTORY_LENGTH = 1000
 #: Commands (besides node names) and the words their arguments complete to.
 KEYWORDS: Dict[str, Sequence[str]] = {"rts": ("on", "off"), "cwnd": ("off", "1", "2", "4", "8"),
-                                      "capture": ("on", "off")}
+                                      "capture": ("on", "off"), "loss": ("off", "0.1", "0.3")}
 #: Commands whose arguments are node names.
-NODE_ARGS = ("iperf", "move", "rts", "cwnd", "plot", "routes", "distance", "ping")
+NODE_ARGS = ("iperf", "move", "rts", "cwnd", "plot", "routes", "distance", "ping", "loss")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -217,6 +217,14 @@ class Prompt(cmd.Cmd):
         x, y = _number(words[1], "X"), _number(words[2], "Y")
         z = _number(words[3], "Z") if len(words) == 4 else None
         self._print(self.session.move(words[0], x, y, z))
+
+    def do_loss(self, arg: str) -> None:
+        """loss NODE NODE P|off: frames between two nodes also lost with probability P (both
+        ways), on top of what the distance costs; off: the propagation model alone."""
+        words = arg.split()
+        if len(words) != 3:
+            raise HarnessError("usage: loss NODE NODE P|off (P a probability 0..1)")
+        self._print(self.session.loss(*words))
 
     def do_rts(self, arg: str) -> None:
         """rts NODE on|off|BYTES: RTS/CTS before every frame, never, or above a size."""

@@ -341,6 +341,7 @@ class Session:
             if congestion not in CONGESTION_MODULES:
                 raise HarnessError(f"-C {congestion}: allowed " + ", ".join(CONGESTION_MODULES))
         for src, dst in pairs:
+            self._warm(src, dst)
             self._prime(src, dst)
             self._note_pair(src, dst)
         flows = [Flow(src, dst, duration=seconds, protocol="udp" if udp_rate else "tcp",
@@ -426,6 +427,26 @@ class Session:
             near.append(f"{other.name} {d:.0f} m{state}")
         return f"{name} now at ({x:g}, {y:g}, {z:g}); " + "; ".join(near)
 
+    def loss(self, a: str, b: str, value: str) -> str:
+        """Every frame between a and b (both ways) also lost with probability P on top of the
+        propagation model's losses (``off``: the model alone): transient loss the retry
+        limit has to hide."""
+        if value == "off":
+            per = None
+        else:
+            try:
+                per = float(value)
+            except ValueError:
+                per = -1.0
+            if not 0.0 <= per <= 1.0:
+                raise HarnessError(f"loss {a} {b} {value}: allowed a probability 0..1 or off")
+        ra, rb = self.radios_of(a)[0], self.radios_of(b)[0]
+        if a == b:
+            raise HarnessError(f"loss {a} {b}: a node has no link to itself")
+        self.medium().control.set_link(ra.mac, rb.mac, model=True, per=per)
+        return (f"{a} <-> {b}: the propagation model alone" if per is None else
+                f"{a} <-> {b}: every frame attempt also lost with probability {per:g}")
+
     def rts(self, name: str, value: str) -> str:
         """``on`` (RTS/CTS before every frame), ``off``, or a threshold in bytes."""
         if value in RTS_WORDS:
@@ -470,6 +491,14 @@ class Session:
         self.clamps[name] = segments
         return (f"{name}: congestion window clamped to {segments} segments towards "
                 f"{', '.join(peers)} (primed before the next iperf from {name})")
+
+    def _warm(self, src: str, dst: str) -> None:
+        """One ping before a pair's first flow: the neighbour (ARP) entries exist before the
+        flows start. ARP asks by broadcast, one try and no RTS/CTS, and two flows started
+        together from hidden senders collide so often that iperf3's setup can fail with "No
+        route to host" (the medium's end-to-end test pings first for the same reason)."""
+        if (src, dst) not in self.pairs:
+            self.node(src).cmd(["ping", "-n", "-c1", "-W3", self.ip(dst)], check=False, timeout=30)
 
     def _prime(self, src: str, dst: str) -> None:
         if src not in self.clamps or (src, dst) in self.primed:

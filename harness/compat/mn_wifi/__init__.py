@@ -1,4 +1,5 @@
-"""Mininet-WiFi's API on the harness (see ``harness.compat``)."""
+"""Mininet-WiFi's API on the harness (see ``harness.compat``): ``net``, ``node``, ``link``,
+``cli``, ``wmediumdConnector``, as a script imports them."""
 from __future__ import annotations
 
 import importlib
@@ -7,6 +8,11 @@ import sys
 #: How many prompts ``CLI(net)`` opened in this process (``harness cli`` opens one on a
 #: script's ``topo`` only if the script opened none).
 _PROMPTS = [0]
+#: The modules a script imports, under the names it imports them by.
+ALIASES = {
+    "mn_wifi": ("net", "node", "link", "cli", "wmediumdConnector"),
+    "mininet": ("log", "node", "link", "cli", "net"),
+}
 
 
 def prompts_opened() -> int:
@@ -14,7 +20,11 @@ def prompts_opened() -> int:
 
 
 def install_aliases() -> None:
-    """Make ``import mn_wifi...`` and ``import mininet...`` resolve to this layer, so a
-    published script runs with its own import lines (``harness cli SCRIPT``)."""
-    for name in ("mn_wifi", "mininet"):
-        sys.modules.setdefault(name, importlib.import_module(f"harness.compat.{name}"))
+    """Make ``mn_wifi.*`` and ``mininet.*`` the harness's modules, so a published script runs
+    with its own import lines (``harness cli SCRIPT``). Each alias is the module itself (not
+    a copy), so ``cls=adhoc`` in a script is the class the layer checks for."""
+    for package, modules in ALIASES.items():
+        sys.modules[package] = importlib.import_module(f"harness.compat.{package}")
+        for name in modules:
+            sys.modules[f"{package}.{name}"] = importlib.import_module(
+                f"harness.compat.{package}.{name}")
