@@ -1,0 +1,124 @@
+"""Every lab's handout, in a quick form: its one command, the commands it asks a student to
+type, and the observation it promises, asserted (labs/*/README.md). Long networks are
+shortened and flows last seconds, so each lab costs a minute or two of guest time; the
+instructor's numbers come from the full sweeps (tests/unit/test_labs.py checks those tables).
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+from harness.kernel.cleanup import harness_objects_left
+from harness.testing.terminal import Terminal
+
+pytestmark = pytest.mark.emulation
+
+ROOT = Path(__file__).resolve().parents[2]
+PROMPT = r"harness> "
+START_S = 7200.0  # virtual seconds in the guest: they only bound a hang (test_cli.py)
+STEP_S = 3600.0
+FLOW = re.compile(r"(\w+) -> (\w+): ([\d.]+) Mbit/s over [\d.]+ s, (\d+) retransmissions"
+                  r"(?:, RTT mean ([\d.]+) ms)?(?:, cwnd max (\d+) segments)?")
+
+
+class Lab:
+    """A lab's prompt, opened with the handout's command (plus quick-form overrides)."""
+
+    def __init__(self, tmp_path: Path, lab: str, *overrides: str):
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.term = Terminal.spawn([sys.executable, "-m", "harness", "cli",
+                                    str(ROOT / "labs" / lab / "lab.yaml"), *overrides],
+                                   env=env, cwd=str(tmp_path))
+        self.term.expect(r"Type help for the commands", START_S)
+        self.term.expect(PROMPT, STEP_S)
+
+    def say(self, line: str) -> str:
+        self.term.sendline(line)
+        before = self.term.pos
+        self.term.expect(PROMPT, STEP_S)
+        return self.term.text()[before:self.term.pos]
+
+    def flows(self, line: str) -> Dict[str, Dict[str, float]]:
+        """An iperf command's flows: 'src>dst' -> Mbit/s, retransmissions, RTT, cwnd."""
+        out = self.say(line)
+        found = {f"{m[1]}>{m[2]}": {"mbps": float(m[3]), "retrans": int(m[4]),
+                                    "rtt": float(m[5]) if m[5] else float("nan"),
+                                    "cwnd": int(m[6]) if m[6] else -1}
+                 for m in FLOW.finditer(out)}
+        assert found, out
+        return found
+
+    def close(self) -> None:
+        try:
+            self.term.sendline("exit")
+            self.term.expect(r"stopped: namespaces, radios, medium removed", STEP_S)
+            assert self.term.wait(STEP_S) == 0
+            assert harness_objects_left() == []
+        finally:
+            self.term.close()
+
+
+def test_lab1_goodput_falls_with_hops(tmp_path):
+    lab = Lab(tmp_path, "01-chain-hops", "topology.hops=3")
+    try:
+        one = lab.flows("iperf -t 4 sta1 sta2")["sta1>sta2"]["mbps"]
+        three = lab.flows("iperf -t 4 sta1 sta4")["sta1>sta4"]["mbps"]
+        print(f"\nlab 1 quick: 1 hop {one:.2f} Mbit/s, 3 hops {three:.2f} Mbit/s")
+        assert three < one / 2, (one, three)  # at least halved over three hops
+        out = lab.say("medium")
+        assert re.search(r"sta3 > sta4\s+\d+", out), out
+        out = lab.say("plot --route sta1 sta4 chain.png")
+        assert "picture written" in out or "needs matplotlib" in out, out
+    finally:
+        lab.close()
+
+
+def test_lab2_rts_cts_rescues_hidden_senders(tmp_path):
+    lab = Lab(tmp_path, "02-hidden-terminal")
+    try:
+        plain = lab.flows("iperf -t 6 sta1 sta2 sta3 sta2")
+        out = lab.say("medium")
+        assert re.search(r"sta1 > sta2\s+\d+\s+\d+\s+\d+%\s+[1-9]", out), out  # collisions
+        lab.say("rts sta1 on")
+        lab.say("rts sta3 on")
+        rts = lab.flows("iperf -t 6 sta1 sta2 sta3 sta2")
+        total_plain = sum(f["mbps"] for f in plain.values())
+        total_rts = sum(f["mbps"] for f in rts.values())
+        print(f"\nlab 2 quick: two hidden TCP senders {total_plain:.2f} Mbit/s, "
+              f"with RTS/CTS {total_rts:.2f} Mbit/s")
+        assert total_rts > 1.2 * total_plain, (plain, rts)
+    finally:
+        lab.close()
+
+
+def test_lab3_small_window_keeps_goodput_and_cuts_rtt(tmp_path):
+    lab = Lab(tmp_path, "03-window-limit", "topology.hops=4")
+    try:
+        lab.say("cwnd sta1 2")
+        clamped = lab.flows("iperf -t 8 sta1 sta5")["sta1>sta5"]
+        lab.say("cwnd sta1 off")
+        free = lab.flows("iperf -t 8 sta1 sta5")["sta1>sta5"]
+        print(f"\nlab 3 quick: clamp 2: {clamped}; unclamped: {free}")
+        assert clamped["cwnd"] <= 2, clamped
+        assert clamped["mbps"] > 0.7 * free["mbps"], (clamped, free)
+        assert free["rtt"] > 2 * clamped["rtt"], (clamped, free)
+    finally:
+        lab.close()
+
+
+def test_lab5_retry_limit_one_exposes_losses_to_tcp(tmp_path):
+    lab = Lab(tmp_path, "05-retry-limit-mesh", "topology.retry_limit=1")
+    try:
+        flow = lab.flows("iperf -t 8 sta1 sta4")["sta1>sta4"]
+        out = lab.say("medium")
+        drops = [int(m) for m in re.findall(r"^sta\d > sta\d\s+\d+\s+\d+\s+\S+\s+\d+\s+(\d+)", out, re.M)]
+        print(f"\nlab 5 quick: retry limit 1: {flow}; retry drops per link {drops}")
+        assert sum(drops) > 0, out
+        assert flow["retrans"] > 0, flow
+    finally:
+        lab.close()
