@@ -32,6 +32,17 @@ PRESETS: Dict[str, Dict[str, Any]] = {
     "ns2-004": {"spacing": 200.0, "tx_range": 250.0, "cs_range": 550.0,
                 "propagation": "two_ray", "queue": 50, "capture_threshold": 10.0,
                 "basic_rates": {"b": [1]}},
+    # Paper 003 (Kotsiolis, Antonopoulos, Koubias; E13-E17): an office with walls between the
+    # access point and the client. COST 231 multi-wall model (free-space distance law plus a
+    # loss per wall; 6.9 dB per heavy wall, COST Action 231 final report, 1999, at 1.8 GHz);
+    # Rayleigh fading per frame (no line of sight through walls); ERP's mandatory rates as
+    # the basic set (control frames at 24 Mbit/s after a 54 Mbit/s frame); a medium queue of
+    # 100 frames: hwsim stops a radio's queues at 100 frames pending in the medium, so the
+    # medium never refuses one and a full queue backs up into the kernel's qdisc, as a
+    # driver's full ring does (the default 50 would drop the frames beyond it). Distance and
+    # wall count are the lan builder's (docs/papers.md, paper 003).
+    "office-003": {"propagation": "indoor", "exponent": 2.0, "wall_loss": 6.9,
+                   "fading": "rayleigh", "basic_rates": {"g": [6, 12, 24]}, "queue": 100},
 }
 #: The names ``topology.geometry`` accepts, in the order error messages list them.
 GEOMETRIES = tuple(PRESETS)
@@ -40,7 +51,7 @@ DEFAULT = "ns2"
 DEFAULT_SPACING = 200.0
 #: Preset keys that are medium settings (applied unless the ``medium`` section sets them).
 MEDIUM_KEYS = ("tx_range", "cs_range", "propagation", "queue", "capture_threshold",
-               "basic_rates")
+               "basic_rates", "exponent", "wall_loss", "fading")
 
 
 def spacing(geometry: str) -> float:

@@ -16,12 +16,14 @@ from harness.errors import HarnessError
 if TYPE_CHECKING:
     from harness.cli import Subparsers
 
-#: Modules that register a clean-up callback (namespaces and processes, radios, OVS bridges,
-#: the medium daemon's run directories, the VM's folders and QEMU).
+#: Modules that register a clean-up callback (namespaces and processes, radios, OVS bridges
+#: and run directories, hostapd's and wpa_supplicant's run directories, the medium daemon's
+#: run directories, the VM's folders and QEMU).
 PLUMBING = (
     "harness.kernel.netns",
     "harness.kernel.hwsim",
     "harness.kernel.ovs",
+    "harness.kernel.hostapd",
     "harness.medium.daemon",
     "harness.vm.machine",
 )
@@ -31,8 +33,9 @@ def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "clean", help="remove what crashed or killed runs left behind (hx-* objects only)",
         description="Removes network namespaces hx-*, the processes in them and every process "
-                    "marked HARNESS_RUN=, hwsim radios hx-*, OVS bridges hx<tag>*, the medium's "
-                    "run directories hx-<tag>-medium-* and the VM's folders hx-vm-* whose "
+                    "marked HARNESS_RUN=, hwsim radios hx-*, OVS bridges hx<tag>*, the run "
+                    "directories of OVS, hostapd and wpa_supplicant hx-<tag>-<daemon>-*, the "
+                    "medium's run directories hx-<tag>-medium-* and the VM's folders hx-vm-* whose "
                     "owner has exited (with their QEMU). Touches nothing else.")
     p.add_argument("--tag", help="only the run with this 4-hex-digit tag (VM folders have no "
                                  "tag: they are cleaned without --tag only)")
@@ -56,5 +59,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"problem: {problem}")
     if report.empty:
         print("nothing to clean: no harness namespaces, radios, processes, bridges, "
-              "medium run directories or VM folders found")
+              "daemon or medium run directories or VM folders found")
     return 1 if report.problems else 0

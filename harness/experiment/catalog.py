@@ -105,10 +105,34 @@ def check_rate_fits_phy(params: Dict[str, Any]) -> None:
                                     f"allowed: {allowed}")
 
 
+def check_network_fits(params: Dict[str, Any]) -> None:
+    """The topology the builder describes, checked the way ``Network.start`` checks it first
+    (an access point needs a switch, a managed station an access point in range on this
+    medium): a bad file fails at validation, before any VM boots. Describing starts nothing."""
+    from harness.errors import HarnessError
+    from harness.experiment import realise
+    from harness.medium.spec import MediumSpec
+    from harness.net import check_topology
+    from harness.net.coverage import medium_for
+    builder = BUILDERS.get(params["topology"]["builder"])
+    if builder is None:  # a builder of a custom registry: checked when it runs
+        return
+    try:
+        topo = builder.build(**realise.builder_arguments(params["topology"]))
+        settings = realise.medium_settings(params)
+        spec = MediumSpec.from_dict(settings) if settings.pop("enabled", True) else None
+        check_topology(topo, medium_for(topo, spec))
+    except SchemaError:
+        raise
+    except HarnessError as err:
+        raise SchemaError("topology", str(err)) from None
+
+
 def build_registry() -> Registry:
     """A fresh registry: every builder of ``topologies/``, the policies and medium keys here."""
     registry = Registry()
     registry.add_check(check_rate_fits_phy)
+    registry.add_check(check_network_fits)
     for builder in BUILDERS.values():
         registry.add_builder(builder)
     for policy in POLICIES:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -253,3 +254,28 @@ def remove_abandoned(path: Path, what: str, report: CleanReport) -> None:
     kill_all(serving)
     remove_dir(path)
     report.add(what, str(path))
+
+
+# -- run directories of a run's daemons ----------------------------------------------------
+def new_run_dir(prefix: str) -> Path:
+    """A fresh directory ``<tmp>/<prefix>XXXXXXXX`` claimed by this process (``claim``), for a
+    daemon's sockets, configs and logs."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    claim(path)
+    return path
+
+
+def register_run_dirs(name: str, pattern: Callable[[Optional[str]], str], what: str) -> None:
+    """Register the clean-up of run directories ``<tmp>/pattern(tag)`` (a glob) whose owner was
+    killed, with the processes still serving them; a claimed one is a leftover (its run
+    removes it when it stops). ``what`` names such a directory in reports."""
+    def clean_dirs(tag: Optional[str], report: CleanReport) -> None:
+        for path in abandoned_dirs(Path(tempfile.gettempdir()), pattern(tag)):
+            remove_abandoned(path, what, report)
+
+    def left(tag: Optional[str]) -> List[str]:
+        base = Path(tempfile.gettempdir())
+        return [f"{what} {p}" for p in sorted(base.glob(pattern(tag)))
+                if owner_alive(p) is not None]
+
+    add_cleanup_callback(name, clean_dirs, stage="files", leftovers=left)

@@ -6,7 +6,9 @@ Every kernel object a run makes carries the prefix ``hx-`` and the run's tag:
   namespace     ``hx-<tag>-<node>``                      ``hx-3fa9-sta1``
   radio (wiphy) ``hx-<tag>-<node>-<n>``                  ``hx-3fa9-sta1-0``
   OVS bridge    ``hx<tag><name>`` (IFNAMSIZ: 15 chars)   ``hx3fa9s1``
+  daemon files  ``hx-<tag>-<daemon>-<node>-XXXXXXXX``     ``/tmp/hx-3fa9-ovs-sw1-k2j4x0aa``
   IBSS/mesh id  ``hx-<tag>``                             ``hx-3fa9``
+  SSID of an AP ``hx-<tag>-<node>``                      ``hx-3fa9-ap1``
   IBSS BSSID    ``02:68:78:ff:ff:<first tag byte>``      ``02:68:78:ff:ff:3f``
   radio MAC     ``02:68:78:<node 16 bit>:<radio>``       ``02:68:78:00:01:00``
   interfaces    ``wlan<n>`` per radio, ``eth<n>`` per veth, inside the node's namespace
@@ -72,6 +74,22 @@ def ovs_bridge_name(tag: str, name: str) -> str:
     if len(full) > 15:
         raise HarnessError(f"bridge name {name!r} too long: 'hx'+tag+name must fit 15 characters")
     return full
+
+
+def daemon_dir_prefix(tag: str, daemon: str, node: str) -> str:
+    """Where a node's daemon (``ovs``, ``hostapd``, ...) keeps its files: a temporary directory
+    whose name starts with this (``cleanup.new_run_dir``)."""
+    return f"{PREFIX}{tag}-{daemon}-{node}-"
+
+
+def daemon_dir_pattern(tag: Optional[str], daemon: str) -> str:
+    """Glob of the daemon directories of run ``tag`` (of every run if None)."""
+    return f"{PREFIX}{tag or '[0-9a-f]' * 4}-{daemon}-*"
+
+
+def ap_ssid(tag: str, node: str) -> str:
+    """The SSID an access point of run ``tag`` announces unless its topology names one."""
+    return f"{PREFIX}{tag}-{node}"
 
 
 def radio_mac(node_index: int, radio_index: int) -> str:

@@ -17,6 +17,7 @@ import shlex
 import signal
 import socket
 import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
@@ -43,8 +44,8 @@ def each(fn: Callable[[T], object], items: Iterable[T]) -> None:
     follows never races a step still running; then the first error (in item order) is raised.
     """
     items = list(items)
-    if len(items) <= 1:
-        for item in items:
+    if len(items) <= 1 or _pools_shut_down():
+        for item in items:  # at interpreter exit (a Network stopped by atexit) no pool runs
             fn(item)
         return
     pool = ThreadPoolExecutor(max_workers=min(PARALLEL, len(items)))
@@ -62,6 +63,13 @@ def each(fn: Callable[[T], object], items: Iterable[T]) -> None:
         raise interrupted
     for future in futures:
         future.result()
+
+
+def _pools_shut_down() -> bool:
+    """True once the interpreter is exiting: thread pools then refuse new work ("cannot
+    schedule new futures after interpreter shutdown"), also in atexit callbacks."""
+    import concurrent.futures.thread as pool_module
+    return bool(getattr(pool_module, "_shutdown", False)) or sys.is_finalizing()
 
 
 def run(args: Sequence[str], *, check: bool = True, timeout: float = CMD_TIMEOUT,

@@ -25,8 +25,9 @@ RATES = {"b": DSSS_RATES, "g": DSSS_RATES + OFDM_RATES}
 #: The rates as an experiment file names them: whole numbers as int (``rate: 2`` is stored as
 #: 2, and run ids hash it), then ``auto`` for rate control (minstrel).
 RATE_CHOICES = tuple(int(r) if r.is_integer() else r for r in DSSS_RATES + OFDM_RATES) + ("auto",)
-#: iw interface type per harness mode
-IFTYPE = {"ibss": "ibss", "mesh": "mp"}
+#: iw interface type per harness mode: the joining modes, an access point (hostapd) and a
+#: station in managed mode (wpa_supplicant).
+IFTYPE = {"ibss": "ibss", "mesh": "mp", "ap": "__ap", "managed": "managed"}
 
 Rts = Union[None, bool, int]
 
@@ -108,7 +109,9 @@ def prepare_lines(phy: str, intf: str, mode: str, *, rts: Rts = None,
                   ) -> List[str]:
     """Create the interface on the phy and apply phy settings (before the medium starts)."""
     q = shlex.quote
-    lines = [f"iw phy {q(phy)} interface add {q(intf)} type {IFTYPE[check_mode(mode)]}"]
+    if mode not in IFTYPE:
+        raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(IFTYPE)}")
+    lines = [f"iw phy {q(phy)} interface add {q(intf)} type {IFTYPE[mode]}"]
     arg = rts_arg(check_rts(rts))
     if arg is not None:
         lines.append(f"iw phy {q(phy)} set rts {arg}")
@@ -136,9 +139,13 @@ def join_lines(intf: str, mode: str, *, network_id: str, freq: int, phy: str,
         lines.append(f"iw dev {q(intf)} mesh join {q(network_id)} freq {freq} NOHT "
                      f"basic-rates {basic} mcast-rate {mcast} "
                      f"mesh_auto_open_plinks={1 if auto_open_plinks else 0}")
+    return lines + bitrate_lines(intf, phy, rate)
+
+
+def bitrate_lines(intf: str, phy: str, rate: Optional[float]) -> List[str]:
+    """Pin the bitrate mask (a managed station or an access point: no join of its own)."""
     mask = " ".join(_fmt(r) for r in bitrate_mask(phy, rate))
-    lines.append(f"iw dev {q(intf)} set bitrates legacy-2.4 {mask} ht-mcs-2.4")
-    return lines
+    return [f"iw dev {shlex.quote(intf)} set bitrates legacy-2.4 {mask} ht-mcs-2.4"]
 
 
 def plink_lines(intf: str, open_peers: Iterable[str], block_peers: Iterable[str]) -> List[str]:

@@ -167,12 +167,14 @@ def mediumd_binary() -> Path:
     return _BINARY
 
 
-def start_for(network: Any) -> Optional[MediumHandle]:
-    """Start mediumd for a Network whose radios exist (called by ``Network._start_medium``).
+def start_for(network: Any, spec: Optional[MediumSpec] = None) -> Optional[MediumHandle]:
+    """Start mediumd for a Network whose radios exist (called by ``Network._start_medium``,
+    which passes its medium with the topology's walls as ``spec``).
 
     Returns None when the network's ``medium`` says no medium (e.g. ``enabled: false``).
     """
-    spec = spec_of(getattr(network, "medium", None))
+    if spec is None:
+        spec = spec_of(getattr(network, "medium", None))
     if spec is None:
         return None
     binary = mediumd_binary()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Dict, Optional, Type
 
-from harness.kernel import naming
+from harness.kernel import cpu_layout, naming, shaping
 from harness.kernel.netns import run
 from harness.net.topo import LinkSpec
 
@@ -40,9 +40,24 @@ class WirelessLink(Link):
     kind = "wireless"
 
 
+class AssociationLink(Link):
+    """A managed station linked to an access point: nothing to create. The station reads the
+    declaration when it associates (``harness.net.wifi.ManagedStation``)."""
+
+    kind = "association"
+
+
 class VethLink(Link):
     """A veth pair made directly inside the two namespaces (the root namespace never sees it),
-    named ``eth<k>`` in each node (k = its veths so far), addressed and up."""
+    named ``eth<k>`` in each node (k = its veths so far); each end is handed to its node
+    (``attach_lines``: addressed and up, or a port of a bridge). With ``bw`` (Mbit/s) both
+    ends' egress is shaped to it (``harness.kernel.shaping``: netem rate, ``queue`` packets).
+
+    Each end's receive work is steered (RPS, ``cpu_layout.rps_lines``): a veth hands a packet
+    to the backlog of the CPU that sent it, and netem releases packets from its timer on
+    whichever CPU that fires, so without steering one flow's packets are received out of
+    order across CPUs (measured in the 2-vCPU guest: 530 fast retransmits in 8 s at 100
+    Mbit/s with no packet dropped anywhere)."""
 
     kind = "veth"
 
@@ -60,14 +75,20 @@ class VethLink(Link):
         a.intfs.append(ia)
         b.intfs.append(ib)
         self.intf_a, self.intf_b = ia, ib
+        bw = spec.params.get("bw")
         for node, intf, ip in ((a, ia, spec.ip_a), (b, ib, spec.ip_b)):
-            assert ip is not None  # Topology.add_link addresses every veth end
-            node.script([f"ip addr add {ip} dev {intf}", f"ip link set {intf} up"])
-            node.ips.append(ip)
+            lines = node.attach_lines(intf, ip) + cpu_layout.rps_lines(intf)
+            if bw is not None:
+                lines += shaping.shape_lines(intf, bw, spec.params.get("queue",
+                                                                       shaping.DEFAULT_QUEUE))
+            node.script(lines)
+            if ip is not None:  # a switch's or access point's port has none
+                node.ips.append(ip)
 
 
 #: The class of each kind of link (``Network(link_classes=...)`` overrides entries).
 LINK_CLASSES: Dict[str, Type[Link]] = {
     WirelessLink.kind: WirelessLink,
+    AssociationLink.kind: AssociationLink,
     VethLink.kind: VethLink,
 }

@@ -1,11 +1,15 @@
 """``Network``: realise a ``Topology`` as namespaces, hwsim radios, veths and routes.
 
 Each node of the topology becomes an object of the class its kind maps to
-(``harness.net.nodes.NODE_CLASSES``: ``Station``, ``MeshPoint``, ``Host``), each link one of
-``harness.net.links.LINK_CLASSES`` (``WirelessLink``, ``VethLink``); ``node_classes=`` and
+(``harness.net.nodes.NODE_CLASSES``: ``Station``, ``MeshPoint``, ``Host``, ``Switch``,
+``AccessPoint``, ``ManagedStation``), each link one of ``harness.net.links.LINK_CLASSES``
+(``WirelessLink``, ``AssociationLink``, ``VethLink``); ``node_classes=`` and
 ``link_classes=`` replace entries, as Mininet's ``Mininet(topo, host=..., switch=...)`` does.
 
 Order of ``start()``: each step runs on every node before the next step begins.
+  0. every node's class checks its description against the topology and the medium
+     (``NetworkNode.check``: e.g. an access point needs a switch, a managed station an
+     access point in range): a bad topology fails before anything exists;
   1. one namespace per node (``hx-<tag>-<node>``);
   2. radios created over generic netlink in the root namespace (that fixes their medium
      group), moved into their node, interface created there, phy settings applied
@@ -13,8 +17,8 @@ Order of ``start()``: each step runs on every node before the next step begins.
   3. links created (veths directly inside the two namespaces: the root namespace never sees them);
   4. ``_start_medium()``: the medium daemon registers before any interface transmits;
   5. interfaces up and joined (IBSS cell or 802.11s mesh), bitrates pinned, addresses (``join``);
-  6. mesh peer links opened to declared neighbours only (``connect``); without a medium, IBSS
-     frames are filtered to declared neighbours;
+  6. mesh peer links opened to declared neighbours only, managed stations associate
+     (``connect``); without a medium, IBSS frames are filtered to declared neighbours;
   7. relays get ``ip_forward=1`` and ``send_redirects=0``; static routes.
 ``stop()`` undoes all of it, keeps going past errors, is idempotent, and also runs when
 ``start()`` fails halfway, on Ctrl-C or SIGTERM inside ``with Network(...)``, and at
@@ -34,10 +38,12 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 from harness.errors import HarnessError
 from harness.kernel import hwsim, naming, netns, tcp
 from harness.medium import daemon
-from harness.medium.spec import MediumSpec
+from harness.medium.spec import MediumSpec, spec_of
+from harness.net import switch, wifi  # noqa: F401 - their node classes join NODE_CLASSES
+from harness.net.coverage import medium_for
 from harness.net.links import LINK_CLASSES, Link
 from harness.net.nodes import NODE_CLASSES, NetworkNode, Radio
-from harness.net.topo import LinkSpec, RouteSpec, Topology
+from harness.net.topo import LinkSpec, RouteSpec, Topology, WallSpec
 
 #: What ``Network(medium=...)`` takes: None (the default medium), ``"none"`` (plain hwsim),
 #: a mapping of medium keys, or a ``MediumSpec``.
@@ -87,6 +93,17 @@ class Network:
 
     def add_host(self, name: str, **kw: Any) -> str:
         return self._describing().add_host(name, **kw)
+
+    def add_switch(self, name: str) -> str:
+        return self._describing().add_switch(name)
+
+    def add_access_point(self, name: str, position: Tuple[float, ...] = (0.0, 0.0, 0.0),
+                         **kw: Any) -> str:
+        return self._describing().add_access_point(name, position, **kw)
+
+    def add_wall(self, x1: float, y1: float, x2: float, y2: float,
+                 loss: Optional[float] = None) -> WallSpec:
+        return self._describing().add_wall(x1, y1, x2, y2, loss)
 
     def add_link(self, a: str, b: str, **kw: Any) -> LinkSpec:
         return self._describing().add_link(a, b, **kw)
@@ -144,9 +161,18 @@ class Network:
             raise
         return self
 
+    def check(self) -> None:
+        """Every node's class checks its description (pure; nothing is created)."""
+        check_topology(self.topo, self.medium_spec(), self.node_classes)
+
+    def medium_spec(self) -> Optional[MediumSpec]:
+        """The medium this network runs (``medium`` with the topology's walls); None without."""
+        return medium_for(self.topo, spec_of(self.medium))
+
     def _start(self) -> None:
         topo = self.topo
         self.medium_handle = None
+        self.check()
         nodes = [self._node_class(name)(name, naming.netns_name(self.tag, name), self.tag,
                                         topo.spec(name)) for name in topo.node_names()]
         if any(node.has_radios for node in nodes):
@@ -215,7 +241,7 @@ class Network:
         register with hwsim before the first frame)."""
         if self.medium == "none" or not self.radios:
             return
-        self.medium_handle = daemon.start_for(self)
+        self.medium_handle = daemon.start_for(self, self.medium_spec())
 
     def _stop_medium(self) -> None:
         """Stop the daemon; the handle stays, holding the final counters."""
@@ -316,6 +342,17 @@ class Network:
         self._untrap_sigterm()
         if errors:
             print("harness: clean-up problems:\n  " + "\n  ".join(errors), file=sys.stderr)
+
+
+def check_topology(topo: Topology, medium: Optional[MediumSpec],
+                   node_classes: Optional[Mapping[str, Type[NetworkNode]]] = None) -> None:
+    """Each node's class checks its description against the topology and the medium (pure:
+    what ``Network.start`` does first, and what experiment validation calls)."""
+    classes = {**NODE_CLASSES, **(node_classes or {})}
+    for name in topo.node_names():
+        kind = topo.node_kind(name)
+        if kind in classes:
+            classes[kind].check(topo, name, medium)
 
 
 def _raise_exit(signum: int, _frame: Optional[FrameType]) -> None:

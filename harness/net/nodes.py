@@ -3,13 +3,17 @@
 ``Network`` makes one object per node of its topology, choosing the class by the node's kind
 (``Topology.node_kind``) in ``NODE_CLASSES``, the way Mininet takes ``host=`` and ``switch=``
 classes; ``Network(topo, node_classes={"station": MyStation})`` replaces one. A new kind of
-node (an access point, a switch) is a new class here and a new kind in the topology.
+node is a new class and a new kind in the topology; classes in their own modules register
+with ``register_node_class`` (``harness.net.switch``: ``Switch``; ``harness.net.wifi``:
+``AccessPoint``, ``ManagedStation``).
 
 Every node is a namespace (``harness.kernel.netns.Node``). ``Network.start()`` runs each step
 below on every node before the next step, because the order across nodes matters: every
 radio exists before the medium starts, the medium runs before any interface joins, and peer
 links are opened once every node has joined.
 
+  check(topo, name, medium)  before anything is created: the node's description against the
+                   topology and the medium (pure; one clear error)
   add_radios(net)  in the root namespace, node by node (one hwsim socket): create radios
   setup(net)       all nodes at once: radios moved into the node, interfaces, phy settings
   join(net)        all nodes at once, the medium running: interfaces up, join, addresses
@@ -17,20 +21,25 @@ links are opened once every node has joined.
   stop(net)        in ``Network.stop()``, after the node's processes were stopped and before
                    its namespace is deleted: radios deleted from inside
 
-Links (veths) are made between ``setup`` and the medium (``harness.net.links``); addresses of
-links, forwarding and routes are the network's (``Network``). A step a kind does not need is
+Links (veths) are made between ``setup`` and the medium (``harness.net.links``); each end is
+handed to its node's ``attach`` (an address by default, a port of a switch's bridge, a port
+of an access point's bridge); forwarding and routes are the network's (``Network``). A step a kind does not need is
 the base class's: nothing, without starting a process (under TCG each costs ~60 ms).
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Type
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Type, TypeVar, Union
 
 from harness.kernel import cpu_layout, hwsim, naming, netns, wireless
-from harness.net.topo import HostSpec, NodeSpec, Position, StationSpec
+from harness.net.topo import AccessPointSpec, HostSpec, NodeSpec, Position, StationSpec, Topology
 
 if TYPE_CHECKING:
+    from harness.medium.spec import MediumSpec
     from harness.net.network import Network
+
+#: What a node with radios is described by (a station or an access point).
+RadioSpec = Union[StationSpec, AccessPointSpec]
 
 
 @dataclass
@@ -73,6 +82,10 @@ class NetworkNode(netns.Node):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} netns={self.netns}>"
 
+    @classmethod
+    def check(cls, topo: Topology, name: str, medium: Optional[MediumSpec]) -> None:
+        """Refuse a description this class cannot realise (pure: before anything starts)."""
+
     def add_radios(self, net: Network) -> None:
         """Create this node's radios (root namespace)."""
 
@@ -83,10 +96,19 @@ class NetworkNode(netns.Node):
         """Bring wireless interfaces up and join their network (the medium is running)."""
 
     def connect(self, net: Network) -> None:
-        """Open links that need every node joined (802.11s peer links)."""
+        """Open links that need every node joined (802.11s peer links, associations)."""
 
     def stop(self, net: Network) -> None:
         """Undo what must go before the namespace is deleted."""
+
+    def attach_lines(self, intf: str, ip: Optional[str]) -> List[str]:
+        """Shell lines for this node's end ``intf`` of a veth link (run by the link in one
+        process): its address, up."""
+        return ([f"ip addr add {ip} dev {intf}"] if ip else []) + [f"ip link set {intf} up"]
+
+    def queue_interfaces(self) -> List[str]:
+        """Interfaces whose transmit queues a run samples (where packets wait for the air)."""
+        return []
 
 
 class Host(NetworkNode):
@@ -103,10 +125,10 @@ class WirelessNode(NetworkNode):
     fixes their medium group), moved into the node, joined by the subclass's ``mode``."""
 
     has_radios = True
-    #: ``wireless`` mode of the radios: ``ibss`` or ``mesh``.
+    #: ``wireless`` mode of the radios: ``ibss``, ``mesh``, ``ap`` or ``managed``.
     mode: ClassVar[str]
 
-    def __init__(self, name: str, netns_name: str, run_tag: str, spec: StationSpec):
+    def __init__(self, name: str, netns_name: str, run_tag: str, spec: RadioSpec):
         super().__init__(name, netns_name, run_tag, spec)
         self.station = spec
         self.radios: List[Radio] = []
@@ -138,7 +160,11 @@ class WirelessNode(NetworkNode):
                                             retry_limit=spec.retry_limit,
                                             txpower_dbm=spec.txpower_dbm)
             lines += cpu_layout.rps_lines(radio.intf)
-        self.script(lines)
+        self.script(lines + self.setup_lines(net))
+
+    def setup_lines(self, net: Network) -> List[str]:
+        """More shell lines for ``setup``'s one process (a subclass's own interfaces)."""
+        return []
 
     def join(self, net: Network) -> None:
         lines: List[str] = []
@@ -151,6 +177,7 @@ class WirelessNode(NetworkNode):
 
     def join_lines(self, net: Network, radio: Radio) -> List[str]:
         """Up, join, bitrates, the station's address."""
+        assert isinstance(self.station, StationSpec)
         declared = bool(net.topo.wireless_neighbours(self.name))
         lines = wireless.join_lines(radio.intf, self.mode, network_id=net.ssid, freq=radio.freq,
                                     phy=radio.phy_mode, rate=radio.rate, bssid=net.bssid,
@@ -201,9 +228,18 @@ class MeshPoint(WirelessNode):
             self.script(wireless.plink_lines(radio.intf, peers, others), check=False)
 
 
-#: The class of each kind of node (``Network(node_classes=...)`` overrides entries).
+#: The class of each kind of node (``Network(node_classes=...)`` overrides entries); classes
+#: of other modules add themselves with ``register_node_class``.
 NODE_CLASSES: Dict[str, Type[NetworkNode]] = {
     Station.kind: Station,
     MeshPoint.kind: MeshPoint,
     Host.kind: Host,
 }
+
+N = TypeVar("N", bound=Type[NetworkNode])
+
+
+def register_node_class(cls: N) -> N:
+    """Class decorator: ``cls`` realises the nodes of kind ``cls.kind``."""
+    NODE_CLASSES[cls.kind] = cls
+    return cls

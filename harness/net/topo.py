@@ -1,16 +1,25 @@
 """Topology description: pure data, no root, no kernel (like Mininet's ``Topo``).
 
-A ``Topology`` names stations (nodes with a radio), hosts (wired nodes), links and static
-routes, and validates them as they are added. ``harness.net.network.Network`` realises it. It can be
-printed, compared and stored with results (``to_dict``).
+A ``Topology`` names stations (nodes with a radio), hosts (wired nodes), switches, access
+points, links, static routes and walls, and validates them as they are added.
+``harness.net.network.Network`` realises it. It can be printed, compared and stored with
+results (``to_dict``).
 
 Every node has a *kind* (``node_kind``): ``"station"`` (an IBSS station), ``"mesh_point"``
-(a station with ``mode="mesh"``) or ``"host"``. ``Network`` realises each kind with a class
-(``harness.net.nodes``); a new kind of node is a new kind here and a new class there.
+(a station with ``mode="mesh"``), ``"managed_station"`` (``mode="managed"``: it associates
+with an access point), ``"host"``, ``"switch"`` (Open vSwitch) or ``"access_point"``
+(hostapd). ``Network`` realises each kind with a class (``harness.net.nodes``,
+``harness.net.switch``, ``harness.net.wifi``); a new kind of node is a new kind here and a
+new class there.
 
 Links: between two stations, ``add_link`` declares a *wireless neighbour* (802.11s peer links
 are opened only between declared neighbours; with no medium, IBSS frames are filtered to
-them). Any link with a host is a veth pair.
+them). Between a managed station and an access point it declares the *association* (which AP
+the station joins). Any other link is a veth pair; ``bw=`` (Mbit/s) shapes it
+(``harness.kernel.shaping``). Switches and access points are layer-2 nodes: their link ends
+carry no address, and hosts on them share the LAN subnet with the stations (10.0.0.0/24).
+
+Walls (``add_wall``) are segments the medium's ``indoor`` model charges a loss for crossing.
 """
 from __future__ import annotations
 
@@ -19,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from harness.errors import HarnessError
-from harness.kernel import wireless
+from harness.kernel import hostapd, shaping, wireless
 from harness.kernel.naming import check_node_name
 
 Position = Tuple[float, float, float]
@@ -30,8 +39,14 @@ STATION_SUBNET = ipaddress.ip_network("10.0.0.0/24")
 #: veth links without addresses get 10.<200+k>.0.1/24 and .2/24.
 VETH_BASE = 200
 #: A station's 802.11 ``mode`` -> its kind of node.
-STATION_KINDS = {"ibss": "station", "mesh": "mesh_point"}
+STATION_KINDS = {"ibss": "station", "mesh": "mesh_point", "managed": "managed_station"}
 HOST_KIND = "host"
+SWITCH_KIND = "switch"
+AP_KIND = "access_point"
+#: Kinds that forward frames at layer 2: their link ends have no address.
+L2_KINDS = (SWITCH_KIND, AP_KIND)
+#: What ``add_link(a, b, ...)`` accepts for a veth link.
+VETH_PARAMS = ("bw", "queue")
 
 
 @dataclass
@@ -62,14 +77,58 @@ class HostSpec:
         return HOST_KIND
 
 
-NodeSpec = Union[StationSpec, HostSpec]
+@dataclass
+class SwitchSpec:
+    name: str
+
+    @property
+    def kind(self) -> str:
+        return SWITCH_KIND
+
+
+@dataclass
+class AccessPointSpec:
+    """An access point: a radio (the fields a station has) running hostapd, bridged to its
+    wired side. ``ssid`` None = one named after the run and the node; ``ip`` an optional
+    address of its own on its bridge."""
+
+    name: str
+    position: Position = (0.0, 0.0, 0.0)
+    ssid: Optional[str] = None
+    channel: int = 1
+    rate: Optional[float] = None
+    rts: wireless.Rts = None
+    txpower_dbm: Optional[float] = None
+    retry_limit: Optional[int] = None
+    phy: str = "g"
+    security: str = "open"
+    passphrase: Optional[str] = None
+    ip: Optional[str] = None
+
+    @property
+    def kind(self) -> str:
+        return AP_KIND
+
+
+@dataclass
+class WallSpec:
+    """A wall segment (metres, 2-D); ``loss`` dB, None = the medium's ``wall_loss``."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    loss: Optional[float] = None
+
+
+NodeSpec = Union[StationSpec, HostSpec, SwitchSpec, AccessPointSpec]
 
 
 @dataclass
 class LinkSpec:
     a: str
     b: str
-    kind: str                             # "wireless" (station neighbours) or "veth"
+    kind: str                             # "wireless" (neighbours), "association" or "veth"
     ip_a: Optional[str] = None
     ip_b: Optional[str] = None
     params: Dict[str, Any] = field(default_factory=dict)
@@ -80,6 +139,43 @@ class RouteSpec:
     node: str
     dst: str                              # node name or CIDR
     via: str                              # node name or IP
+
+
+def _position(position: Tuple[float, ...], name: str) -> Position:
+    pos = tuple(float(v) for v in position)
+    if len(pos) == 2:
+        pos = (*pos, 0.0)
+    if len(pos) != 3:
+        raise HarnessError(f"position of {name!r} must be (x, y) or (x, y, z) in metres")
+    return (pos[0], pos[1], pos[2])
+
+
+def _check_radio(name: str, channel: int, phy: str, rate: Optional[float], rts: wireless.Rts,
+                 retry_limit: Optional[int]) -> Optional[float]:
+    """A radio's settings (station or access point); returns the rate in canonical form."""
+    wireless.channel_freq(channel)
+    wireless.check_phy_mode(phy)
+    rate = wireless.check_rate(rate, phy)
+    wireless.check_rts(rts)
+    if retry_limit is not None and not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
+        raise HarnessError(f"retry_limit {retry_limit!r} of {name!r} is invalid: allowed 1..255")
+    return rate
+
+
+def _check_veth_params(a: str, b: str, params: Dict[str, Any]) -> Dict[str, Any]:
+    """``bw`` (Mbit/s the shaper does) and ``queue`` (packets, needs ``bw``); nothing else."""
+    unknown = [k for k in params if k not in VETH_PARAMS]
+    if unknown:
+        raise HarnessError(f"link {a}-{b}: parameter {unknown[0]!r} is unknown: allowed "
+                           + ", ".join(VETH_PARAMS))
+    out: Dict[str, Any] = {}
+    if params.get("bw") is not None:
+        out["bw"] = shaping.check_bandwidth(params["bw"], f"link {a}-{b}: bw")
+    if params.get("queue") is not None:
+        if "bw" not in out:
+            raise HarnessError(f"link {a}-{b}: queue needs bw (the queue is the shaper's)")
+        out["queue"] = shaping.check_queue(params["queue"], f"link {a}-{b}: queue")
+    return out
 
 
 def _check_ip(value: str, key: str) -> str:
@@ -101,13 +197,16 @@ class Topology:
         self.name = name
         self.stations: Dict[str, StationSpec] = {}
         self.hosts: Dict[str, HostSpec] = {}
+        self.switches: Dict[str, SwitchSpec] = {}
+        self.access_points: Dict[str, AccessPointSpec] = {}
         self.links: List[LinkSpec] = []
         self.routes: List[RouteSpec] = []
+        self.walls: List[WallSpec] = []
 
     # -- building ----------------------------------------------------------------------
     def _check_new_name(self, name: str) -> None:
         check_node_name(name)
-        if name in self.stations or name in self.hosts:
+        if name in self.node_names():
             raise HarnessError(f"node name {name!r} is used twice in topology {self.name!r}")
 
     def add_station(self, name: str, position: Tuple[float, ...] = (0.0, 0.0, 0.0), *,
@@ -116,24 +215,17 @@ class Topology:
                     retry_limit: Optional[int] = None, ip: Optional[str] = None,
                     phy: str = "g") -> str:
         self._check_new_name(name)
-        pos = tuple(float(v) for v in position)
-        if len(pos) == 2:
-            pos = (*pos, 0.0)
-        if len(pos) != 3:
-            raise HarnessError(f"position of {name!r} must be (x, y) or (x, y, z) in metres")
+        pos = _position(position, name)
         if mode not in STATION_KINDS:
             raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(STATION_KINDS)}")
-        wireless.channel_freq(channel)
-        wireless.check_phy_mode(phy)
-        rate = wireless.check_rate(rate, phy)
-        wireless.check_rts(rts)
-        if retry_limit is not None and not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
-            raise HarnessError(f"retry_limit {retry_limit!r} of {name!r} is invalid: allowed 1..255")
+        rate = _check_radio(name, channel, phy, rate, rts, retry_limit)
         if ip is None:
             index = len(self.stations) + 1
             if index > 254:
                 raise HarnessError("more than 254 stations: give ip= explicitly")
             ip = f"{STATION_SUBNET.network_address + index}/{STATION_SUBNET.prefixlen}"
+            if self._ip_used(ip):  # a host on a switch took it: the lowest free one instead
+                ip = self._free_lan_address()
         ip = _check_ip(ip, f"ip of {name!r}")
         self._check_unique_ip(ip)
         self.stations[name] = StationSpec(name, pos, mode, channel, rate, rts, txpower_dbm,
@@ -148,22 +240,76 @@ class Topology:
         self.hosts[name] = HostSpec(name, ip)
         return name
 
+    def add_switch(self, name: str) -> str:
+        """An Open vSwitch bridge in standalone mode (a learning switch, no controller)."""
+        self._check_new_name(name)
+        self.switches[name] = SwitchSpec(name)
+        return name
+
+    def add_access_point(self, name: str, position: Tuple[float, ...] = (0.0, 0.0, 0.0), *,
+                         ssid: Optional[str] = None, channel: int = 1,
+                         rate: Optional[float] = None, rts: wireless.Rts = None,
+                         txpower_dbm: Optional[float] = None, retry_limit: Optional[int] = None,
+                         phy: str = "g", security: str = "open",
+                         passphrase: Optional[str] = None, ip: Optional[str] = None) -> str:
+        """An access point (hostapd on a radio), 802.11g and open unless told otherwise; link
+        it to a switch (its wired side) and link managed stations to it."""
+        self._check_new_name(name)
+        pos = _position(position, name)
+        rate = _check_radio(name, channel, phy, rate, rts, retry_limit)
+        if ssid is not None:
+            hostapd.check_ssid(ssid, f"access point {name!r}")
+        hostapd.check_security(security, passphrase, f"access point {name!r}")
+        if ip is not None:
+            ip = _check_ip(ip, f"ip of {name!r}")
+            self._check_unique_ip(ip)
+        self.access_points[name] = AccessPointSpec(name, pos, ssid, channel, rate, rts,
+                                                   txpower_dbm, retry_limit, phy, security,
+                                                   passphrase, ip)
+        return name
+
+    def add_wall(self, x1: float, y1: float, x2: float, y2: float,
+                 loss: Optional[float] = None) -> WallSpec:
+        """A wall segment between radios: the medium's ``indoor`` propagation charges ``loss``
+        dB (None: its ``wall_loss``) for every wall a line of sight crosses."""
+        values = [x1, y1, x2, y2] + ([] if loss is None else [loss])
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            raise HarnessError(f"wall {values!r} is invalid: allowed x1, y1, x2, y2 in metres "
+                               "and an optional loss in dB")
+        if (x1, y1) == (x2, y2):
+            raise HarnessError(f"wall ({x1}, {y1})-({x2}, {y2}) has no length")
+        wall = WallSpec(float(x1), float(y1), float(x2), float(y2),
+                        None if loss is None else float(loss))
+        self.walls.append(wall)
+        return wall
+
     def add_link(self, a: str, b: str, *, ip_a: Optional[str] = None,
                  ip_b: Optional[str] = None, **params: Any) -> LinkSpec:
+        """Wireless neighbours (two stations), an association (a managed station and an access
+        point) or a veth pair (anything else; ``bw`` Mbit/s and ``queue`` packets shape it)."""
+        names = self.node_names()
         for end in (a, b):
-            if end not in self.stations and end not in self.hosts:
+            if end not in names:
                 raise HarnessError(f"link {a}-{b}: unknown node {end!r}; known: "
-                                   + ", ".join(self.node_names()))
+                                   + ", ".join(names))
         if a == b:
             raise HarnessError(f"link {a}-{b}: a node cannot link to itself")
-        kind = "wireless" if a in self.stations and b in self.stations else "veth"
-        if kind == "wireless":
+        kind = self._link_kind(a, b)
+        if kind in ("wireless", "association"):
             if ip_a or ip_b or params:
-                raise HarnessError(f"link {a}-{b} is a wireless neighbour declaration: "
-                                   "it takes no ip_a/ip_b/parameters")
-            if any({l.a, l.b} == {a, b} for l in self.links if l.kind == "wireless"):
+                raise HarnessError(f"link {a}-{b} is a wireless {'neighbour' if kind == 'wireless' else 'association'} "
+                                   "declaration: it takes no ip_a/ip_b/parameters")
+            if any({l.a, l.b} == {a, b} for l in self.links if l.kind == kind):
                 raise HarnessError(f"wireless link {a}-{b} declared twice")
+            station = a if a in self.stations else b
+            if kind == "association" and self.association(station):
+                raise HarnessError(f"station {station!r} is already associated with "
+                                   f"{self.association(station)!r}: one access point per station")
+        elif any(self.node_kind(end) in L2_KINDS for end in (a, b)):
+            params = _check_veth_params(a, b, params)
+            ip_a, ip_b = (self._lan_end(a, b, ip_a), self._lan_end(b, a, ip_b))
         else:
+            params = _check_veth_params(a, b, params)
             k = sum(1 for l in self.links if l.kind == "veth")
             if VETH_BASE + k > 254:
                 raise HarnessError("too many veth links for automatic addressing")
@@ -185,8 +331,51 @@ class Topology:
         self.links.append(link)
         return link
 
+    def _link_kind(self, a: str, b: str) -> str:
+        kinds = {self.node_kind(a), self.node_kind(b)}
+        joining = {STATION_KINDS["ibss"], STATION_KINDS["mesh"]}
+        if kinds <= joining:
+            return "wireless"
+        if kinds == {STATION_KINDS["managed"], AP_KIND}:
+            return "association"
+        if AP_KIND in kinds and kinds & (joining | {STATION_KINDS["managed"]}):
+            raise HarnessError(f"link {a}-{b}: an access point's wireless links are to stations "
+                               "in mode managed (add_station(..., mode='managed'))")
+        if STATION_KINDS["managed"] in kinds and kinds & joining:
+            raise HarnessError(f"link {a}-{b}: a station in mode managed joins an access point, "
+                               "not an IBSS or mesh station")
+        if kinds & joining and SWITCH_KIND in kinds:
+            raise HarnessError(f"link {a}-{b}: a switch's ports are wired; stations reach it "
+                               "through an access point or a host")
+        return "veth"
+
+    def _lan_end(self, end: str, other: str, ip: Optional[str]) -> Optional[str]:
+        """The address of one end of a link to a switch or access point: none on a layer-2
+        node; on another node the one given, its ip= (first link), or a free LAN address."""
+        if self.node_kind(end) in L2_KINDS:
+            if ip:
+                raise HarnessError(f"link {end}-{other}: {end!r} is a "
+                                   f"{self.node_kind(end).replace('_', ' ')}: its ports have "
+                                   "no address")
+            return None
+        ip = ip or self._first_link_ip(end) or self._free_lan_address()
+        ip = _check_ip(ip, f"ip of {end!r} on link {end}-{other}")
+        if ip != self._host_ip(end):
+            self._check_unique_ip(ip)
+        return ip
+
+    def _free_lan_address(self) -> str:
+        used = {a.split("/")[0] for a in self._all_ips()}
+        for host in STATION_SUBNET.hosts():
+            if str(host) not in used:
+                return f"{host}/{STATION_SUBNET.prefixlen}"
+        raise HarnessError(f"the LAN {STATION_SUBNET} has no free address")
+
+    def _ip_used(self, ip: str) -> bool:
+        return ip.split("/")[0] in {a.split("/")[0] for a in self._all_ips()}
+
     def add_route(self, node: str, dst: str, via: str) -> RouteSpec:
-        if node not in self.stations and node not in self.hosts:
+        if node not in self.node_names():
             raise HarnessError(f"route on unknown node {node!r}; known: " + ", ".join(self.node_names()))
         route = RouteSpec(node, dst, via)
         self.resolve_route(route)  # validates dst and via now, not at start()
@@ -195,19 +384,22 @@ class Topology:
 
     # -- queries -----------------------------------------------------------------------
     def node_names(self) -> List[str]:
-        return list(self.stations) + list(self.hosts)
+        """Every node, stations first (their order fixes MACs: ``node_index``)."""
+        return list(self.stations) + list(self.hosts) + list(self.switches) + \
+            list(self.access_points)
 
     def spec(self, name: str) -> NodeSpec:
-        """The description of one node (a ``StationSpec`` or a ``HostSpec``)."""
-        if name in self.stations:
-            return self.stations[name]
-        if name in self.hosts:
-            return self.hosts[name]
+        """The description of one node (a ``StationSpec``, ``HostSpec``, ``SwitchSpec`` or
+        ``AccessPointSpec``)."""
+        for table in (self.stations, self.hosts, self.switches, self.access_points):
+            if name in table:
+                return table[name]
         raise HarnessError(f"no node {name!r} in topology {self.name!r}; nodes: "
                            + ", ".join(self.node_names()))
 
     def node_kind(self, name: str) -> str:
-        """``"station"``, ``"mesh_point"`` or ``"host"``: which class realises the node."""
+        """``"station"``, ``"mesh_point"``, ``"managed_station"``, ``"host"``, ``"switch"`` or
+        ``"access_point"``: which class realises the node."""
         return self.spec(name).kind
 
     def node_index(self, name: str) -> int:
@@ -224,11 +416,24 @@ class Topology:
     def veth_links(self) -> List[LinkSpec]:
         return [l for l in self.links if l.kind == "veth"]
 
+    def wired_neighbours(self, name: str) -> List[str]:
+        """Nodes at the other end of a node's veth links."""
+        return [l.b if l.a == name else l.a for l in self.veth_links() if name in (l.a, l.b)]
+
+    def association(self, station: str) -> Optional[str]:
+        """The access point a managed station was linked to, if any."""
+        for l in self.links:
+            if l.kind == "association" and station in (l.a, l.b):
+                return l.b if l.a == station else l.a
+        return None
+
     def addresses(self, name: str) -> List[str]:
         """All IPv4 interface addresses of a node (station radio first, then veths)."""
         out = []
         if name in self.stations:
             out.append(self.stations[name].ip)
+        if name in self.access_points:
+            out.append(self.access_points[name].ip)
         for l in self.veth_links():
             if l.a == name:
                 out.append(l.ip_a)
@@ -244,7 +449,7 @@ class Topology:
 
     def resolve_route(self, route: RouteSpec) -> Tuple[str, str]:
         """(destination CIDR, gateway IP) of a route; node names resolved to addresses."""
-        if route.dst in self.stations or route.dst in self.hosts:
+        if route.dst in self.node_names():
             ip = self.primary_ip(route.dst)
             if ip is None:
                 raise HarnessError(f"route dst {route.dst!r} has no address yet: add its link first")
@@ -255,7 +460,7 @@ class Topology:
             except ValueError:
                 raise HarnessError(f"route dst {route.dst!r} is neither a node nor a CIDR; nodes: "
                                    + ", ".join(self.node_names())) from None
-        if route.via in self.stations or route.via in self.hosts:
+        if route.via in self.node_names():
             via = self._address_facing(route.via, route.node)
         else:
             try:
@@ -295,6 +500,7 @@ class Topology:
     def _all_ips(self) -> List[str]:
         ips = [s.ip for s in self.stations.values()]
         ips += [h.ip for h in self.hosts.values() if h.ip]
+        ips += [a.ip for a in self.access_points.values() if a.ip]
         for l in self.veth_links():
             ips += [l.ip_a, l.ip_b]
         return [ip for ip in ips if ip]
@@ -306,13 +512,20 @@ class Topology:
 
     # -- output ------------------------------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
-        return {
+        out: Dict[str, Any] = {
             "name": self.name,
             "stations": [asdict(s) for s in self.stations.values()],
             "hosts": [asdict(h) for h in self.hosts.values()],
             "links": [asdict(l) for l in self.links],
             "routes": [asdict(r) for r in self.routes],
         }
+        # only when present: the description of a topology without them is unchanged
+        for key, table in (("switches", self.switches), ("access_points", self.access_points)):
+            if table:
+                out[key] = [asdict(v) for v in table.values()]
+        if self.walls:
+            out["walls"] = [asdict(w) for w in self.walls]
+        return out
 
     def __str__(self) -> str:
         lines = [f"Topology {self.name}: {len(self.stations)} stations, {len(self.hosts)} hosts, "
@@ -325,9 +538,20 @@ class Topology:
                          f"txpower={s.txpower_dbm} retry={s.retry_limit}")
         for h in self.hosts.values():
             lines.append(f"  host    {h.name:<8} {h.ip or '-'}")
+        for sw in self.switches.values():
+            lines.append(f"  switch  {sw.name:<8} Open vSwitch, standalone")
+        for ap in self.access_points.values():
+            x, y, z = ap.position
+            rate = "auto" if ap.rate is None else f"{ap.rate:g}M"
+            lines.append(f"  ap      {ap.name:<8} {ap.ip or '-':<16} ({x:g},{y:g},{z:g}) "
+                         f"ch{ap.channel} 802.11{ap.phy} rate={rate} {ap.security}")
         for l in self.links:
-            extra = f" {l.ip_a} <-> {l.ip_b}" if l.kind == "veth" else ""
-            lines.append(f"  link    {l.a}-{l.b} ({l.kind}){extra}")
+            extra = f" {l.ip_a or '-'} <-> {l.ip_b or '-'}" if l.kind == "veth" else ""
+            shaped = "".join(f" {k}={v:g}" for k, v in l.params.items())
+            lines.append(f"  link    {l.a}-{l.b} ({l.kind}){extra}{shaped}")
+        for w in self.walls:
+            loss = "wall_loss" if w.loss is None else f"{w.loss:g} dB"
+            lines.append(f"  wall    ({w.x1:g},{w.y1:g})-({w.x2:g},{w.y2:g}) {loss}")
         for r in self.routes:
             dst, via = self.resolve_route(r)
             lines.append(f"  route   {r.node}: {dst} via {via}")
