@@ -20,6 +20,8 @@ KIND_COLOURS = {"station": "#1f77b4", "mesh_point": "#9467bd", "managed_station"
                 "access_point": "#d62728", "host": "#7f7f7f", "switch": "#8c564b"}
 KIND_MARKERS = {"access_point": "^", "host": "s", "switch": "D"}
 ROUTE_COLOURS = ("#0b3d91", "#e07b00", "#2a9d8f", "#b5179e", "#6a4c93")
+#: A range circle larger than this many times the nodes' extent is named, not drawn.
+RANGE_LIMIT = 1.5
 
 
 def _delivery_colour(ratio: Optional[float]) -> Any:
@@ -35,7 +37,7 @@ def _bounds(nodes: Sequence[Mapping[str, Any]], walls: Sequence[Sequence[float]]
     ys: List[float] = []
     for n in nodes:
         reach = (n.get("cs_range") if show_cs else None) or n.get("tx_range") or 0.0
-        reach = min(reach, 1.5 * _span(nodes) + 50.0)  # a huge CS range would dwarf the nodes
+        reach = reach if reach <= RANGE_LIMIT * _span(nodes) + 50.0 else 0.0  # named, not drawn
         xs += [n["x"] - reach, n["x"] + reach]
         ys += [n["y"] - reach, n["y"] + reach]
     for w in walls:
@@ -88,21 +90,31 @@ def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str]
         x0, x1 = min(x0, n["x"] - 10), max(x1, n["x"] + 10)
         y0, y1 = min(y0, n["y"] - 10), max(y1, n["y"] + 10)
     legend: List[Any] = []
+    limit = RANGE_LIMIT * _span(nodes) + 50.0  # a circle larger than this would hide the rest
+    beyond: Dict[str, float] = {}
     for n in nodes:
         if n["name"] not in wanted:
             continue
         colour = KIND_COLOURS.get(n["kind"], "#7f7f7f")
-        if n.get("tx_range"):
-            ax.add_patch(Circle((n["x"], n["y"]), n["tx_range"], facecolor=colour, alpha=0.06,
-                                edgecolor=colour, linewidth=0.8))
-        if n.get("cs_range") and n.get("cs_range") != n.get("tx_range"):
-            ax.add_patch(Circle((n["x"], n["y"]), n["cs_range"], fill=False, edgecolor=colour,
-                                linestyle="--", linewidth=0.7, alpha=0.45))
+        for key, style in (("tx_range", "-"), ("cs_range", "--")):
+            radius = n.get(key)
+            if not radius or (key == "cs_range" and radius == n.get("tx_range")):
+                continue
+            if radius > limit:
+                beyond[key] = max(beyond.get(key, 0.0), radius)
+                continue
+            ax.add_patch(Circle((n["x"], n["y"]), radius, facecolor=colour if style == "-" else "none",
+                                alpha=0.06 if style == "-" else 0.45, edgecolor=colour,
+                                linestyle=style, linewidth=0.8 if style == "-" else 0.7))
     if any(n.get("tx_range") for n in nodes):
-        legend.append(Line2D([], [], color="#555555", linewidth=0.8, label="transmission range"))
+        legend.append(Line2D([], [], color="#555555", linewidth=0.8, label="transmission range"
+                             + (f" (up to {beyond['tx_range']:.0f} m: off the picture)"
+                                if "tx_range" in beyond else "")))
     if show_cs:
         legend.append(Line2D([], [], color="#555555", linestyle="--", linewidth=0.7,
-                             label="carrier-sense range"))
+                             label="carrier-sense range"
+                             + (f" (up to {beyond['cs_range']:.0f} m: off the picture)"
+                                if "cs_range" in beyond else "")))
     for w in walls:
         ax.plot([w[0], w[2]], [w[1], w[3]], color="black", linewidth=3.0, solid_capstyle="butt")
     if walls:

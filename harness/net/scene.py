@@ -17,7 +17,10 @@ import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from harness.kernel import wireless
+from harness.medium import propagation
 from harness.medium.spec import MediumSpec, spec_of
+from harness.net import coverage
 from harness.net.topo import Topology
 
 #: Longest path a route walk follows before it calls the routes a loop.
@@ -84,73 +87,102 @@ def _distance(a: SceneNode, b: SceneNode) -> float:
 
 
 def _positions(topo: Topology) -> Dict[str, Tuple[float, float]]:
-    """Every node that has a position (stations; access points where the topology has them)."""
+    """Every node that has a position (stations and access points)."""
     out: Dict[str, Tuple[float, float]] = {}
-    for group in (topo.stations, getattr(topo, "access_points", {})):
+    for group in (topo.stations, topo.access_points):
         for name, spec in group.items():
             out[name] = (float(spec.position[0]), float(spec.position[1]))
     return out
 
 
 def _place_wired(topo: Topology, known: Dict[str, Tuple[float, float]]) -> Dict[str, Tuple[float, float]]:
-    """Positions for nodes without one (hosts, switches): beside a positioned node they link
-    to, else in a row under the others, so the picture shows them without inventing physics."""
+    """Positions for nodes without one (hosts, switches): below a node they link to (nearest
+    the radios first), else in a row under the others, so the picture shows them without
+    inventing physics."""
     xs = [p[0] for p in known.values()] or [0.0]
     ys = [p[1] for p in known.values()] or [0.0]
     step = max(max(xs) - min(xs), max(ys) - min(ys), 100.0) / 6
     placed: Dict[str, Tuple[float, float]] = {}
-    row = 0
-    for name in topo.node_names():
-        if name in known:
-            continue
-        anchor = next((known.get(l.b if l.a == name else l.a) or placed.get(l.b if l.a == name else l.a)
-                       for l in topo.links if name in (l.a, l.b)
-                       and (l.b if l.a == name else l.a) in {**known, **placed}), None)
-        if anchor is not None:
-            taken = {p for p in {**known, **placed}.values()}
+    todo = [n for n in topo.node_names() if n not in known]
+    while todo:
+        done = {**known, **placed}
+        for name in todo:
+            peers = [l.b if l.a == name else l.a for l in topo.links if name in (l.a, l.b)]
+            anchor = next((done[p] for p in peers if p in done), None)
+            if anchor is None:
+                continue
             x, y = anchor[0], anchor[1] - step
-            while (x, y) in taken:
+            while (x, y) in done.values():
                 x += step
             placed[name] = (x, y)
-        else:
-            placed[name] = (min(xs) + row * step, min(ys) - 2 * step)
-            row += 1
+            break
+        else:  # nothing linked to a placed node: a row under everything
+            name = todo[0]
+            placed[name] = (min(xs) + step * sum(1 for n in placed if n not in known), min(ys) - 3 * step)
+        todo.remove(name)
     return placed
 
 
-def ranges(spec: Optional[MediumSpec]) -> Tuple[Optional[float], Optional[float]]:
-    """(transmission, carrier-sense) range in metres where the medium's settings give them."""
+#: Farthest range the picture solves for (metres): beyond it a radio reaches "everything".
+MAX_RANGE = 1e6
+
+
+def _distance_at(spec: MediumSpec, freq: float, budget_db: float, height: float) -> float:
+    """The distance at which the model's path loss (no walls) reaches ``budget_db``."""
+    lo, hi = propagation.MIN_DIST, MAX_RANGE
+    if propagation.loss_at_distance_db(spec, freq, hi, height, height) < budget_db:
+        return hi
+    for _ in range(80):  # bisection: loss grows with distance
+        mid = (lo * hi) ** 0.5
+        if propagation.loss_at_distance_db(spec, freq, mid, height, height) < budget_db:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def ranges(spec: Optional[MediumSpec], radio: Any = None) -> Tuple[Optional[float], Optional[float]]:
+    """(transmission, carrier-sense) range in metres of a radio (its spec: channel, power,
+    position) as the medium sets its thresholds: the settings' ranges where given, else the
+    distance where a like radio's mean power falls to the threshold (rx sensitivity -90 dBm,
+    carrier sense at the same power unless ``cs_threshold``), walls left out."""
     if spec is None:
         return None, None
-    tx = spec.tx_range
-    cs = spec.cs_range if spec.cs_range is not None else tx
-    return tx, cs
+    tx, cs = spec.tx_range, spec.cs_range
+    if radio is not None and (tx is None or cs is None):
+        freq = float(wireless.channel_freq(radio.channel))
+        power = propagation.TXPOWER_DBM if radio.txpower_dbm is None else radio.txpower_dbm
+        height = float(radio.position[2])
+        if tx is None:
+            sens = propagation.rx_sensitivity_dbm(spec, freq, radio.txpower_dbm, height)
+            tx = _distance_at(spec, freq, power - sens, height)
+        if cs is None:
+            cs = (_distance_at(spec, freq, power - spec.cs_threshold, height)
+                  if spec.cs_threshold is not None else tx)
+    return tx, cs if cs is not None else tx
 
 
 def scene_of(topo: Topology, medium: Any = None) -> Scene:
     """The scene of a topology description; ``medium`` as ``Network(medium=...)`` takes it
     (None: the default medium; ``'none'``: plain hwsim, no ranges)."""
     spec = spec_of(medium)
-    tx, cs = ranges(spec)
+    if spec is not None:
+        spec = coverage.medium_for(topo, spec)  # the topology's walls join the medium's
     positioned = _positions(topo)
     placed = _place_wired(topo, positioned)
     nodes = []
     for name in topo.node_names():
         x, y = positioned.get(name) or placed[name]
-        radio = name in positioned
+        tx, cs = ranges(spec, topo.spec(name)) if name in positioned else (None, None)
         nodes.append(SceneNode(name, topo.node_kind(name), x, y, topo.primary_ip(name),
-                               tx if radio else None, cs if radio else None,
-                               placed=name in placed))
+                               tx, cs, placed=name in placed))
     scene = Scene(topo.name, nodes)
     scene.links = [SceneLink(link.a, link.b, link.kind) for link in topo.links]
     if not any(l.kind == "wireless" for l in topo.links):
-        scene.links += _in_range(nodes)
-    walls = list(spec.walls) if spec is not None else []
-    walls += list(getattr(topo, "walls", []))
-    scene.walls = [(w.x1, w.y1, w.x2, w.y2) for w in walls]
-    if not tx and spec is not None:
-        scene.note = "ranges: not drawn (the medium derives them from power and sensitivity)"
-    elif tx and scene.walls:
+        scene.links += [l for l in _in_range(nodes)
+                        if not any({l.a, l.b} == {k.a, k.b} for k in scene.links)]
+    scene.walls = [(w.x1, w.y1, w.x2, w.y2) for w in (spec.walls if spec is not None else [])]
+    if spec is not None and scene.walls:
         scene.note = "ranges drawn as in open space: a wall shortens them"
     return scene
 

@@ -6,7 +6,10 @@ with ``harness cli SCRIPT``, their ``CLI(net)`` typed at through a pseudo-termin
   routing, as in Mininet-WiFi), IPv6 set by the script works, and ``py sta3.setPosition``
   moves sta3 into sta1's range in the medium at once;
 - mesh (tests/compat/scripts/mesh_chain.py): the same line as 802.11s mesh points: HWMP
-  carries sta1's pings to sta3 through sta2.
+  carries sta1's pings to sta3 through sta2;
+- access points (ap_wired.py: stations associate by themselves, a host wired to the access
+  point; ap_switch_wpa2.py: WPA2, the access point behind a switch, a shaped wire, a
+  controller): the stations reach the wired host through the access point.
 After ``exit`` the script goes on to ``net.stop()``; nothing of the network is left.
 """
 from __future__ import annotations
@@ -82,6 +85,37 @@ def test_mesh_script_runs_unchanged(tmp_path):
         assert re.search(r"[1234] received", out), out
         out = say(term, "routes sta1")
         assert "802.11s paths" in out, out
+        finish(term)
+    finally:
+        term.close()
+
+
+def test_access_point_script_runs_unchanged(tmp_path):
+    term = run_script(tmp_path, "ap_wired.py")
+    try:
+        term.expect(r"plotGraph: no live window here", START_S)
+        term.expect(r"\*\*\* Running CLI", START_S)
+        term.expect(PROMPT, STEP_S)
+        out = say(term, "sta1 iw dev wlan0 link")
+        assert "Connected to" in out and "SSID: new-ssid" in out, out
+        out = say(term, "sta1 ping -c2 h1")  # through the access point's bridge and switch
+        assert re.search(r"[12] received", out), out
+        out = say(term, "sta2 ping -c2 sta1")
+        assert re.search(r"[12] received", out), out
+        finish(term)
+    finally:
+        term.close()
+
+
+def test_wpa2_access_point_behind_a_switch_runs_unchanged(tmp_path):
+    term = run_script(tmp_path, "ap_switch_wpa2.py")
+    try:
+        term.expect(r"\*\*\* Running CLI", START_S)
+        term.expect(PROMPT, STEP_S)
+        out = say(term, "sta1 ping -c2 h1")
+        assert re.search(r"[12] received", out), out
+        out = say(term, "links")
+        assert re.search(r"sta1 - ap1\s+association", out), out
         finish(term)
     finally:
         term.close()

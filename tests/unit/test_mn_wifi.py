@@ -87,7 +87,7 @@ def test_unplaced_nodes_stand_a_metre_apart_and_hosts_wire_to_stations():
     (lambda: Mininet_wifi().addCar("car1"), "vehicles"),
     (lambda: Mininet_wifi().setPropagationModel(model="youngModel"), "model='youngModel'"),
     (lambda: Mininet_wifi().setPropagationModel(model="ITU", nFloors=2), "nFloors"),
-    (lambda: Mininet_wifi().startMobility(time=0), "Mininet_wifi.startMobility is not supported by the harness; supported: addCar"),
+    (lambda: Mininet_wifi().startMobility(time=0), "Mininet_wifi.startMobility is not supported by the harness; supported: addAccessPoint, addCar"),
 ])
 def test_what_is_not_supported_is_one_clear_error(call, message):
     with pytest.raises(HarnessError, match=message):
@@ -133,3 +133,59 @@ def test_published_style_script_runs_with_its_own_imports_until_what_is_refused(
     mn_wifi.install_aliases()
     import mn_wifi.link as aliased  # type: ignore[import-not-found]
     assert aliased.adhoc is adhoc  # the alias is the module itself, not a copy
+
+
+class Described(Exception):
+    """Stops a script at build(), carrying what it described."""
+
+
+def describe(script: str, *args: str, monkeypatch):
+    """Run a script until its build(): the Topology and medium settings it describes."""
+    import runpy
+    mn_wifi.install_aliases()
+
+    def build(self):
+        raise Described(self.topology(), self.medium_settings())
+
+    monkeypatch.setattr(Mininet_wifi, "build", build)
+    monkeypatch.setattr(sys, "argv", [str(SCRIPTS / script), *args])
+    with pytest.raises(Described) as got:
+        runpy.run_path(str(SCRIPTS / script), run_name="__main__")
+    return got.value.args
+
+
+def test_access_point_script_describes_ap_switch_managed_stations_and_a_wired_host(monkeypatch):
+    topo, medium = describe("ap_wired.py", "-p", monkeypatch=monkeypatch)
+    assert topo.access_points["ap1"].position == (50.0, 50.0, 0.0)
+    assert topo.access_points["ap1"].ssid == "new-ssid" and topo.access_points["ap1"].security == "open"
+    assert {n: (s.mode, s.channel, s.ip) for n, s in topo.stations.items()} == {
+        "sta1": ("managed", 1, "10.0.0.1/8"), "sta2": ("managed", 1, "10.0.0.2/8")}
+    assert [(l.a, l.b, l.kind) for l in topo.links] == [("ap1", "ap1_sw", "veth"),
+                                                       ("ap1_sw", "h1", "veth")]
+    assert topo.hosts["h1"].ip == "10.0.0.3/8"
+    assert medium == {"propagation": "log_distance", "exponent": 4.5}
+
+
+def test_wpa2_access_point_behind_a_switch(monkeypatch):
+    topo, _ = describe("ap_switch_wpa2.py", monkeypatch=monkeypatch)
+    ap = topo.access_points["ap1"]
+    assert (ap.security, ap.passphrase, ap.channel) == ("wpa2", "123456789a", 5)
+    assert (topo.stations["sta1"].mode, topo.stations["sta1"].channel) == ("managed", 5)
+    assert [(l.a, l.b, l.kind, l.params) for l in topo.links] == [
+        ("ap1", "ap1_sw", "veth", {}), ("sta1", "ap1", "association", {}),
+        ("ap1_sw", "s1", "veth", {}), ("s1", "h1", "veth", {"bw": 10.0})]
+
+
+def test_access_point_refusals():
+    net = Mininet_wifi()
+    with pytest.raises(HarnessError, match="encrypt='wep' is not supported; allowed 'wpa2'"):
+        net.addAccessPoint("ap1", encrypt="wep", passwd="x")
+    ap = net.addAccessPoint("ap2", ssid="s", encrypt="wpa2", passwd="123456789a")
+    sta = net.addStation("sta1", position="1,0,0")
+    net.addLink(sta, ap)
+    with pytest.raises(HarnessError, match="sta1 associates with ap2, which is WPA2"):
+        net.topology()
+    with pytest.raises(HarnessError, match="a wire takes bw, max_queue_size"):
+        net.addLink(ap, net.addHost("h1"), delay="5ms")
+    with pytest.raises(HarnessError, match=r"addSwitch\('s1', listenPort=...\) is not supported"):
+        net.addSwitch("s1", listenPort=6673)

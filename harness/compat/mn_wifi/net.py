@@ -41,6 +41,13 @@ STATION_KEYS = ("position", "ip", "mac", "range", "txpower", "antennaGain", "ant
                 "mode", "channel", "ip6", "wlans", "min_x", "max_x", "min_y", "max_y", "min_z",
                 "max_z", "passwd", "encrypt")
 ADHOC_KEYS = ("ssid", "mode", "channel", "intf", "ht_cap", "proto")
+AP_KEYS = ("ssid", "mode", "channel", "position", "range", "failMode", "passwd", "encrypt",
+           "mac", "datapath", "protocols", "txpower", "antennaGain", "antennaHeight", "ip")
+SWITCH_KEYS = ("failMode", "protocols", "dpid", "datapath", "mac")
+#: ``addLink`` parameters of a wire (``TCLink``): ``bw`` Mbit/s and its queue in packets.
+WIRE_KEYS = {"bw": "bw", "max_queue_size": "queue"}
+#: The switch an access point's wired side is (Mininet-WiFi's access point is a switch).
+AP_SWITCH_SUFFIX = "_sw"
 PROPAGATION = {"friis": "free_space", "logDistance": "log_distance",
                "logNormalShadowing": "log_distance", "twoRayGround": "two_ray", "ITU": "indoor"}
 PROPAGATION_KEYS = ("model", "exp", "sL", "variance", "lF", "pL", "nFloors", "gRandom")
@@ -87,6 +94,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         self.switches: List[nodes.Node] = []
         self.controllers: List[mn_node.Controller] = []
         self.link_mode: Dict[str, Tuple[str, Dict[str, Any]]] = {}
+        self.associations: Dict[str, str] = {}
         self.wired: List[Tuple[str, str, Dict[str, Any]]] = []
         self.propagation: Dict[str, Any] = {}
         self.graph: Dict[str, Any] = {}
@@ -146,6 +154,55 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         self.nodes[name] = host
         self.hosts.append(host)
         return host
+
+    def addAccessPoint(self, name: str, cls: Any = None, **params: Any) -> nodes.AP:  # noqa: N802
+        """An access point: hostapd on a radio, its wired side a switch of its own
+        (``<name>_sw``) that ``addLink(ap, host)`` and ``addLink(ap, switch)`` wire to."""
+        self._check_new(name)
+        self._check_new(name + AP_SWITCH_SUFFIX)
+        nodes.refuse_class(cls, f"addAccessPoint({name!r})", [nodes.OVSKernelAP])
+        unknown = [k for k in params if k not in AP_KEYS]
+        if unknown:
+            raise HarnessError(f"addAccessPoint({name!r}, {unknown[0]}=...) is not supported; "
+                               f"allowed: {', '.join(AP_KEYS)}")
+        self._security(name, params)
+        if "position" in params:
+            self._positions[name] = nodes.parse_position(params["position"], name)
+        self._mode(name, params.get("mode", "g"))
+        if params.get("mac"):
+            _note(f"{name}: mac={params['mac']} noted; radios get the harness's MAC addresses")
+        ap = nodes.OVSKernelAP(name, self, params)
+        self.nodes[name] = ap
+        self.aps.append(ap)
+        return ap
+
+    def _security(self, name: str, params: Dict[str, Any]) -> Optional[str]:
+        """``encrypt='wpa2'`` with ``passwd`` -> WPA2-PSK; open without; others refused."""
+        encrypt = params.get("encrypt")
+        if encrypt in (None, ""):
+            if params.get("passwd"):
+                raise HarnessError(f"{name}: passwd without encrypt: give encrypt='wpa2'")
+            return None
+        if encrypt != "wpa2":
+            raise HarnessError(f"{name}: encrypt={encrypt!r} is not supported; allowed 'wpa2' "
+                               "(WPA2-PSK) or none (open)")
+        if not params.get("passwd"):
+            raise HarnessError(f"{name}: encrypt='wpa2' needs passwd= (8..63 characters)")
+        return str(params["passwd"])
+
+    def addSwitch(self, name: str, cls: Any = None, **params: Any) -> nodes.Node:  # noqa: N802
+        """A switch: an Open vSwitch bridge in standalone mode (a learning switch)."""
+        self._check_new(name)
+        nodes.refuse_class(cls, f"addSwitch({name!r})", [mn_node.OVSKernelSwitch])
+        unknown = [k for k in params if k not in SWITCH_KEYS]
+        if unknown:
+            raise HarnessError(f"addSwitch({name!r}, {unknown[0]}=...) is not supported; "
+                               f"allowed: {', '.join(SWITCH_KEYS)}")
+        switch = nodes.Node(name, self, params)
+        switch.kind = "switch"
+        self.nodes[name] = switch
+        self.switches.append(switch)
+        return switch
 
     def addController(self, name: str = "c0", controller: Any = None, **params: Any  # noqa: N802
                       ) -> mn_node.Controller:
@@ -213,9 +270,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         kind = "ibss" if cls is links.adhoc else "mesh"
         others = {m for n, (m, p) in self.link_mode.items()}
         ssids = {p.get("ssid") for n, (m, p) in self.link_mode.items() if m == kind}
-        if name in self.link_mode:
-            raise HarnessError(f"{name} is already in an {self.link_mode[name][0]} network: one "
-                               "network per station")
+        if name in self.link_mode or name in self.associations:
+            raise HarnessError(f"{name} is already in a network: one network per station")
         if others - {kind}:
             raise HarnessError(f"{name}: an ad hoc and a mesh network in one script are not "
                                "supported (one kind of wireless network per run)")
@@ -225,17 +281,29 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         self.link_mode[name] = (kind, dict(params))
 
     def _node_link(self, a: str, b: str, cls: Any, params: Dict[str, Any]) -> None:
-        kinds = {self.nodes[a].kind, self.nodes[b].kind}
-        if kinds <= {"host", "station"} and "host" in kinds:
-            bad = [k for k in params if k != "bw"]
-            if bad or params.get("bw") is not None:
-                raise HarnessError(f"addLink({a}, {b}, {(bad or ['bw'])[0]}=...): a wire to a "
-                                   "host takes no parameters here")
-            self.wired.append((a, b, dict(params)))
+        kinds = sorted((self.nodes[a].kind, self.nodes[b].kind))
+        if kinds == ["access_point", "station"]:
+            if params:
+                raise HarnessError(f"addLink({a}, {b}, {next(iter(params))}=...): an "
+                                   "association takes no parameters")
+            sta, ap = (a, b) if self.nodes[a].kind == "station" else (b, a)
+            if sta in self.link_mode or sta in self.associations:
+                raise HarnessError(f"{sta} is already in a network: one per station")
+            self.associations[sta] = ap
             return
-        raise HarnessError(f"addLink({a}, {b}): a link between a {self.nodes[a].kind} and a "
-                           f"{self.nodes[b].kind} is not supported yet (access points and "
-                           "switches: docs/mininet-wifi.md)")
+        if "station" in kinds and kinds != ["host", "station"]:
+            raise HarnessError(f"addLink({a}, {b}): a station links to an access point "
+                               "(association), a host (a wire), or cls=adhoc / cls=mesh")
+        from harness.compat.mininet.link import Link
+        if cls is not None and not (isinstance(cls, type) and issubclass(cls, Link)):
+            raise HarnessError(f"addLink({a}, {b}, cls={getattr(cls, '__name__', cls)}): a wire "
+                               "takes cls=TCLink, Link or none")
+        bad = [k for k in params if k not in WIRE_KEYS]
+        if bad:
+            raise HarnessError(f"addLink({a}, {b}, {bad[0]}=...) is not supported; a wire "
+                               f"takes {', '.join(WIRE_KEYS)} (delay, loss and jitter are not "
+                               "modelled on wires here)")
+        self.wired.append((a, b, {WIRE_KEYS[k]: v for k, v in params.items() if v is not None}))
 
     # -- the medium -----------------------------------------------------------------------------
     def setPropagationModel(self, **params: Any) -> None:  # noqa: N802
@@ -304,22 +372,69 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         topo = Topology(Path(sys.argv[0]).stem or "mn_wifi")
         unplaced = 0
         for name, node in self.nodes.items():
-            if isinstance(node, nodes.Station):
-                kind, lp = self.link_mode.get(name, ("ibss", {}))
-                if name not in self._positions:
-                    self._positions[name] = (unplaced * UNPLACED_SPACING, 0.0, 0.0)
-                    unplaced += 1
-                phy = self._mode(name, lp.get("mode", node.params.get("mode", "g")))
-                channel = int(lp.get("channel", node.params.get("channel", 1)))
-                power = float(node.params.get("txpower", DEFAULT_TXPOWER_DBM)) \
-                    + 2.0 * float(node.params.get("antennaGain", DEFAULT_GAIN_DBI))
-                topo.add_station(name, self._positions[name], mode=kind, channel=channel,
-                                 phy=phy, txpower_dbm=power, ip=node.params["ip"])
+            if node.kind in ("station", "access_point") and name not in self._positions:
+                self._positions[name] = (unplaced * UNPLACED_SPACING, 0.0, 0.0)
+                unplaced += 1
+        for name, node in self.nodes.items():
+            if node.kind == "access_point":
+                topo.add_access_point(name, self._positions[name], **self._radio(name, node.params))
+                topo.add_switch(name + AP_SWITCH_SUFFIX)
+            elif node.kind == "switch":
+                topo.add_switch(name)
             elif node.kind == "host":
                 topo.add_host(name, ip=node.params["ip"])
-        for a, b, _params in self.wired:
-            topo.add_link(a, b)
+        for name, node in self.nodes.items():
+            if isinstance(node, nodes.Station):
+                kind, lp = self.link_mode.get(name, ("managed" if self.aps else "ibss", {}))
+                params = {**node.params, **{k: v for k, v in lp.items() if k in ("mode", "channel")}}
+                radio = self._radio(name, params)
+                if kind == "managed":
+                    ap = self._ap_for(name)
+                    radio["channel"] = int(ap.params.get("channel", 1))
+                    wanted = self._security(ap.name, ap.params)
+                    given = self._security(name, node.params)
+                    if wanted != given:
+                        raise HarnessError(
+                            f"{name} associates with {ap.name}, which is "
+                            + (f"WPA2: give {name} encrypt='wpa2' and the same passwd"
+                               if wanted else f"open: {name} takes no passwd/encrypt"))
+                topo.add_station(name, self._positions[name], mode=kind, ip=node.params["ip"],
+                                 **radio)
+        for ap in self.aps:
+            topo.add_link(ap.name, ap.name + AP_SWITCH_SUFFIX)
+        for sta, ap_name in self.associations.items():
+            topo.add_link(sta, ap_name)
+        for a, b, params in self.wired:
+            topo.add_link(self._wired_end(a), self._wired_end(b), **params)
         return topo
+
+    def _wired_end(self, name: str) -> str:
+        return name + AP_SWITCH_SUFFIX if self.nodes[name].kind == "access_point" else name
+
+    def _ap_for(self, station: str) -> nodes.Node:
+        """The access point a station associates with: the one linked to it, else the nearest
+        (the strongest at equal power; Mininet-WiFi associates by signal too)."""
+        if station in self.associations:
+            return self.nodes[self.associations[station]]
+        here = self._positions[station]
+        return min(self.aps, key=lambda ap: sum((p - q) ** 2 for p, q in
+                                                zip(self._positions[ap.name], here)))
+
+    def _radio(self, name: str, params: Dict[str, Any]) -> Dict[str, Any]:
+        """A station's or access point's radio keywords for the Topology."""
+        power = float(params.get("txpower", DEFAULT_TXPOWER_DBM)) \
+            + 2.0 * float(params.get("antennaGain", DEFAULT_GAIN_DBI))
+        out: Dict[str, Any] = {"channel": int(params.get("channel", 1)),
+                               "phy": self._mode(name, params.get("mode", "g")),
+                               "txpower_dbm": power}
+        if self.nodes[name].kind == "access_point":
+            passphrase = self._security(name, params)
+            out["ssid"] = params.get("ssid")
+            out["security"] = "wpa2" if passphrase else "open"
+            out["passphrase"] = passphrase
+            if params.get("ip"):
+                out["ip"] = self._ip(str(params["ip"]))
+        return out
 
     def build(self) -> None:
         """Start the network (radios, the medium, joins, addresses), then the IPv6 addresses

@@ -111,6 +111,10 @@ class Node:
         self.ip6.append(address)
         return address
 
+    def start(self, controllers: Sequence[Any] = ()) -> None:
+        """Mininet-WiFi starts switches and access points after ``build()``; here ``build()``
+        has started them already (standalone: no controller needed)."""
+
     def stop(self) -> None:
         """Part of Mininet's API; the network stops its nodes itself (``net.stop()``)."""
 
@@ -143,10 +147,6 @@ class AP(Node):
     """An access point (hostapd on a radio, its wired side a switch)."""
 
     kind = "access_point"
-
-    def start(self, controllers: Sequence[Any] = ()) -> None:
-        """Mininet-WiFi starts access points after ``build()``; here ``build()`` has started
-        them already (standalone: no controller needed)."""
 
     @property
     def position(self) -> List[float]:
