@@ -3,7 +3,7 @@
 One prompt on a 2-hop 802.11b chain (11 Mbit/s, RTS off) goes through every command: the
 tables, a node command with names turned into addresses, iperf, the medium's counters, a
 move that takes a station out of range mid-session (its pings are lost, and come back when it
-returns), RTS/CTS switched on and seen in a capture, a window clamp seen in the sender's
+returns), a link made lossy and back, RTS/CTS switched on and seen in a capture, a window clamp seen in the sender's
 samples, the picture, bad commands, tab completion, history, Ctrl-C, and exit, after which
 nothing of the network is left.
 """
@@ -73,6 +73,14 @@ def test_every_command_at_the_prompt(tmp_path):
         out = say(term, "sta2 ping -c2 -W1 sta3")
         assert "0 received" in out, out
         say(term, "move sta3 400 0")
+        out = say(term, "sta2 ping -c3 -W2 sta3")
+        assert re.search(r"[123] received", out), out
+
+        out = say(term, "loss sta2 sta3 1")  # every frame lost on that link
+        assert "lost with probability 1" in out, out
+        out = say(term, "sta2 ping -c2 -W1 sta3")
+        assert " 0 received" in out, out
+        say(term, "loss sta2 sta3 off")
         out = say(term, "sta2 ping -c3 -W2 sta3")
         assert re.search(r"[123] received", out), out
 

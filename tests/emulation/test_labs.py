@@ -97,16 +97,16 @@ def test_lab2_rts_cts_rescues_hidden_senders(tmp_path):
 
 
 def test_lab3_small_window_keeps_goodput_and_cuts_rtt(tmp_path):
-    lab = Lab(tmp_path, "03-window-limit", "topology.hops=4")
+    lab = Lab(tmp_path, "03-window-limit", "topology.hops=3")
     try:
         lab.say("cwnd sta1 2")
-        clamped = lab.flows("iperf -t 8 sta1 sta5")["sta1>sta5"]
+        clamped = lab.flows("iperf -t 10 sta1 sta4")["sta1>sta4"]
         lab.say("cwnd sta1 off")
-        free = lab.flows("iperf -t 8 sta1 sta5")["sta1>sta5"]
+        free = lab.flows("iperf -t 10 sta1 sta4")["sta1>sta4"]
         print(f"\nlab 3 quick: clamp 2: {clamped}; unclamped: {free}")
         assert clamped["cwnd"] <= 2, clamped
-        assert clamped["mbps"] > 0.7 * free["mbps"], (clamped, free)
-        assert free["rtt"] > 2 * clamped["rtt"], (clamped, free)
+        assert clamped["mbps"] > 0.8 * free["mbps"], (clamped, free)
+        assert free["rtt"] > 1.5 * clamped["rtt"], (clamped, free)
     finally:
         lab.close()
 
