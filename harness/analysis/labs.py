@@ -2,13 +2,13 @@
 
 A handout's instructor section quotes what the harness measured, never numbers typed in:
 
-    <!-- measured: results-archive/labs/hidden-terminal rows=topology.rts metrics=throughput,fairness -->
+    <!-- measured: results-archive/labs/hidden-terminal rows=topology.rts metrics=throughput,fairness range=throughput -->
     | rts | n | throughput (Mbit/s) | ... |
     <!-- end measured -->
 
 ``update(handout)`` rewrites every such block from the results it names (a results directory or
 a packed archive, relative to the checkout; ``where=key:value;key:value`` keeps only the runs
-with those parameters); ``stale(handout)`` lists the blocks whose text differs from what the
+with those parameters; ``range=metric`` adds its smallest and largest run); ``stale(handout)`` lists the blocks whose text differs from what the
 results give, which a unit test asserts is none, so a handout cannot drift from its data.
 
     python3 -m harness.analysis.labs labs/*/README.md           # rewrite the tables
@@ -44,7 +44,8 @@ def parse_spec(text: str) -> Dict[str, Any]:
     words = text.split()
     if not words or "=" in words[0]:
         raise HarnessError(f"measured block {text!r}: starts with the results path")
-    spec: Dict[str, Any] = {"path": words[0], "rows": [], "metrics": ["throughput"], "where": {}}
+    spec: Dict[str, Any] = {"path": words[0], "rows": [], "metrics": ["throughput"], "where": {},
+                            "ranges": []}
     for word in words[1:]:
         key, _, value = word.partition("=")
         if key == "rows":
@@ -59,15 +60,23 @@ def parse_spec(text: str) -> Dict[str, Any]:
             for item in value.split(";"):
                 k, _, v = item.partition(":")
                 spec["where"][k] = yaml.safe_load(v)
+        elif key == "range":
+            spec["ranges"] = [v for v in value.split(",") if v]
         else:
-            raise HarnessError(f"measured block: {key!r} unknown; allowed rows, metrics, where")
+            raise HarnessError(f"measured block: {key!r} unknown; allowed rows, metrics, "
+                               "where, range")
+    unknown = [m for m in spec["ranges"] if m not in spec["metrics"]]
+    if unknown:
+        raise HarnessError(f"measured block: range={unknown[0]} is not one of its metrics")
     return spec
 
 
 def measured_table(path: Path, rows: Sequence[str], metrics: Sequence[str],
-                   where: Optional[Mapping[str, Any]] = None) -> str:
+                   where: Optional[Mapping[str, Any]] = None,
+                   ranges: Sequence[str] = ()) -> str:
     """Mean ± 95 % CI of each metric per combination of ``rows`` values, over the successful
-    runs that match ``where``, in the order the runs were planned."""
+    runs that match ``where``, in the order the runs were planned; the metrics in ``ranges``
+    also get their smallest and largest run."""
     rs = load_results(path)
     records = [r for r in rs.ok
                if all(stats._hashable(stats.param(r, k)) == stats._hashable(v)
@@ -75,7 +84,9 @@ def measured_table(path: Path, rows: Sequence[str], metrics: Sequence[str],
     if not records:
         raise HarnessError(f"{path}: no successful run matches {dict(where or {})}")
     groups = stats.group_by(records, list(rows))
-    head = [short_name(k) for k in rows] + ["runs"] + [METRICS[m].label for m in metrics]
+    head = [short_name(k) for k in rows] + ["runs"]
+    for m in metrics:
+        head += [METRICS[m].label] + ([f"{METRICS[m].label}: min – max"] if m in ranges else [])
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for key, recs in groups.items():
         params = recs[0]["params"]
@@ -87,6 +98,8 @@ def measured_table(path: Path, rows: Sequence[str], metrics: Sequence[str],
                 continue
             s = stats.summarize(values)
             cells.append(_fmt(s.mean) + ("" if s.n < 2 or math.isnan(s.ci) else f" ± {_fmt(s.ci)}"))
+            if metric in ranges:
+                cells.append(f"{_fmt(s.min)} – {_fmt(s.max)}")
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
@@ -97,7 +110,7 @@ def _blocks(text: str) -> List[Tuple[re.Match, str]]:
     for match in BLOCK.finditer(text):
         spec = parse_spec(match.group("spec"))
         table = measured_table(code_root() / spec["path"], spec["rows"], spec["metrics"],
-                               spec["where"])
+                               spec["where"], spec["ranges"])
         out.append((match, table))
     return out
 

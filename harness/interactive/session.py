@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from harness.errors import HarnessError
 from harness.kernel import naming
+from harness.medium import counters
 from harness.medium.control import MediumControlError
 from harness.net import scene as scenes
 from harness.net.network import Network
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 IPERF_SECONDS = 10.0
 #: First iperf3 port the prompt uses (the experiment's flows use 5201...).
 PROMPT_PORT = 5301
+#: Bytes of payload a full-sized TCP segment carries (1500-byte MTU, timestamps).
+SEGMENT_PAYLOAD = 1448
 RTS_WORDS = {"on": True, "off": False}
 
 
@@ -350,7 +353,19 @@ class Session:
         if len(flows) == 1:
             run = run_flow(self.net, flows[0], sample_ss=not udp_rate, ss_interval=0.5)
             return self._flow_line(run.result, run)
-        return "\n".join(self._flow_line(r, None) for r in run_together(self.net, flows))
+        handle = self.net.medium_handle
+        if handle is None or not handle.running:
+            return "\n".join(self._flow_line(r, None) for r in run_together(self.net, flows))
+        from harness.medium.fidelity import sampled
+        results, samples = sampled(handle, lambda: run_together(self.net, flows))
+        lines = [self._flow_line(r, None) for r in results]
+        paths = [self.path_in_force(src, dst) or [src, dst] for src, dst in pairs]
+        mbps, seconds = counters.together_goodput_mbps(
+            samples, [(p[0], p[1]) for p in paths], [(p[-2], p[-1]) for p in paths],
+            SEGMENT_PAYLOAD)
+        lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
+                     "sender got frames through (the medium's counters, 1448-byte segments)")
+        return "\n".join(lines)
 
     def _flow_line(self, r: FlowResult, run: Optional[FlowRun]) -> str:
         text = f"{r.src} -> {r.dst}: {r.throughput_mbps:.3f} Mbit/s over {r.duration:g} s"

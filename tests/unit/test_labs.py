@@ -58,4 +58,6 @@ def test_measured_block_specs_are_checked():
         labs.parse_spec("results-archive/x metrics=speed")
     spec = labs.parse_spec("results-archive/x rows=a,b metrics=throughput,rtt where=k:1;j:true")
     assert spec == {"path": "results-archive/x", "rows": ["a", "b"],
-                    "metrics": ["throughput", "rtt"], "where": {"k": 1, "j": True}}
+                    "metrics": ["throughput", "rtt"], "where": {"k": 1, "j": True}, "ranges": []}
+    with pytest.raises(Exception, match="range=rtt is not one of its metrics"):
+        labs.parse_spec("results-archive/x metrics=throughput range=rtt")
