@@ -239,7 +239,7 @@ class Session:
         rows = []
         for link in scene.links:
             a, b = link.a, link.b
-            dist = scenes.link_distance(scene, link)
+            dist = None if link.kind == "veth" else round(scenes.link_distance(scene, link), 1)
             snr = None
             if link.kind in ("wireless", "in_range", "association") and handle is not None \
                     and handle.running and a in mac and b in mac:
@@ -247,7 +247,7 @@ class Session:
                 if got.get("rx_power_dbm") is not None:
                     snr = f"{got['rx_power_dbm'] - got['noise_dbm']:.1f}"
             ab, ba = f"{a}>{b}", f"{b}>{a}"
-            rows.append([f"{a} - {b}", link.kind, round(dist, 1), snr,
+            rows.append([f"{a} - {b}", link.kind, dist, snr,
                          pct(link.delivery.get(ab)), link.attempts.get(ab, 0),
                          pct(link.delivery.get(ba)), link.attempts.get(ba, 0),
                          self._rate_text(a, b) if link.kind != "veth" else None])
@@ -359,13 +359,28 @@ class Session:
         from harness.medium.fidelity import sampled
         results, samples = sampled(handle, lambda: run_together(self.net, flows))
         lines = [self._flow_line(r, None) for r in results]
-        paths = [self.path_in_force(src, dst) or [src, dst] for src, dst in pairs]
-        mbps, seconds = counters.together_goodput_mbps(
-            samples, [(p[0], p[1]) for p in paths], [(p[-2], p[-1]) for p in paths],
-            SEGMENT_PAYLOAD)
-        lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
-                     "sender got frames through (the medium's counters, 1448-byte segments)")
+        hops = [self.air_hops(src, dst) for src, dst in pairs]
+        if all(hops):
+            mbps, seconds = counters.together_goodput_mbps(
+                samples, [h[0] for h in hops], [h[-1] for h in hops], SEGMENT_PAYLOAD)
+            lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
+                         "sender got frames through (the medium's counters, 1448-byte segments)")
         return "\n".join(lines)
+
+    def air_hops(self, src: str, dst: str) -> List[Tuple[str, str]]:
+        """The radio-to-radio hops of the path from src to dst in force (through the access
+        point a managed station is associated with, where the path's ends are wired)."""
+        path = self.path_in_force(src, dst) or [src, dst]
+        radios = {r.node for r in self.net.radios}
+        hops = [(a, b) for a, b in zip(path, path[1:]) if a in radios and b in radios]
+        if hops:
+            return hops
+        from harness.net import coverage
+        for end, first in ((src, True), (dst, False)):
+            if self.net.topo.node_kind(end) == "managed_station":
+                ap = coverage.serving_ap(self.net.topo, end, self.net.medium_spec())
+                return [(end, ap)] if first else [(ap, end)]
+        return []
 
     def _flow_line(self, r: FlowResult, run: Optional[FlowRun]) -> str:
         text = f"{r.src} -> {r.dst}: {r.throughput_mbps:.3f} Mbit/s over {r.duration:g} s"

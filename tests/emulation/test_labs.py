@@ -117,6 +117,21 @@ def test_lab3_small_window_keeps_goodput_and_cuts_rtt(tmp_path):
         lab.close()
 
 
+def test_lab4_the_access_points_queue_inflates_the_rtt(tmp_path):
+    lab = Lab(tmp_path, "04-last-hop-congestion")
+    try:
+        out = lab.say("server ping -c4 client")
+        idle = float(re.search(r"= [\d.]+/([\d.]+)/", out).group(1))
+        down = lab.flows("iperf -t 6 server client")["server>client"]
+        print(f"\nlab 4 quick: idle RTT {idle} ms; download {down}")
+        assert 3.0 < down["mbps"] < 24.0, down  # the 24 Mbit/s wireless hop is the bottleneck
+        assert down["rtt"] > 3 * idle, (idle, down)
+        out = lab.say("iperf -t 6 server client client server")
+        assert "together:" in out and "client -> server" in out, out
+    finally:
+        lab.close()
+
+
 def test_lab5_retry_limit_one_exposes_losses_to_tcp(tmp_path):
     lab = Lab(tmp_path, "05-retry-limit-mesh", "topology.retry_limit=1")
     try:
