@@ -18,6 +18,15 @@ done
 APT_PACKAGES=(python3 python3-venv python3-pip qemu-system-x86 qemu-utils debootstrap e2fsprogs
               iproute2 iw iperf3 kmod gcc make pkg-config libnl-genl-3-dev libnl-3-dev
               ca-certificates)
+# What runs inside the namespaces when the emulation runs natively (a laptop whose kernel has
+# mac80211_hwsim): the guest image has the same (vm/packages.txt). A host without hwsim uses
+# the guest and does not need them.
+NATIVE_PACKAGES=(iputils-ping nftables ethtool tcpdump hostapd wpasupplicant openvswitch-switch)
+modules="/lib/modules/$(uname -r)"
+if [ -n "$(find "$modules" -name 'mac80211_hwsim.ko*' -print -quit 2>/dev/null)" ] ||
+   grep -qs mac80211_hwsim "$modules/modules.builtin"; then
+  APT_PACKAGES+=("${NATIVE_PACKAGES[@]}")
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-host-deps: run as root (apt-get, namespaces and the VM build need it)" >&2

@@ -86,6 +86,12 @@ def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path,
     if note:
         out += [note, ""]
     out += ["## Environment", ""] + environment_lines(rs.records) + [""]
+    if "topology" in figures:
+        rel = os.path.relpath(figures["topology"], report_path.parent)
+        out += ["## Topology", "", f"The first run that finished "
+                f"({_point_label(rs.ok[0])}): positions, ranges, its links coloured by the share "
+                "of attempts the medium delivered, its flows' routes.", "",
+                f"![topology]({rel})", ""]
     for metric in REPORT_METRICS:
         rows = metric_table(rs, metric, keys)
         label = METRICS[metric].label
@@ -168,7 +174,11 @@ def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png",
     note = ""
     if not have_matplotlib():
         note = "Figures omitted: matplotlib is not installed here (`pip install matplotlib`)."
-    elif keys_ok(rs):
+    else:
+        topology = topology_figure(rs, fig_dir / f"topology.{fmt}", fmt)
+        if topology is not None:
+            figures["topology"] = topology
+    if have_matplotlib() and keys_ok(rs):
         for metric in REPORT_METRICS:
             try:
                 figures[metric] = plot(rs, metric=metric, fmt=fmt,
@@ -183,6 +193,20 @@ def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png",
             text += "\n" + extra
     output.write_text(text)
     return output
+
+
+def topology_figure(rs: ResultSet, path: Path, fmt: str) -> Optional[Path]:
+    """The picture of the first finished run (``harness.experiment.scene``); None when there
+    is none, or its parameters do not build here (another version's record)."""
+    if not rs.ok:
+        return None
+    from harness.analysis.topology_figure import draw_scene
+    from harness.experiment.scene import scene_of_record
+    try:
+        scene = scene_of_record(rs.ok[0])
+    except (HarnessError, KeyError, TypeError, ValueError):  # a builder or a record of another version
+        return None
+    return draw_scene(scene.to_dict(), path, formats=[fmt])[0]
 
 
 def keys_ok(rs: ResultSet) -> bool:

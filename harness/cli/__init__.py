@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 #: Subcommand modules, in the order ``harness --help`` lists them.
 COMMAND_MODULES = [
     "run", "plot", "report", "archive", "test", "vm", "doctor", "clean", "bench", "example",
+    "cli", "draw",
 ]
 
 

@@ -28,8 +28,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--unit", action="store_true",
                    help="only the host tests (no emulation, no VM booted)")
     p.add_argument("--emulation", action="store_true",
-                   help="only the emulation tests (and the parallel-sweep tests, which boot VMs "
-                        "from this host)")
+                   help="only the emulation tests (and the tests that boot VMs from this "
+                        "host: parallel sweeps, the prompt on this terminal)")
     p.add_argument("--slow", action="store_true",
                    help="include the slow suites (marker 'slow', e.g. full paper sweeps)")
     p.add_argument("pytest_args", nargs="*", help="paths or extra pytest arguments (after --)")
@@ -42,9 +42,9 @@ def marker_expression(unit: bool, emulation: bool, slow: bool) -> str:
         raise HarnessError("--unit and --emulation exclude each other; give neither for both")
     parts = []
     if unit:
-        parts.append("not emulation and not parallel")
+        parts.append("not emulation and not parallel and not vmhost")
     if emulation:
-        parts.append("(emulation or parallel)")
+        parts.append("(emulation or parallel or vmhost)")
     if not slow:
         parts.append("not slow")
     return " and ".join(parts)

@@ -49,6 +49,11 @@ POLICIES = (
             ParamSpec("mss", "int", "MSS the receiver advertises (bytes)", min=40, max=1460,
                       nullable=True, null_label="Linux default"),
             "route 'advmss N' on the receiver: smaller data segments (paper 004, Table 1)"),
+    _scalar("warm_arp", "policies.warmup:warm_arp",
+            ParamSpec("warm_arp", "bool", "ping along every flow before the flows start",
+                      default=False),
+            "neighbour (ARP) entries resolved on a quiet medium: hidden senders' ARP "
+            "broadcasts otherwise collide and iperf3 fails to connect"),
     Policy(
         name="hxwestwood", apply="policies.westwood:hxwestwood",
         doc="constants of the harness's Westwood+ module (congestion: hxwestwood; paper 003)",

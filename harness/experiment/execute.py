@@ -25,7 +25,7 @@ from harness.net import Network, Topology
 
 if TYPE_CHECKING:
     from harness.traffic.flows import Flow, FlowRun
-    from policies import FlowPlan, Policy
+    from policies import FlowPlan, Policy, RunContext
 
 #: Seconds between ``ss`` samples of a flow's sender (read over sock_diag from a thread of
 #: this process, no process per sample).
@@ -252,10 +252,25 @@ def run_origin(runs: List[FlowRun], *others: Optional[float]) -> Optional[float]
 
 
 # -- the run ----------------------------------------------------------------------------
+def apply_policies(net: Network, policies: List[Policy], plans: List[FlowPlan]
+                   ) -> Tuple[RunContext, List[str]]:
+    """On a started network, before any traffic: the flows' congestion modules loaded, every
+    policy applied, their route metrics installed (one route per pair). Priming follows
+    (``Policy.prime``). Returns the context and the route commands (for the record)."""
+    from policies import RunContext, routes
+    ctx = RunContext(net, plans)
+    wanted = sorted({p.congestion for p in plans if p.congestion})
+    if wanted:
+        net.ensure_congestion(wanted)
+    for policy in policies:
+        policy.apply(ctx)
+    return ctx, routes.install(net, ctx.route_metrics)
+
+
 def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]:
     """Execute one run (see the module docstring); returns the executor-contract dict."""
     from harness.traffic.queues import QueueSampler
-    from policies import PolicyViolation, RunContext, routes
+    from policies import PolicyViolation, routes
     from policies.routes import node_ip
 
     registry = default_registry()
@@ -277,13 +292,7 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
     try:
         net.start()
         phase("start")
-        ctx = RunContext(net, plans)
-        wanted = sorted({p.congestion for p in plans if p.congestion})
-        if wanted:
-            net.ensure_congestion(wanted)
-        for policy in policies:
-            policy.apply(ctx)
-        route_cmds = routes.install(net, ctx.route_metrics)
+        ctx, route_cmds = apply_policies(net, policies, plans)
         phase("policies")
         for policy in policies:
             policy.prime(ctx)

@@ -133,6 +133,15 @@ class MediumControl:
             fields["oneway"] = True
         self.request("set_link", **{SET_LINK_WIRE.get(k, k): v for k, v in fields.items()})
 
+    def start_capture(self, path: str) -> str:
+        """Write every transmission attempt from now on to the pcap ``path`` (as ``--pcap``
+        does from the start); one capture at a time. Returns the path."""
+        return str(self.request("capture", path=str(path))["path"])
+
+    def stop_capture(self) -> str:
+        """Stop the capture and close its file (readable by Wireshark); returns its path."""
+        return str(self.request("capture", stop=True)["path"])
+
     def get_link(self, a: str, b: str) -> Dict[str, Any]:
         """Mean received power of a at b (``rx_power_dbm``, None: no link) and b's thresholds."""
         return self.request("get_link", a=a, b=b)

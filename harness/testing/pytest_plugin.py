@@ -4,7 +4,9 @@ Load it from a ``conftest.py`` with ``pytest_plugins = ["harness.testing.pytest_
 
 Markers: ``emulation`` (real namespaces and hwsim radios), ``slow`` (long suites, e.g. full
 paper sweeps), ``paper`` (reproduces a published claim), ``parallel`` (``harness run
---jobs/--cluster`` driven from this host: never sent to the VM, they boot their own).
+--jobs/--cluster`` driven from this host: never sent to the VM, they boot their own),
+``vmhost`` (a command driven from this host, e.g. ``harness cli`` on its terminal: never sent
+to the VM either).
 
 Where emulation tests run:
 - natively, when this host is root and has mac80211_hwsim (or this *is* the harness VM);
@@ -47,7 +49,9 @@ def pytest_configure(config: pytest.Config) -> None:
                  "slow: long emulation suites (full sweeps); deselect with -m 'not slow'",
                  "parallel: runs sweeps from this host with --jobs or --cluster (boots VMs "
                  "where the host has no mac80211_hwsim)",
-                 "paper: checks a claim of one of the reproduced papers"):
+                 "paper: checks a claim of one of the reproduced papers",
+                 "vmhost: drives the harness from this host as a user would, booting its own "
+                 "guest where the host has no mac80211_hwsim (never sent to the VM)"):
         config.addinivalue_line("markers", line)
     if config.getoption(REMOTE_REPORT_OPTION):
         config.pluginmanager.register(OutcomeRecorder(config.getoption(REMOTE_REPORT_OPTION)),

@@ -154,8 +154,48 @@ def run_script_in_vm(script: str, *, out: TextIO = sys.stderr, quiet: bool = Fal
                       on_err=lambda s: (sys.stderr.write(shown(s)), sys.stderr.flush()))
 
 
+def host_path_of(guest: str, shares: List[Share]) -> Optional[str]:
+    """The host's path of a guest path under a share (None: on the guest's own disk)."""
+    for share in sorted(shares, key=lambda s: -len(s.guest_path)):
+        root = share.guest_path.rstrip("/")
+        if guest == root or guest.startswith(root + "/"):
+            return str(share.host_path.resolve()) + guest[len(root):]
+    return None
+
+
+def run_on_console(argv: List[str], *, extra_env: Optional[Dict[str, str]] = None,
+                   extra_shares: Optional[List[Share]] = None, out: TextIO = sys.stderr) -> int:
+    """``harness ARGV`` in a fresh guest, talking to this terminal through the guest's serial
+    console (a pseudo-terminal there: readline, Ctrl-C, full-screen programs work), started
+    by the agent as a session of its own on /dev/ttyS0. The guest's terminal takes this
+    terminal's size. Returns the command's exit code."""
+    import shutil
+    image = ensure_image(out=out)
+    shares, guest_cwd = shares_for(Path.cwd())
+    shares = shares + list(extra_shares or [])
+    accel = choose_accel(image)
+    vm = VM(image, VMConfig(accel=accel, shares=shares, console=True))
+    size = shutil.get_terminal_size((80, 24))
+    print(f"harness: this host has no mac80211_hwsim; starting the VM ({accel.upper()}, "
+          f"{clock_label(vm)}); the prompt appears here (Ctrl-] x kills the VM)",
+          file=out, flush=True)
+    env = dict(guest_env(vm), TERM=os.environ.get("TERM", "vt100"), **(extra_env or {}))
+    tty = "/dev/ttyS0"
+    script = (f"stty rows {size.lines} cols {size.columns} <{tty}; "
+              f"exec setsid -w -c {harness_command(argv)} <{tty} >{tty} 2>&1")
+    with vm:  # the command's own output goes to the terminal; the agent's is what failed
+        return vm.run(script, cwd=guest_cwd, env=env,
+                      on_out=lambda s: (out.write(s), out.flush()),
+                      on_err=lambda s: (out.write(s), out.flush()))
+
+
+def harness_command(argv: List[str]) -> str:
+    """The guest's shell command line of ``harness ARGV``."""
+    return "python3 -m harness " + " ".join(shlex.quote(a) for a in argv)
+
+
 def harness_argv_script(argv: List[str]) -> str:
-    return "exec python3 -m harness " + " ".join(shlex.quote(a) for a in argv)
+    return "exec " + harness_command(argv)
 
 
 def needs_vm() -> bool:

@@ -102,6 +102,8 @@ class SlotLock:
             self.file.close()
             self.file = None
 KVM_PROBE_TIMEOUT_S = 25.0
+#: The console's escape character (``-echr``): Ctrl-] (0x1d), as telnet's.
+CONSOLE_ESCAPE = 0x1D
 
 
 @dataclass
@@ -131,6 +133,9 @@ class VMConfig:
     shares: List[Share] = field(default_factory=list)
     interactive: bool = False  # serial console on stdio (harness vm shell)
     guest_cwd: str = "/root"   # where the interactive shell starts
+    #: The serial console on this terminal while commands still go through the agent: a
+    #: command the agent starts on /dev/ttyS0 talks to the user (harness cli in the guest).
+    console: bool = False
 
 
 class VM:
@@ -212,17 +217,24 @@ class VM:
         for s in cfg.shares:
             argv += ["-virtfs", f"local,path={s.host_path},mount_tag={s.tag},"
                                 f"security_model=none,id={s.tag}"]
-        argv += ["-serial", "mon:stdio" if cfg.interactive else f"file:{self.console_log}"]
+        if cfg.console:
+            # Ctrl-C and friends go to the guest's terminal (signal=off), not to QEMU; Ctrl-]
+            # (not Ctrl-A, which readline needs) is the monitor's escape: Ctrl-] x kills the VM.
+            argv += ["-chardev", "stdio,id=console,mux=on,signal=off", "-serial", "chardev:console",
+                     "-mon", "chardev=console,mode=readline", "-echr", str(CONSOLE_ESCAPE)]
+        else:
+            argv += ["-serial", "mon:stdio" if cfg.interactive else f"file:{self.console_log}"]
         return argv
 
     def start(self, timeout: float = BOOT_TIMEOUT_S) -> VM:
         self.slot.acquire(out=sys.stderr)
         t0 = time.monotonic()
         interactive = self.config.interactive
+        on_terminal = interactive or self.config.console
         self.proc = subprocess.Popen(
             self.command_line(), preexec_fn=cleanup.die_with_parent,
-            stdin=None if interactive else subprocess.DEVNULL,
-            stdout=None if interactive else subprocess.DEVNULL,
+            stdin=None if on_terminal else subprocess.DEVNULL,
+            stdout=None if on_terminal else subprocess.DEVNULL,
             stderr=None if interactive else open(self.rundir / "qemu.err", "w"))
         if interactive:
             return self

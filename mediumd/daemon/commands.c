@@ -1,5 +1,6 @@
 /* commands.c: control commands and the stats document (see commands.h). */
 #include "commands.h"
+#include "capture.h"
 #include "hwsim_nl.h"
 
 #include <errno.h>
@@ -265,6 +266,64 @@ static int cmd_get_link(struct daemon *d, const struct json_obj *req,
 	return 0;
 }
 
+/* Start writing every attempt to a pcap ("path"), or stop ("stop": true) and close
+ * the file (pending attempts are written as they stand). One capture at a time. */
+static int cmd_capture(struct daemon *d, const struct json_obj *req,
+		       struct jbuf *reply, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "path", "stop", NULL };
+	const struct json_field *stop = json_get(req, "stop");
+	struct capture *cap;
+	const char *path;
+	int rc;
+
+	if ((rc = only_keys(req, keys, err, errlen)) < 0)
+		return rc;
+	if ((stop != NULL) == (json_get(req, "path") != NULL)) {
+		snprintf(err, errlen, "give exactly one of \"path\" (start) or \"stop\":true");
+		return -EINVAL;
+	}
+	if (stop) {
+		if (stop->type != JSON_BOOL || !stop->num) {
+			snprintf(err, errlen, "\"stop\" must be true");
+			return -EINVAL;
+		}
+		if (!d->cap) {
+			snprintf(err, errlen, "no capture is running");
+			return -ENOENT;
+		}
+		cap = d->cap;
+		relay_set_capture(d, NULL);
+		jb_str(reply, "path", d->cap_path);
+		d->cap_path[0] = 0;
+		rc = capture_close(cap);
+		if (rc < 0)
+			snprintf(err, errlen, "writing the pcap: %s", strerror(-rc));
+		return rc;
+	}
+	if (json_get_str(req, "path", &path) < 0 || !path[0]) {
+		snprintf(err, errlen, "\"path\" must be a file name");
+		return -EINVAL;
+	}
+	if (d->cap) {
+		snprintf(err, errlen, "a capture is already being written to %s", d->cap_path);
+		return -EBUSY;
+	}
+	if (strlen(path) >= sizeof(d->cap_path)) {
+		snprintf(err, errlen, "\"path\" is longer than %zu bytes", sizeof(d->cap_path) - 1);
+		return -ENAMETOOLONG;
+	}
+	rc = capture_open(&cap, path, d->m);
+	if (rc < 0) {
+		snprintf(err, errlen, "opening %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	snprintf(d->cap_path, sizeof(d->cap_path), "%s", path);
+	relay_set_capture(d, cap);
+	jb_str(reply, "path", d->cap_path);
+	return 0;
+}
+
 int commands_handle(void *ctx, const struct json_obj *req, struct jbuf *reply,
 		    char *err, size_t errlen)
 {
@@ -292,6 +351,8 @@ int commands_handle(void *ctx, const struct json_obj *req, struct jbuf *reply,
 		return cmd_set_link(d, req, err, errlen);
 	if (!strcmp(cmd, "get_link"))
 		return cmd_get_link(d, req, reply, err, errlen);
-	snprintf(err, errlen, "unknown cmd \"%s\" (ping, stats, set_position, set_txpower, set_link, get_link)", cmd);
+	if (!strcmp(cmd, "capture"))
+		return cmd_capture(d, req, reply, err, errlen);
+	snprintf(err, errlen, "unknown cmd \"%s\" (ping, stats, set_position, set_txpower, set_link, get_link, capture)", cmd);
 	return -EINVAL;
 }

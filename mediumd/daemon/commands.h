@@ -10,6 +10,8 @@
  *        both directions unless directed; "model" removes the override;
  *        "per" adds an independent frame loss probability.
  *   {"cmd":"get_link","a":MAC,"b":MAC}  -> {"ok":true,"rx_power_dbm":P|null,...}
+ *   {"cmd":"capture","path":FILE}  start writing every attempt to a pcap
+ *   {"cmd":"capture","stop":true}  stop and close it; both reply {"ok":true,"path":FILE}
  * Errors: {"ok":false,"error":"..."}; unknown keys are errors.
  * <stats> is documented at stats_json() in commands.c.
  */

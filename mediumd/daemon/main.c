@@ -307,6 +307,8 @@ static int run(struct app *a, const struct options *o)
 		snprintf(msg, sizeof(msg), "opening pcap %s", o->pcap);
 		return report(err, msg), 1;
 	}
+	if (o->pcap)
+		snprintf(a->d.cap_path, sizeof(a->d.cap_path), "%s", o->pcap);
 	if ((err = relay_init(&a->d, a->d.m)) < 0)
 		return report(err, "initialising"), 1;
 	if (o->control &&

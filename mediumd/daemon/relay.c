@@ -321,6 +321,19 @@ int relay_init(struct daemon *d, struct medium *m)
 	return 0;
 }
 
+void relay_set_capture(struct daemon *d, struct capture *cap)
+{
+	struct medium_callbacks cb = {
+		.ctx = d,
+		.deliver = on_deliver,
+		.tx_status = on_tx_status,
+		.on_air = cap ? on_air : NULL,
+	};
+
+	d->cap = cap;
+	medium_set_callbacks(d->m, &cb);
+}
+
 void relay_free(struct daemon *d)
 {
 	unsigned i;

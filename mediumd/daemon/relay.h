@@ -34,7 +34,8 @@ struct relay_counters {
 struct daemon {
 	struct medium *m;
 	struct hwsim_nl *nl;
-	struct capture *cap;            /* NULL without --pcap */
+	struct capture *cap;            /* NULL while no pcap is written */
+	char cap_path[512];             /* the file being written, for replies */
 	int n_radios;
 	uint8_t (*hwaddr)[6];           /* per radio: address hwsim knows it by */
 	uint32_t *last_freq;            /* per radio: channel of its last frame */
@@ -56,6 +57,9 @@ uint64_t mono_ns(void);
 
 /* Create the relay state for medium m (installs the core callbacks). */
 int relay_init(struct daemon *d, struct medium *m);
+/* Start (cap) or stop (NULL) passing on-air events to a capture while running;
+ * the caller opens and closes the capture itself. */
+void relay_set_capture(struct daemon *d, struct capture *cap);
 void relay_free(struct daemon *d);
 
 /* hwsim_nl frame callback (ctx = struct daemon *). */

@@ -5,6 +5,8 @@ here, with the file and the import named.
     front ends      harness.cli, harness.testing
     parallel runs   harness.parallel
     the guest       harness.vm
+    compatibility   harness.compat (Mininet-WiFi's API)
+    the prompt      harness.interactive
     papers          harness.papers
     analysis        harness.analysis
     experiments     harness.experiment
@@ -37,6 +39,10 @@ ALLOWED: Dict[str, Set[str]] = {
     "harness.analysis": {"harness.experiment"},
     "harness.papers": {"harness.medium", "harness.experiment", "harness.analysis", "policies",
                        "topologies"},
+    "harness.interactive": {"harness.kernel", "harness.medium", "harness.net", "harness.traffic",
+                            "topologies", "policies", "harness.experiment", "harness.analysis"},
+    "harness.compat": {"harness.kernel", "harness.medium", "harness.net", "harness.traffic",
+                       "harness.interactive"},
     "harness.vm": {"harness.kernel", "harness.experiment"},
     "harness.parallel": {"harness.kernel", "harness.experiment", "harness.vm"},
 }

@@ -347,3 +347,19 @@ def test_backlogged_goodput_is_zero_when_the_senders_never_overlap():
     assert backlogged_goodput_mbps(readings, [("a", "b"), ("c", "b")], 1472) == (0.0, 0.0)
     with pytest.raises(ValueError, match="no radio of node 'x'"):
         backlogged_goodput_mbps(readings, [("x", "b")], 1472)
+
+
+def test_together_goodput_counts_only_intervals_where_every_sender_got_through():
+    from harness.medium.counters import together_goodput_mbps
+
+    def sample(t, a, c):
+        return {"uptime_s": t, "links": [{"tx_node": "a", "rx_node": "b", "successes": a},
+                                         {"tx_node": "c", "rx_node": "b", "successes": c}]}
+    # a sends alone for 2 s (c still connecting), then both for 2 s, then c alone for 1 s
+    samples = [sample(0, 0, 0), sample(1, 100, 0), sample(2, 200, 0), sample(3, 250, 40),
+               sample(4, 300, 80), sample(5, 300, 160)]
+    mbps, seconds = together_goodput_mbps(samples, [("a", "b"), ("c", "b")],
+                                          [("a", "b"), ("c", "b")], 1000)
+    assert seconds == 2.0
+    assert mbps == (100 + 80) * 1000 * 8 / 2.0 / 1e6
+    assert together_goodput_mbps(samples[:3], [("a", "b"), ("c", "b")], [("a", "b")], 1000) == (0.0, 0.0)

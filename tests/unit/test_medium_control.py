@@ -96,6 +96,19 @@ def test_commands_send_the_documented_fields(serve):
     ]
 
 
+def test_capture_start_and_stop_send_path_then_stop(serve):
+    srv = serve([b'{"ok":true,"path":"/tmp/x.pcap"}\n'], [b'{"ok":true,"path":"/tmp/x.pcap"}\n'],
+                [b'{"ok":false,"error":"no capture is running"}\n'])
+    with MediumControl(srv.path) as ctl:
+        assert ctl.start_capture("/tmp/x.pcap") == "/tmp/x.pcap"
+        assert ctl.stop_capture() == "/tmp/x.pcap"
+        with pytest.raises(MediumControlError, match="no capture is running"):
+            ctl.stop_capture()
+    assert srv.requests() == [{"cmd": "capture", "path": "/tmp/x.pcap"},
+                              {"cmd": "capture", "stop": True},
+                              {"cmd": "capture", "stop": True}]
+
+
 def test_stats_reply_split_across_reads_and_pipelined(serve):
     stats = {"ok": True, "frames": {"in": 7, "out": 6}, "lag_us": {"p50": 12.5},
              "links": [{"tx": A, "rx": B, "attempts": 3}]}

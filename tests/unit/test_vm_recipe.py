@@ -69,7 +69,8 @@ def test_real_recipe_lists_the_tools_the_issue_names():
 
 def test_marker_expression():
     assert marker_expression(False, False, False) == "not slow"
-    assert marker_expression(True, False, False) == "not emulation and not parallel and not slow"
-    assert marker_expression(False, True, True) == "(emulation or parallel)"
+    assert marker_expression(True, False, False) == ("not emulation and not parallel and not vmhost "
+                                                     "and not slow")
+    assert marker_expression(False, True, True) == "(emulation or parallel or vmhost)"
     with pytest.raises(HarnessError):
         marker_expression(True, True, False)

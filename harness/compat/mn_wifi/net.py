@@ -1,0 +1,540 @@
+"""``mn_wifi.net.Mininet_wifi`` on the harness: a script's nodes, links and propagation model
+become a harness ``Topology`` and medium settings, and ``build()`` starts a ``Network``.
+
+Written from Mininet-WiFi's documentation and observed behaviour, not its code. What a
+script says is checked as it says it: a parameter or method the harness cannot honour is one
+``HarnessError`` naming what is supported (docs/mininet-wifi.md has the full table). How the
+physics maps (stated assumptions, not Mininet-WiFi's internals):
+
+- the medium is always mediumd (SINR-based reception: Mininet-WiFi's ``interference`` mode);
+- ``setPropagationModel``: friis -> free_space, logDistance -> log_distance (``exp``),
+  logNormalShadowing -> log_distance with static shadowing sigma = sqrt(``variance``) dB,
+  twoRayGround -> two_ray, ITU -> indoor (exponent = ``pL``/10; ``nFloors`` must be 0: floors
+  come from heights here); ``sL`` is a loss factor (dB = 10 log10 sL). Without a call:
+  log_distance, exponent 3;
+- a node's ``txpower`` (dBm, default 14) and ``antennaGain`` (dBi, default 5, at both ends of
+  a link) enter as one transmit power, txpower + 2 x gain: the same received power;
+- ``range`` (the same for every node that gives one) is the medium's transmission range;
+- ``mode`` g or b; n is run as g (no 802.11n rates in the medium, a note says so);
+- addresses: ``ip=`` or the next of ``ipBase`` (10.0.0.1/8, 10.0.0.2/8, ... in the order
+  nodes are added); MAC addresses are the harness's own (a ``mac=`` is noted, not used);
+- nodes without a position stand 1 m apart on a line (all within range of each other).
+"""
+from __future__ import annotations
+
+import ipaddress
+import math
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+from harness.compat.mininet import node as mn_node
+from harness.compat.mn_wifi import _PROMPTS
+from harness.compat.mn_wifi import link as links
+from harness.compat.mn_wifi import node as nodes
+from harness.errors import HarnessError
+
+#: ``Mininet_wifi(...)`` keywords, and what each may be.
+INIT_KEYS = ("link", "wmediumd_mode", "controller", "accessPoint", "station", "switch", "host",
+             "ipBase", "autoSetMacs", "topo")
+STATION_KEYS = ("position", "ip", "mac", "range", "txpower", "antennaGain", "antennaHeight",
+                "mode", "channel", "ip6", "wlans", "min_x", "max_x", "min_y", "max_y", "min_z",
+                "max_z", "passwd", "encrypt")
+ADHOC_KEYS = ("ssid", "mode", "channel", "intf", "ht_cap", "proto")
+AP_KEYS = ("ssid", "mode", "channel", "position", "range", "failMode", "passwd", "encrypt",
+           "mac", "datapath", "protocols", "txpower", "antennaGain", "antennaHeight", "ip")
+SWITCH_KEYS = ("failMode", "protocols", "dpid", "datapath", "mac")
+#: ``addLink`` parameters of a wire (``TCLink``): ``bw`` Mbit/s and its queue in packets.
+WIRE_KEYS = {"bw": "bw", "max_queue_size": "queue"}
+#: The switch an access point's wired side is (Mininet-WiFi's access point is a switch).
+AP_SWITCH_SUFFIX = "_sw"
+PROPAGATION = {"friis": "free_space", "logDistance": "log_distance",
+               "logNormalShadowing": "log_distance", "twoRayGround": "two_ray", "ITU": "indoor"}
+PROPAGATION_KEYS = ("model", "exp", "sL", "variance", "lF", "pL", "nFloors", "gRandom")
+MODES = {"g": "g", "b": "b", "n": "g"}
+#: Mininet-WiFi's defaults a node has when a script gives none.
+DEFAULT_TXPOWER_DBM = 14.0
+DEFAULT_GAIN_DBI = 5.0
+DEFAULT_EXPONENT = 3.0
+#: Spacing of nodes a script gives no position (metres).
+UNPLACED_SPACING = 1.0
+
+
+def _note(text: str) -> None:
+    print(f"*** harness: {text}", file=sys.stderr, flush=True)
+
+
+class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
+    """A script's network: nodes and links described, then ``build()`` starts it."""
+
+    def __init__(self, **kwargs: Any):
+        unknown = [k for k in kwargs if k not in INIT_KEYS]
+        if unknown:
+            raise HarnessError(f"Mininet_wifi({unknown[0]}=...) is not supported; allowed: "
+                               + ", ".join(INIT_KEYS))
+        if kwargs.get("topo") is not None:
+            raise HarnessError("Mininet_wifi(topo=...): Topo classes are not supported; add "
+                               "the nodes and links in the script")
+        link = kwargs.get("link")
+        if link is not None and link is not links.wmediumd:
+            raise HarnessError(f"Mininet_wifi(link={getattr(link, '__name__', link)}): allowed "
+                               "wmediumd (the harness always runs its own medium)")
+        mode = kwargs.get("wmediumd_mode")
+        if mode is not None and not getattr(mode, "supported", False):
+            raise HarnessError(f"wmediumd_mode={getattr(mode, '__name__', mode)}: allowed "
+                               "interference (the medium decodes frames by their SINR)")
+        if kwargs.get("controller") is mn_node.RemoteController:
+            mn_node.RemoteController()  # raises its own explanation
+        self.ip_base = ipaddress.ip_interface(kwargs.get("ipBase", "10.0.0.0/8"))
+        self._next_ip = 1
+        self.nodes: Dict[str, nodes.Node] = {}
+        self.stations: List[nodes.Station] = []
+        self.aps: List[nodes.AP] = []
+        self.hosts: List[nodes.Node] = []
+        self.switches: List[nodes.Node] = []
+        self.controllers: List[mn_node.Controller] = []
+        self.link_mode: Dict[str, Tuple[str, Dict[str, Any]]] = {}
+        self.associations: Dict[str, str] = {}
+        self.wired: List[Tuple[str, str, Dict[str, Any]]] = []
+        self.propagation: Dict[str, Any] = {}
+        self.graph: Dict[str, Any] = {}
+        self.started = False
+        self._net: Any = None
+        self._positions: Dict[str, Tuple[float, float, float]] = {}
+
+    # -- nodes -------------------------------------------------------------------------------
+    def _check_new(self, name: str) -> None:
+        from harness.kernel.naming import check_node_name
+        if self.started:
+            raise HarnessError(f"{name}: nodes are added before build()")
+        check_node_name(name)
+        if name in self.nodes:
+            raise HarnessError(f"node name {name!r} is used twice")
+
+    def _ip(self, given: Optional[str]) -> str:
+        if given:
+            return given if "/" in given else f"{given}/{self.ip_base.network.prefixlen}"
+        address = self.ip_base.network.network_address + self._next_ip
+        self._next_ip += 1
+        return f"{address}/{self.ip_base.network.prefixlen}"
+
+    def addStation(self, name: str, cls: Any = None, **params: Any) -> nodes.Station:  # noqa: N802
+        self._check_new(name)
+        nodes.refuse_class(cls, f"addStation({name!r})", [nodes.Station])
+        unknown = [k for k in params if k not in STATION_KEYS]
+        if unknown:
+            raise HarnessError(f"addStation({name!r}, {unknown[0]}=...) is not supported; "
+                               f"allowed: {', '.join(STATION_KEYS)}")
+        if int(params.get("wlans", 1)) != 1:
+            raise HarnessError(f"addStation({name!r}, wlans={params['wlans']}): one radio per "
+                               "station here")
+        if "position" in params:
+            self._positions[name] = nodes.parse_position(params["position"], name)
+        self._mode(name, params.get("mode", "g"))
+        if params.get("mac"):
+            _note(f"{name}: mac={params['mac']} noted; radios get the harness's MAC addresses")
+        params["ip"] = self._ip(params.get("ip"))
+        station = nodes.Station(name, self, params)
+        self.nodes[name] = station
+        self.stations.append(station)
+        return station
+
+    def addCar(self, name: str, **params: Any) -> Any:  # noqa: N802
+        raise HarnessError(f"addCar({name!r}): vehicles (mobility, SUMO, 802.11p) are not supported")
+
+    def addHost(self, name: str, cls: Any = None, **params: Any) -> nodes.Node:  # noqa: N802
+        self._check_new(name)
+        nodes.refuse_class(cls, f"addHost({name!r})", [mn_node.Host])
+        unknown = [k for k in params if k not in ("ip", "mac")]
+        if unknown:
+            raise HarnessError(f"addHost({name!r}, {unknown[0]}=...) is not supported; allowed: ip, mac")
+        params["ip"] = self._ip(params.get("ip"))
+        host = nodes.Node(name, self, params)
+        host.kind = "host"
+        self.nodes[name] = host
+        self.hosts.append(host)
+        return host
+
+    def addAccessPoint(self, name: str, cls: Any = None, **params: Any) -> nodes.AP:  # noqa: N802
+        """An access point: hostapd on a radio, its wired side a switch of its own
+        (``<name>_sw``) that ``addLink(ap, host)`` and ``addLink(ap, switch)`` wire to."""
+        self._check_new(name)
+        self._check_new(name + AP_SWITCH_SUFFIX)
+        nodes.refuse_class(cls, f"addAccessPoint({name!r})", [nodes.OVSKernelAP])
+        unknown = [k for k in params if k not in AP_KEYS]
+        if unknown:
+            raise HarnessError(f"addAccessPoint({name!r}, {unknown[0]}=...) is not supported; "
+                               f"allowed: {', '.join(AP_KEYS)}")
+        self._security(name, params)
+        if "position" in params:
+            self._positions[name] = nodes.parse_position(params["position"], name)
+        self._mode(name, params.get("mode", "g"))
+        if params.get("mac"):
+            _note(f"{name}: mac={params['mac']} noted; radios get the harness's MAC addresses")
+        ap = nodes.OVSKernelAP(name, self, params)
+        self.nodes[name] = ap
+        self.aps.append(ap)
+        return ap
+
+    def _security(self, name: str, params: Dict[str, Any]) -> Optional[str]:
+        """``encrypt='wpa2'`` with ``passwd`` -> WPA2-PSK; open without; others refused."""
+        encrypt = params.get("encrypt")
+        if encrypt in (None, ""):
+            if params.get("passwd"):
+                raise HarnessError(f"{name}: passwd without encrypt: give encrypt='wpa2'")
+            return None
+        if encrypt != "wpa2":
+            raise HarnessError(f"{name}: encrypt={encrypt!r} is not supported; allowed 'wpa2' "
+                               "(WPA2-PSK) or none (open)")
+        if not params.get("passwd"):
+            raise HarnessError(f"{name}: encrypt='wpa2' needs passwd= (8..63 characters)")
+        return str(params["passwd"])
+
+    def addSwitch(self, name: str, cls: Any = None, **params: Any) -> nodes.Node:  # noqa: N802
+        """A switch: an Open vSwitch bridge in standalone mode (a learning switch)."""
+        self._check_new(name)
+        nodes.refuse_class(cls, f"addSwitch({name!r})", [mn_node.OVSKernelSwitch])
+        unknown = [k for k in params if k not in SWITCH_KEYS]
+        if unknown:
+            raise HarnessError(f"addSwitch({name!r}, {unknown[0]}=...) is not supported; "
+                               f"allowed: {', '.join(SWITCH_KEYS)}")
+        switch = nodes.Node(name, self, params)
+        switch.kind = "switch"
+        self.nodes[name] = switch
+        self.switches.append(switch)
+        return switch
+
+    def addController(self, name: str = "c0", controller: Any = None, **params: Any  # noqa: N802
+                      ) -> mn_node.Controller:
+        cls = controller or mn_node.Controller
+        if not (isinstance(cls, type) and issubclass(cls, mn_node.Controller)):
+            raise HarnessError(f"addController({name!r}, controller={cls!r}): allowed "
+                               "Controller (switches here are standalone)")
+        made = cls(name, **params)
+        self.controllers.append(made)
+        return made
+
+    def _mode(self, name: str, mode: Any) -> str:
+        mode = str(mode)
+        if mode not in MODES:
+            raise HarnessError(f"{name}: mode={mode!r} is not supported; allowed "
+                               + ", ".join(MODES) + " (2.4 GHz legacy rates; n runs as g)")
+        if mode == "n":
+            _note(f"{name}: mode n runs as 802.11g (the medium has no 802.11n rates)")
+        return MODES[mode]
+
+    # -- links ---------------------------------------------------------------------------------
+    def addLink(self, node1: Any, node2: Any = None, port1: Any = None, port2: Any = None,  # noqa: N802
+                cls: Any = None, **params: Any) -> None:
+        if self.started:
+            raise HarnessError("links are added before build()")
+        a = self._named(node1)
+        if cls in links.SUPPORTED:
+            if node2 is not None:
+                raise HarnessError(f"addLink({a}, {node2}, cls={cls.__name__}): an ad hoc or mesh "
+                                   "link names one station (it joins the network)")
+            self._wireless_link(a, cls, params)
+            return
+        if cls is not None and isinstance(cls, type) and issubclass(cls, links.WirelessLink):
+            raise HarnessError(f"addLink(cls={cls.__name__}) is not supported; allowed: adhoc, "
+                               "mesh, or two nodes for an association or a wire")
+        if node2 is None:
+            raise HarnessError(f"addLink({a}): give a second node, or cls=adhoc / cls=mesh")
+        self._node_link(a, self._named(node2), cls, params)
+
+    def _named(self, node: Any) -> str:
+        name = node if isinstance(node, str) else getattr(node, "name", None)
+        if name not in self.nodes:
+            raise HarnessError(f"link end {node!r} is not a node of this network; nodes: "
+                               + ", ".join(self.nodes))
+        return str(name)
+
+    def _wireless_link(self, name: str, cls: Any, params: Dict[str, Any]) -> None:
+        if name not in {s.name for s in self.stations}:
+            raise HarnessError(f"addLink({name}, cls={cls.__name__}): only stations join ad hoc "
+                               "or mesh networks")
+        unknown = [k for k in params if k not in ADHOC_KEYS]
+        if unknown:
+            raise HarnessError(f"addLink({name}, cls={cls.__name__}, {unknown[0]}=...) is not "
+                               f"supported; allowed: {', '.join(ADHOC_KEYS)}")
+        if params.get("proto"):
+            raise HarnessError(f"addLink({name}, proto={params['proto']!r}): MANET routing "
+                               "daemons are not part of the harness; cls=mesh gives multi-hop "
+                               "paths (HWMP)")
+        intf = params.get("intf")
+        if intf not in (None, f"{name}-wlan0"):
+            raise HarnessError(f"addLink({name}, intf={intf!r}): one radio per station: "
+                               f"allowed {name}-wlan0")
+        if params.get("ht_cap"):
+            _note(f"{name}: ht_cap={params['ht_cap']} ignored (legacy 802.11b/g rates only)")
+        kind = "ibss" if cls is links.adhoc else "mesh"
+        others = {m for n, (m, p) in self.link_mode.items()}
+        ssids = {p.get("ssid") for n, (m, p) in self.link_mode.items() if m == kind}
+        if name in self.link_mode or name in self.associations:
+            raise HarnessError(f"{name} is already in a network: one network per station")
+        if others - {kind}:
+            raise HarnessError(f"{name}: an ad hoc and a mesh network in one script are not "
+                               "supported (one kind of wireless network per run)")
+        if ssids and params.get("ssid") not in ssids:
+            raise HarnessError(f"{name}: ssid {params.get('ssid')!r} differs from "
+                               f"{sorted(map(str, ssids))[0]!r}: one {kind} network per script")
+        self.link_mode[name] = (kind, dict(params))
+
+    def _node_link(self, a: str, b: str, cls: Any, params: Dict[str, Any]) -> None:
+        kinds = sorted((self.nodes[a].kind, self.nodes[b].kind))
+        if kinds == ["access_point", "station"]:
+            if params:
+                raise HarnessError(f"addLink({a}, {b}, {next(iter(params))}=...): an "
+                                   "association takes no parameters")
+            sta, ap = (a, b) if self.nodes[a].kind == "station" else (b, a)
+            if sta in self.link_mode or sta in self.associations:
+                raise HarnessError(f"{sta} is already in a network: one per station")
+            self.associations[sta] = ap
+            return
+        if "station" in kinds and kinds != ["host", "station"]:
+            raise HarnessError(f"addLink({a}, {b}): a station links to an access point "
+                               "(association), a host (a wire), or cls=adhoc / cls=mesh")
+        from harness.compat.mininet.link import Link
+        if cls is not None and not (isinstance(cls, type) and issubclass(cls, Link)):
+            raise HarnessError(f"addLink({a}, {b}, cls={getattr(cls, '__name__', cls)}): a wire "
+                               "takes cls=TCLink, Link or none")
+        bad = [k for k in params if k not in WIRE_KEYS]
+        if bad:
+            raise HarnessError(f"addLink({a}, {b}, {bad[0]}=...) is not supported; a wire "
+                               f"takes {', '.join(WIRE_KEYS)} (delay, loss and jitter are not "
+                               "modelled on wires here)")
+        self.wired.append((a, b, {WIRE_KEYS[k]: v for k, v in params.items() if v is not None}))
+
+    # -- the medium -----------------------------------------------------------------------------
+    def setPropagationModel(self, **params: Any) -> None:  # noqa: N802
+        unknown = [k for k in params if k not in PROPAGATION_KEYS]
+        if unknown:
+            raise HarnessError(f"setPropagationModel({unknown[0]}=...) is not supported; "
+                               f"allowed: {', '.join(PROPAGATION_KEYS)}")
+        model = params.get("model", "logDistance")
+        if model not in PROPAGATION:
+            raise HarnessError(f"setPropagationModel(model={model!r}): allowed "
+                               + ", ".join(PROPAGATION))
+        if params.get("nFloors"):
+            raise HarnessError("setPropagationModel(nFloors=...): floors come from the nodes' "
+                               "heights here (floor_height); allowed nFloors=0")
+        if params.get("gRandom"):
+            raise HarnessError("setPropagationModel(gRandom=...): per-frame randomness is "
+                               "fading here; not supported as a parameter")
+        self.propagation = dict(params, model=model)
+
+    def medium_settings(self) -> Dict[str, Any]:
+        """The harness medium's keys for this script."""
+        p = self.propagation or {"model": "logDistance"}
+        model = p["model"]
+        out: Dict[str, Any] = {"propagation": PROPAGATION[model]}
+        if model in ("logDistance", "logNormalShadowing"):
+            out["exponent"] = float(p.get("exp", DEFAULT_EXPONENT))
+        if model == "logNormalShadowing" and p.get("variance"):
+            out["shadowing"] = math.sqrt(float(p["variance"]))
+        if model == "ITU":
+            out["exponent"] = float(p.get("pL", 30.0)) / 10.0
+            if p.get("lF") is not None:
+                out["floor_loss"] = float(p["lF"])
+        if p.get("sL") not in (None, 1, 1.0):
+            factor = float(p["sL"])
+            if factor <= 0:
+                raise HarnessError(f"setPropagationModel(sL={p['sL']}): a loss factor > 0")
+            out["system_loss"] = 10.0 * math.log10(factor)
+        ranges = {float(n.params["range"]) for n in self.nodes.values() if "range" in n.params}
+        if len(ranges) > 1:
+            raise HarnessError(f"range: {sorted(ranges)} m: one transmission range for every "
+                               "radio here (the medium's tx_range)")
+        if ranges:
+            out["tx_range"] = ranges.pop()
+        heights = {float(n.params["antennaHeight"]) for n in self.nodes.values()
+                   if "antennaHeight" in n.params}
+        if len(heights) > 1:
+            raise HarnessError(f"antennaHeight: {sorted(heights)}: one height for every radio here")
+        if heights:
+            out["height"] = heights.pop()
+        return out
+
+    def configureWifiNodes(self) -> None:  # noqa: N802
+        """Mininet-WiFi creates radios here; the harness creates them in ``build()``."""
+
+    configureNodes = configureWifiNodes  # noqa: N815
+
+    def plotGraph(self, **params: Any) -> None:  # noqa: N802
+        """No live window here: the prompt's ``plot`` writes the picture (PNG and SVG)."""
+        self.graph = dict(params)
+        _note("plotGraph: no live window here; type plot at the prompt to write the picture")
+
+    # -- the network -----------------------------------------------------------------------------
+    def topology(self) -> Any:
+        """The harness Topology this script describes (pure: nothing starts)."""
+        from harness.net.topo import Topology
+        topo = Topology(Path(sys.argv[0]).stem or "mn_wifi")
+        unplaced = 0
+        for name, node in self.nodes.items():
+            if node.kind in ("station", "access_point") and name not in self._positions:
+                self._positions[name] = (unplaced * UNPLACED_SPACING, 0.0, 0.0)
+                unplaced += 1
+        for name, node in self.nodes.items():
+            if node.kind == "access_point":
+                topo.add_access_point(name, self._positions[name], **self._radio(name, node.params))
+                topo.add_switch(name + AP_SWITCH_SUFFIX)
+            elif node.kind == "switch":
+                topo.add_switch(name)
+            elif node.kind == "host":
+                topo.add_host(name, ip=node.params["ip"])
+        for name, node in self.nodes.items():
+            if isinstance(node, nodes.Station):
+                kind, lp = self.link_mode.get(name, ("managed" if self.aps else "ibss", {}))
+                params = {**node.params, **{k: v for k, v in lp.items() if k in ("mode", "channel")}}
+                radio = self._radio(name, params)
+                if kind == "managed":
+                    ap = self._ap_for(name)
+                    radio["channel"] = int(ap.params.get("channel", 1))
+                    wanted = self._security(ap.name, ap.params)
+                    given = self._security(name, node.params)
+                    if wanted != given:
+                        raise HarnessError(
+                            f"{name} associates with {ap.name}, which is "
+                            + (f"WPA2: give {name} encrypt='wpa2' and the same passwd"
+                               if wanted else f"open: {name} takes no passwd/encrypt"))
+                topo.add_station(name, self._positions[name], mode=kind, ip=node.params["ip"],
+                                 **radio)
+        for ap in self.aps:
+            topo.add_link(ap.name, ap.name + AP_SWITCH_SUFFIX)
+        for sta, ap_name in self.associations.items():
+            topo.add_link(sta, ap_name)
+        for a, b, params in self.wired:
+            topo.add_link(self._wired_end(a), self._wired_end(b), **params)
+        return topo
+
+    def _wired_end(self, name: str) -> str:
+        return name + AP_SWITCH_SUFFIX if self.nodes[name].kind == "access_point" else name
+
+    def _ap_for(self, station: str) -> nodes.Node:
+        """The access point a station associates with: the one linked to it, else the nearest
+        (the strongest at equal power; Mininet-WiFi associates by signal too)."""
+        if station in self.associations:
+            return self.nodes[self.associations[station]]
+        here = self._positions[station]
+        return min(self.aps, key=lambda ap: sum((p - q) ** 2 for p, q in
+                                                zip(self._positions[ap.name], here)))
+
+    def _radio(self, name: str, params: Dict[str, Any]) -> Dict[str, Any]:
+        """A station's or access point's radio keywords for the Topology."""
+        power = float(params.get("txpower", DEFAULT_TXPOWER_DBM)) \
+            + 2.0 * float(params.get("antennaGain", DEFAULT_GAIN_DBI))
+        out: Dict[str, Any] = {"channel": int(params.get("channel", 1)),
+                               "phy": self._mode(name, params.get("mode", "g")),
+                               "txpower_dbm": power}
+        if self.nodes[name].kind == "access_point":
+            passphrase = self._security(name, params)
+            out["ssid"] = params.get("ssid")
+            out["security"] = "wpa2" if passphrase else "open"
+            out["passphrase"] = passphrase
+            if params.get("ip"):
+                out["ip"] = self._ip(str(params["ip"]))
+        return out
+
+    def build(self) -> None:
+        """Start the network (radios, the medium, joins, addresses), then the IPv6 addresses
+        given to ``addStation``."""
+        if self.started:
+            return
+        from harness.net.network import Network
+        topo = self.topology()
+        net = Network(topo, name=f"mnwifi-{topo.name}", medium=self.medium_settings())
+        net.start()
+        self._net = net
+        self.started = True
+        for node in self.nodes.values():
+            if node.params.get("ip6"):
+                node.setIP6(str(node.params["ip6"]))
+
+    def start(self) -> None:
+        """``build()`` if not yet built; controllers and access points need nothing more."""
+        self.build()
+
+    def stop(self) -> None:
+        """Tear everything down (namespaces, radios, the medium)."""
+        if self._net is not None:
+            self._net.stop()
+        self.started = False
+
+    # -- access ------------------------------------------------------------------------------------
+    def network(self) -> Any:
+        if self._net is None or not self.started:
+            raise HarnessError("the network is not built: call net.build() first")
+        return self._net
+
+    def running_node(self, name: str) -> Any:
+        return self.network()[name]
+
+    def get(self, *names: str) -> Any:
+        found = [self.nodes[n] if n in self.nodes else self._missing(n) for n in names]
+        return found[0] if len(found) == 1 else found
+
+    getNodeByName = get  # noqa: N815
+
+    def _missing(self, name: str) -> Any:
+        raise HarnessError(f"no node {name!r}; nodes: {', '.join(self.nodes)}")
+
+    def __getitem__(self, name: str) -> nodes.Node:
+        return self.get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.nodes
+
+    def position_of(self, name: str) -> Tuple[float, float, float]:
+        if self.started:
+            radios = [r for r in self.network().radios if r.node == name]
+            if radios:
+                return radios[0].position
+        return self._positions.get(name, (0.0, 0.0, 0.0))
+
+    def move(self, name: str, x: float, y: float, z: float) -> None:
+        if not self.started:
+            self._positions[name] = (x, y, z)
+            return
+        from harness.interactive.session import Session
+        Session(self.network(), owns_network=False).move(name, x, y, z)
+
+    def set_txpower(self, name: str, dbm: float) -> None:
+        net = self.network()
+        handle = net.medium_handle
+        if handle is None:
+            raise HarnessError("no medium runs: transmit power has nothing to change")
+        for radio in [r for r in net.radios if r.node == name]:
+            handle.control.set_txpower(radio.mac, dbm)
+            radio.txpower_dbm = dbm
+
+    def pingAll(self, timeout: Any = None) -> float:  # noqa: N802
+        """One ping between every two nodes; the percentage lost (Mininet's return value)."""
+        from harness.interactive.session import Session
+        text = Session(self.network(), owns_network=False).pingall()
+        print(text)
+        return float(text.rsplit("***", 1)[1].split("%")[0])
+
+    def open_prompt(self, script: Optional[str] = None) -> None:
+        """The harness prompt on this network (``CLI(net)``); returns at ``exit``."""
+        import io
+
+        from harness.interactive.prompt import Prompt
+        from harness.interactive.session import Session, host_view_from_env
+        session = Session(self.network(), owns_network=False, show_path=host_view_from_env())
+        session.extra_names = dict(self.nodes)
+        _PROMPTS[0] += 1
+        if script is not None:
+            commands = Path(script).read_text()
+            Prompt(session, stdin=io.StringIO(commands)).run()
+            return
+        Prompt(session).run(f"*** {len(self.nodes)} nodes ({', '.join(self.nodes)}). Type help "
+                            "for the commands, exit to return to the script.")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        supported = sorted(n for n in dir(type(self)) if not n.startswith("_") and n[0].islower())
+        raise HarnessError(f"Mininet_wifi.{name} is not supported by the harness; supported: "
+                           + ", ".join(supported) + " (docs/mininet-wifi.md)")
+

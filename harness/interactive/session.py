@@ -1,0 +1,661 @@
+"""One running network and what the prompt's commands do on it.
+
+A ``Session`` owns (or, for a Mininet-WiFi script, borrows) a started ``Network``. Each
+command is a method that checks its arguments first (a bad node name or value raises
+``HarnessError`` naming the allowed values, and nothing is changed), then acts on the kernel
+or the medium and returns the text to print. Node commands run attached to the terminal, as
+in Mininet: their output appears as it comes and Ctrl-C stops them, not the prompt.
+
+What each command touches: ``move`` and ``capture`` the medium's control socket (the medium
+takes a new position at once, mid-flow); ``rts`` the node's radio (``iw phy ... set rts``:
+mac80211 then asks for RTS/CTS per frame and the medium honours it); ``cwnd`` the sender's
+routes (``cwnd lock N``, primed before the next ``iperf`` from that sender, as the
+``cwnd_clamp`` policy does); ``links`` and ``medium`` read the medium's counters.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from harness.errors import HarnessError
+from harness.kernel import naming
+from harness.medium import counters
+from harness.medium.control import MediumControlError
+from harness.net import scene as scenes
+from harness.net.network import Network
+from harness.net.nodes import Radio
+from harness.traffic.flows import Flow, FlowRun, run_flow, run_together
+
+if TYPE_CHECKING:
+    from harness.interactive.sources import Setup
+    from harness.medium.daemon import MediumHandle
+    from harness.traffic.iperf import FlowResult
+    from policies import FlowPlan, Policy, RunContext
+
+#: Seconds of an ``iperf`` unless ``-t`` says otherwise.
+IPERF_SECONDS = 10.0
+#: First iperf3 port the prompt uses (the experiment's flows use 5201...).
+PROMPT_PORT = 5301
+#: Bytes of payload a full-sized TCP segment carries (1500-byte MTU, timestamps).
+SEGMENT_PAYLOAD = 1448
+RTS_WORDS = {"on": True, "off": False}
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Columns padded to their widest cell, numbers right-aligned."""
+    cells = [[str(h) for h in header]] + [["-" if v is None else str(v) for v in r] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+
+    def fmt(row: Sequence[str], raw: Sequence[Any]) -> str:
+        out = []
+        for i, cell in enumerate(row):
+            numeric = isinstance(raw[i], (int, float)) and not isinstance(raw[i], bool)
+            out.append(cell.rjust(widths[i]) if numeric else cell.ljust(widths[i]))
+        return "  ".join(out).rstrip()
+
+    lines = [fmt(cells[0], header), "  ".join("-" * w for w in widths)]
+    lines += [fmt(c, r) for c, r in zip(cells[1:], rows)]
+    return "\n".join(lines)
+
+
+def pct(x: Optional[float]) -> Optional[str]:
+    return None if x is None else f"{100.0 * x:.0f}%"
+
+
+class Session:
+    """A started network and the state the prompt adds to it (clamps, capture, pairs used)."""
+
+    def __init__(self, net: Network, *, name: str = "", owns_network: bool = True,
+                 flows: Sequence[Dict[str, Any]] = (), plans: Sequence[FlowPlan] = (),
+                 policies: Sequence[Policy] = (), context: Optional[RunContext] = None,
+                 out_dir: Optional[Path] = None, show_path: Callable[[str], str] = str):
+        self.net = net
+        self.name = name or net.topo.name
+        self.owns_network = owns_network
+        self.flows = list(flows)
+        self.plans = list(plans)
+        self.policies = list(policies)
+        self.context = context
+        self.out_dir = Path(out_dir) if out_dir else Path.cwd()
+        self.show_path = show_path
+        #: cwnd clamps set at the prompt: sender -> segments; and the pairs already primed
+        self.clamps: Dict[str, int] = {}
+        self.primed: set = set()
+        #: (src, dst) pairs the user has sent traffic between: their routes go in the picture
+        self.pairs: List[Tuple[str, str]] = []
+        self.capture_path: Optional[str] = None
+        self.plots = 0
+        self.background = 0
+        self.ports = 0
+        self.closed = False
+        self.extra_names: Dict[str, Any] = {}
+
+    # -- lifetime ------------------------------------------------------------------------
+    @classmethod
+    def start(cls, setup: Setup, **kw: Any) -> Session:
+        """Start the setup's network with its policies applied and primed, as a run would."""
+        from harness.experiment.execute import apply_policies, plan_flows
+        net = Network(setup.topo, name=f"cli-{setup.name}", medium=setup.medium, seed=setup.seed)
+        net.start()
+        try:
+            _instances, plans = (plan_flows(setup.params, setup.topo.node_names())
+                                 if setup.params else ([], []))
+            ctx, _cmds = apply_policies(net, setup.policies, plans)
+            for policy in setup.policies:
+                policy.prime(ctx)
+        except BaseException:
+            net.stop()
+            raise
+        return cls(net, name=setup.name, flows=setup.flows, plans=plans,
+                   policies=setup.policies, context=ctx, **kw)
+
+    def close(self) -> List[str]:
+        """Stop a running capture and, if the session started it, the network. Idempotent;
+        returns what it did (lines to print)."""
+        if self.closed:
+            return []
+        self.closed = True
+        lines = []
+        if self.capture_path is not None:
+            try:
+                lines.append(self.capture("off"))
+            except HarnessError as err:
+                lines.append(f"capture: {err}")
+        if self.owns_network:
+            self.net.stop()
+            lines.append(f"*** network {self.name} stopped: namespaces, radios, medium removed")
+        return lines
+
+    # -- lookups -------------------------------------------------------------------------
+    def py_names(self) -> Dict[str, Any]:
+        """What ``py`` sees besides ``net`` and ``session``: every node by name (a
+        Mininet-WiFi script's prompt adds its own node objects)."""
+        return {**self.net.nodes, **self.extra_names}
+
+    @property
+    def node_names(self) -> List[str]:
+        return list(self.net.nodes)
+
+    def node(self, name: str) -> Any:
+        if name not in self.net.nodes:
+            raise HarnessError(f"no node {name!r}; nodes: {', '.join(self.node_names)}")
+        return self.net.nodes[name]
+
+    def radios_of(self, name: str) -> List[Radio]:
+        self.node(name)
+        radios = [r for r in self.net.radios if r.node == name]
+        if not radios:
+            raise HarnessError(f"{name} has no radio; nodes with radios: "
+                               + ", ".join(dict.fromkeys(r.node for r in self.net.radios)))
+        return radios
+
+    def medium(self) -> MediumHandle:
+        handle = self.net.medium_handle
+        if handle is None or not handle.running:
+            raise HarnessError("no medium runs in this network (medium: none): every hwsim "
+                               "radio hears every other, and there is nothing to ask")
+        return handle
+
+    def ip(self, name: str) -> str:
+        ip = self.node(name).ip
+        if ip is None:
+            raise HarnessError(f"{name} has no IP address")
+        return str(ip)
+
+    def _node_of_ip(self, ip: str) -> Optional[str]:
+        for name, node in self.net.nodes.items():
+            if any(a.split("/")[0] == ip for a in node.ips):
+                return name
+        return None
+
+    def _node_of_mac(self, mac: str) -> Optional[str]:
+        for r in self.net.radios:
+            if r.mac.lower() == mac.lower():
+                return r.node
+        return None
+
+    def _note_pair(self, src: str, dst: str) -> None:
+        if (src, dst) not in self.pairs:
+            self.pairs.append((src, dst))
+
+    # -- nodes and links -----------------------------------------------------------------
+    def nodes(self) -> str:
+        rows = []
+        for name, node in self.net.nodes.items():
+            radios = [r for r in self.net.radios if r.node == name]
+            pos = radios[0].position if radios else None
+            rows.append([name, node.kind, ", ".join(a for a in node.ips) or None,
+                         f"({pos[0]:g}, {pos[1]:g})" if pos else None,
+                         ", ".join(r.mac for r in radios) or None, ", ".join(node.intfs) or None])
+        return table(["node", "kind", "address", "position (m)", "radio MAC", "interfaces"], rows)
+
+    def scene(self) -> scenes.Scene:
+        """The picture's data now: positions, ranges, links with the medium's delivery ratios,
+        the routes in force between the pairs used so far (first -> last if none)."""
+        scene = scenes.scene_of(self.net.topo, self.net.medium)
+        handle = self.net.medium_handle
+        if handle is not None and handle.running:
+            scene = scenes.with_counters(scene, handle.stats())
+        pairs = self.pairs or self._default_pairs()
+        paths = [p for p in (self.path_in_force(a, b) for a, b in pairs) if p]
+        return scenes.with_routes(scene, paths)
+
+    def _default_pairs(self) -> List[Tuple[str, str]]:
+        if self.plans:
+            return [(p.sender, p.receiver) for p in self.plans]
+        names = [n for n in self.node_names if self.net.nodes[n].ip]
+        return [(names[0], names[-1])] if len(names) > 1 else []
+
+    def _rate_text(self, a: str, b: str) -> Optional[str]:
+        """The rate a's radio sends to b with: pinned, or what rate control uses now."""
+        radios = [r for r in self.net.radios if r.node == a]
+        if not radios:
+            return None
+        if radios[0].rate is not None:
+            return f"{radios[0].rate:g} (fixed)"
+        macs = {r.mac.lower() for r in self.net.radios if r.node == b}
+        out = self.node(a).cmd(["iw", "dev", radios[0].intf, "station", "dump"], check=False).stdout
+        current = None
+        for line in out.splitlines():
+            words = line.split()
+            if line.startswith("Station") and len(words) > 1:
+                current = words[1].lower()
+            elif "tx bitrate:" in line and current in macs:
+                return f"{line.split(':', 1)[1].split()[0]} (auto)"
+        return "auto"
+
+    def links(self) -> str:
+        scene = self.scene()
+        handle = self.net.medium_handle
+        mac = {r.node: r.mac for r in self.net.radios if r.index == 0}
+        rows = []
+        for link in scene.links:
+            a, b = link.a, link.b
+            dist = None if link.kind == "veth" else round(scenes.link_distance(scene, link), 1)
+            snr = None
+            if link.kind in ("wireless", "in_range", "association") and handle is not None \
+                    and handle.running and a in mac and b in mac:
+                got = handle.control.get_link(mac[a], mac[b])
+                if got.get("rx_power_dbm") is not None:
+                    snr = f"{got['rx_power_dbm'] - got['noise_dbm']:.1f}"
+            ab, ba = f"{a}>{b}", f"{b}>{a}"
+            rows.append([f"{a} - {b}", link.kind, dist, snr,
+                         pct(link.delivery.get(ab)), link.attempts.get(ab, 0),
+                         pct(link.delivery.get(ba)), link.attempts.get(ba, 0),
+                         self._rate_text(a, b) if link.kind != "veth" else None])
+        if not rows:
+            return "no links: the topology declares none and no pair is within range"
+        return table(["link", "kind", "distance (m)", "SNR a>b (dB)", "delivered a>b",
+                      "attempts a>b", "delivered b>a", "attempts b>a", "rate a>b (Mbit/s)"],
+                     rows) + "\n(delivered: frames decoded / attempts, counted by the medium since start)"
+
+    def medium_counters(self) -> str:
+        stats = self.medium().stats()
+        rows = []
+        for l in stats.get("links", []):
+            att = int(l.get("attempts") or 0)
+            rows.append([f"{l.get('tx_node') or l['tx']} > {l.get('rx_node') or l['rx']}", att,
+                         l.get("successes"), pct(l["successes"] / att) if att else None,
+                         l.get("collisions"), l.get("retry_drops"),
+                         f"{(l.get('airtime_us') or 0) / 1e6:.3f}", l.get("delivered")])
+        radios = [[r.get("node") or r["mac"], r.get("tx_frames"), r.get("acked"),
+                   r.get("queue_drops"), r.get("retry_drops"),
+                   pct(r.get("busy_fraction"))] for r in stats.get("radios", [])]
+        lag = stats.get("lag_us") or {}
+        head = (f"medium counters since start ({stats.get('uptime_s', 0):.1f} s); delivery lag "
+                f"p50 {lag.get('p50', 0):.0f} us, p99 {lag.get('p99', 0):.0f} us")
+        out = [head, "", table(["link", "attempts", "successes", "delivered", "collisions",
+                                "retry drops", "airtime (s)", "frames up"], rows) if rows
+               else "no frame has been sent yet",
+               "", table(["radio", "tx frames", "acked", "queue drops", "retry drops", "busy"],
+                         radios)]
+        return "\n".join(out)
+
+    # -- commands in nodes ---------------------------------------------------------------
+    def substitute(self, words: str) -> str:
+        """Node names after the command word become their addresses (``ping sta4``)."""
+        first, _, rest = words.strip().partition(" ")
+        for name, node in self.net.nodes.items():
+            if node.ip:
+                rest = re.sub(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", node.ip, rest)
+        return f"{first} {rest}".strip()
+
+    def run_in_node(self, name: str, command: str, *, stdin_tty: bool = True) -> int:
+        """Run a shell command in the node attached to this terminal; its exit code.
+        A command ending in ``&`` runs in the background (stopped at exit), its output in a
+        file."""
+        node = self.node(name)
+        command = self.substitute(command)
+        if not command:
+            raise HarnessError(f"usage: {name} COMMAND (e.g. {name} ping -c3 ...)")
+        if command.endswith("&") and not command.endswith("&&"):
+            return self._background(node, command[:-1].strip())
+        env = dict(os.environ, **{naming.RUN_ENV: self.net.tag})
+        argv = ["ip", "netns", "exec", node.netns, "sh", "-c", command]
+        proc = subprocess.Popen(argv, env=env, stdin=None if stdin_tty else subprocess.DEVNULL)
+        interrupts = 0
+        while True:
+            try:
+                return proc.wait()
+            except KeyboardInterrupt:  # the command got the same Ctrl-C from the terminal
+                interrupts += 1
+                sig = signal.SIGTERM if interrupts == 1 else signal.SIGKILL
+                try:
+                    proc.wait(2.0)
+                except subprocess.TimeoutExpired:
+                    proc.send_signal(sig)
+                except KeyboardInterrupt:
+                    proc.kill()
+
+    def _background(self, node: Any, command: str) -> int:
+        self.background += 1
+        log = Path(tempfile.gettempdir()) / f"{naming.PREFIX}{self.net.tag}-{node.name}-bg{self.background}.log"
+        with open(log, "wb") as fh:
+            proc = node.popen(["sh", "-c", command], stdout=fh, stderr=subprocess.STDOUT)
+        print(f"[{self.background}] {node.name}: {command}: pid {proc.pid}, output in {log} "
+              "(stopped at exit)", flush=True)
+        return 0
+
+    # -- traffic -------------------------------------------------------------------------
+    def _port(self) -> int:
+        self.ports += 1
+        return PROMPT_PORT + self.ports % 500
+
+    def iperf(self, pairs: Sequence[Tuple[str, str]], *, seconds: float = IPERF_SECONDS,
+              udp_rate: Optional[str] = None, congestion: Optional[str] = None) -> str:
+        """iperf3 between each (src, dst), all started together; TCP flows alone are sampled
+        (cwnd, RTT) from the sender's socket."""
+        if not pairs:
+            raise HarnessError("usage: iperf [-t SECONDS] [-u RATE] [-C MODULE] SRC DST [SRC DST ...]")
+        for src, dst in pairs:
+            self.ip(src), self.ip(dst)
+            if src == dst:
+                raise HarnessError(f"iperf {src} {src}: source and destination are the same node")
+        if congestion is not None:
+            from harness.kernel.tcp import CONGESTION_MODULES
+            if congestion not in CONGESTION_MODULES:
+                raise HarnessError(f"-C {congestion}: allowed " + ", ".join(CONGESTION_MODULES))
+        for src, dst in pairs:
+            self._warm(src, dst)
+            self._prime(src, dst)
+            self._note_pair(src, dst)
+        flows = [Flow(src, dst, duration=seconds, protocol="udp" if udp_rate else "tcp",
+                      congestion=congestion, bitrate=udp_rate, port=self._port())
+                 for src, dst in pairs]
+        if len(flows) == 1:
+            run = run_flow(self.net, flows[0], sample_ss=not udp_rate, ss_interval=0.5)
+            return self._flow_line(run.result, run)
+        handle = self.net.medium_handle
+        if handle is None or not handle.running:
+            return "\n".join(self._flow_line(r, None) for r in run_together(self.net, flows))
+        from harness.medium.fidelity import sampled
+        results, samples = sampled(handle, lambda: run_together(self.net, flows))
+        lines = [self._flow_line(r, None) for r in results]
+        hops = [self.air_hops(src, dst) for src, dst in pairs]
+        if all(hops):
+            mbps, seconds = counters.together_goodput_mbps(
+                samples, [h[0] for h in hops], [h[-1] for h in hops], SEGMENT_PAYLOAD)
+            lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
+                         "sender got frames through (the medium's counters, 1448-byte segments)")
+        return "\n".join(lines)
+
+    def air_hops(self, src: str, dst: str) -> List[Tuple[str, str]]:
+        """The radio-to-radio hops of the path from src to dst in force (through the access
+        point a managed station is associated with, where the path's ends are wired)."""
+        path = self.path_in_force(src, dst) or [src, dst]
+        radios = {r.node for r in self.net.radios}
+        hops = [(a, b) for a, b in zip(path, path[1:]) if a in radios and b in radios]
+        if hops:
+            return hops
+        from harness.net import coverage
+        for end, first in ((src, True), (dst, False)):
+            if self.net.topo.node_kind(end) == "managed_station":
+                ap = coverage.serving_ap(self.net.topo, end, self.net.medium_spec())
+                return [(end, ap)] if first else [(ap, end)]
+        return []
+
+    def _flow_line(self, r: FlowResult, run: Optional[FlowRun]) -> str:
+        text = f"{r.src} -> {r.dst}: {r.throughput_mbps:.3f} Mbit/s over {r.duration:g} s"
+        if r.protocol == "UDP":
+            return text + f" (UDP, {r.lost_percent or 0:.1f} % lost, jitter {r.jitter_ms or 0:.2f} ms)"
+        text += f", {r.retransmits or 0} retransmissions"
+        if run is not None and run.ss:
+            rtts = [s.rtt_ms for s in run.ss if s.rtt_ms is not None]
+            cwnds = [s.cwnd for s in run.ss if s.cwnd is not None]
+            if rtts:
+                text += f", RTT mean {sum(rtts) / len(rtts):.1f} ms"
+            if cwnds:
+                text += f", cwnd max {max(cwnds)} segments"
+        clamp = self.clamps.get(str(r.src))
+        return text + (f" (clamp {clamp})" if clamp else "")
+
+    def ping(self, src: str, dst: str, count: int = 3) -> int:
+        self._note_pair(src, dst)
+        return self.run_in_node(src, f"ping -c{count} {dst}")
+
+    def pingall(self) -> str:
+        from harness.traffic.flows import ping
+        names = [n for n in self.node_names if self.net.nodes[n].ip]
+        lost = sent = 0
+        lines = []
+        for a in names:
+            got = []
+            for b in names:
+                if a == b:
+                    continue
+                p = ping(self.net, a, b, count=1, timeout_s=2)
+                sent += 1
+                lost += p.sent - p.received
+                got.append(b if p.received else "X")
+            lines.append(f"{a} -> {' '.join(got)}")
+        return "\n".join(lines + [f"*** {100.0 * lost / sent if sent else 0:.0f}% dropped "
+                                  f"({sent - lost}/{sent} received)"])
+
+    def run_flows(self) -> str:
+        """The experiment file's flows, as one run of it would start them."""
+        if not self.flows:
+            raise HarnessError("this network has no flows of an experiment file to run; "
+                               "use iperf SRC DST")
+        from harness.experiment.execute import run_flows
+        for p in self.plans:
+            self._note_pair(p.sender, p.receiver)
+        runs = run_flows(self.net, self.flows, self.plans)
+        return "\n".join(f"flow {i} ({f.get('congestion') or f['protocol']}): "
+                         + self._flow_line(run.result, run) for i, (f, run) in
+                         enumerate(zip(self.flows, runs)))
+
+    # -- radios and the medium ---------------------------------------------------------
+    def move(self, name: str, x: float, y: float, z: Optional[float] = None) -> str:
+        radios = self.radios_of(name)
+        handle = self.medium()
+        z = radios[0].position[2] if z is None else z
+        for radio in radios:
+            handle.control.set_position(radio.mac, x, y, z)
+            radio.position = (float(x), float(y), float(z))
+        spec = self.net.topo.spec(name)
+        if hasattr(spec, "position"):
+            spec.position = (float(x), float(y), float(z))
+        scene = self.scene()
+        me = scene.node(name)
+        near = []
+        for other in scene.nodes:
+            if other.name == name or other.placed:
+                continue
+            d = ((other.x - me.x) ** 2 + (other.y - me.y) ** 2) ** 0.5
+            state = ""
+            if me.tx_range:
+                state = " in range" if d <= me.tx_range else (
+                    " carrier sense only" if me.cs_range and d <= me.cs_range else " out of range")
+            near.append(f"{other.name} {d:.0f} m{state}")
+        return f"{name} now at ({x:g}, {y:g}, {z:g}); " + "; ".join(near)
+
+    def loss(self, a: str, b: str, value: str) -> str:
+        """Every frame between a and b (both ways) also lost with probability P on top of the
+        propagation model's losses (``off``: the model alone): transient loss the retry
+        limit has to hide."""
+        if value == "off":
+            per = None
+        else:
+            try:
+                per = float(value)
+            except ValueError:
+                per = -1.0
+            if not 0.0 <= per <= 1.0:
+                raise HarnessError(f"loss {a} {b} {value}: allowed a probability 0..1 or off")
+        ra, rb = self.radios_of(a)[0], self.radios_of(b)[0]
+        if a == b:
+            raise HarnessError(f"loss {a} {b}: a node has no link to itself")
+        self.medium().control.set_link(ra.mac, rb.mac, model=True, per=per)
+        return (f"{a} <-> {b}: the propagation model alone" if per is None else
+                f"{a} <-> {b}: every frame attempt also lost with probability {per:g}")
+
+    def rts(self, name: str, value: str) -> str:
+        """``on`` (RTS/CTS before every frame), ``off``, or a threshold in bytes."""
+        if value in RTS_WORDS:
+            rts: Any = RTS_WORDS[value]
+            arg = "0" if rts else "off"
+        elif value.isdigit() and int(value) <= 2347:
+            rts, arg = int(value), value
+        else:
+            raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold 0..2347 (bytes)")
+        radios = self.radios_of(name)
+        node = self.node(name)
+        node.script([f"iw phy {shlex.quote(r.phy)} set rts {arg}" for r in radios])
+        for radio in radios:
+            radio.rts = rts
+        shown = node.cmd(["iw", "phy", radios[0].phy, "info"], check=False).stdout
+        got = re.search(r"RTS threshold: (\S+)", shown)
+        return f"{name}: RTS threshold {got.group(1) if got else arg} (" + (
+            "RTS/CTS before every frame" if rts is True else "no RTS/CTS" if rts is False
+            else f"RTS/CTS for frames over {rts} bytes") + ")"
+
+    def cwnd(self, name: str, value: str) -> str:
+        """Clamp the sender's congestion window to N segments towards every other node (route
+        ``cwnd lock N``), or ``off``. The kernel reads the clamp from its tcp_metrics cache, so
+        the next ``iperf`` from this node first makes one short priming connection."""
+        from policies.routes import install
+        if value == "off":
+            segments = None
+        elif value.isdigit() and 1 <= int(value) <= 1024:
+            segments = int(value)
+        else:
+            raise HarnessError(f"cwnd {name} {value}: allowed a number of segments 1..1024 or off")
+        node = self.node(name)
+        peers = [n for n in self.node_names if n != name and self.net.nodes[n].ip]
+        metrics = {} if segments is None else {"cwnd": f"lock {segments}"}
+        install(self.net, {(name, peer): dict(metrics) for peer in peers})
+        node.set_sysctls({"net.ipv4.tcp_no_metrics_save": 0})
+        node.cmd("ip tcp_metrics flush all 2>/dev/null || true", check=False)
+        self.primed = {p for p in self.primed if p[0] != name}
+        if segments is None:
+            self.clamps.pop(name, None)
+            return f"{name}: congestion window unclamped (routes to {', '.join(peers)})"
+        self.clamps[name] = segments
+        return (f"{name}: congestion window clamped to {segments} segments towards "
+                f"{', '.join(peers)} (primed before the next iperf from {name})")
+
+    def _warm(self, src: str, dst: str) -> None:
+        """One ping before a pair's first flow: the neighbour (ARP) entries exist before the
+        flows start. ARP asks by broadcast, one try and no RTS/CTS, and two flows started
+        together from hidden senders collide so often that iperf3's setup can fail with "No
+        route to host" (the medium's end-to-end test pings first for the same reason)."""
+        if (src, dst) not in self.pairs:
+            self.node(src).cmd(["ping", "-n", "-c1", "-W3", self.ip(dst)], check=False, timeout=30)
+
+    def _prime(self, src: str, dst: str) -> None:
+        if src not in self.clamps or (src, dst) in self.primed:
+            return
+        from policies import FlowPlan
+        from policies.window import priming_connection
+        priming_connection(self.net, FlowPlan(index=0, src=src, dst=dst, reverse=False,
+                                              congestion=None))
+        self.primed.add((src, dst))
+
+    def capture(self, state: str, path: Optional[str] = None) -> str:
+        """``on [FILE]``: the medium writes every attempt to a pcap (Wireshark reads it);
+        ``off``: close it and say what it holds."""
+        handle = self.medium()
+        if state == "on":
+            if self.capture_path is not None:
+                raise HarnessError(f"a capture is already running ({self.show_path(self.capture_path)}); "
+                                   "capture off first")
+            target = Path(path) if path else self.out_dir / f"capture-{time.strftime('%H%M%S')}.pcap"
+            target = target if target.is_absolute() else self.out_dir / target
+            if target.suffix != ".pcap":
+                raise HarnessError(f"capture on {target}: the file name must end in .pcap")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.capture_path = handle.control.start_capture(str(target.resolve()))
+            except MediumControlError as err:
+                raise HarnessError(f"capture on: {err}") from None
+            return f"capturing every transmission attempt to {self.show_path(self.capture_path)}"
+        if state != "off":
+            raise HarnessError(f"capture {state}: allowed on [FILE.pcap] or off")
+        if self.capture_path is None:
+            raise HarnessError("no capture is running (capture on [FILE.pcap] starts one)")
+        try:
+            written = handle.control.stop_capture()
+        finally:
+            self.capture_path = None
+        from harness.medium.pcap import read_attempts
+        attempts = read_attempts(written)
+        data = [a for a in attempts if a.kind == "data"]
+        failed = sum(1 for a in data if a.failed)
+        return (f"capture written to {self.show_path(written)}: {len(attempts)} attempts, "
+                f"{len(data)} data ({failed} failed), "
+                f"{sum(1 for a in attempts if a.kind == 'rts')} RTS; open it in Wireshark")
+
+    # -- routes --------------------------------------------------------------------------
+    def next_hop_in_force(self, node: str, dst: str) -> Optional[str]:
+        """The next node on the way from ``node`` to ``dst`` by the node's tables now: the
+        kernel's route (IBSS, wired) or the 802.11s path table (mesh points)."""
+        from policies.routes import parse_route_get
+        radios = [r for r in self.net.radios if r.node == node]
+        if radios and radios[0].mode == "mesh":
+            dst_macs = [r.mac.lower() for r in self.net.radios if r.node == dst]
+            out = self.node(node).cmd(["iw", "dev", radios[0].intf, "mpath", "dump"],
+                                      check=False).stdout
+            for line in out.splitlines():
+                words = line.split()
+                if len(words) >= 2 and words[0].lower() in dst_macs:
+                    return self._node_of_mac(words[1])
+            return None
+        got = self.node(node).cmd(["ip", "-o", "route", "get", self.ip(dst)], check=False)
+        if got.returncode != 0:
+            return None
+        via, _dev = parse_route_get(got.stdout)
+        return self._node_of_ip(via) if via else dst
+
+    def path_in_force(self, src: str, dst: str) -> Optional[List[str]]:
+        return scenes.path_of(self.next_hop_in_force, src, dst)
+
+    def routes(self, name: Optional[str] = None) -> str:
+        names = [name] if name else self.node_names
+        for n in names:
+            self.node(n)
+        lines = []
+        for n in names:
+            radios = [r for r in self.net.radios if r.node == n]
+            if radios and radios[0].mode == "mesh":
+                out = self.node(n).cmd(["iw", "dev", radios[0].intf, "mpath", "dump"],
+                                       check=False).stdout.strip()
+                lines.append(f"{n} (802.11s paths):\n{out or '  none yet'}")
+            else:
+                out = self.node(n).cmd(["ip", "route"], check=False).stdout.strip()
+                lines.append(f"{n}:\n" + "\n".join(f"  {l}" for l in out.splitlines()))
+        return "\n".join(lines)
+
+    def distance(self, a: str, b: str) -> str:
+        scene = self.scene()
+        self.node(a), self.node(b)
+        na, nb = scene.node(a), scene.node(b)
+        return f"distance {a} - {b}: {((na.x - nb.x) ** 2 + (na.y - nb.y) ** 2) ** 0.5:.1f} m"
+
+    # -- the picture ---------------------------------------------------------------------
+    def plot(self, path: Optional[str] = None, *, ranges_of: Sequence[str] = (),
+             pairs: Sequence[Tuple[str, str]] = ()) -> str:
+        from harness.interactive.plotting import draw
+        for name in list(ranges_of) + [n for p in pairs for n in p]:
+            self.node(name)
+        for src, dst in pairs:
+            self._note_pair(src, dst)
+        self.plots += 1
+        target = Path(path) if path else self.out_dir / f"{self.name}-{self.plots}.png"
+        target = target if target.is_absolute() else self.out_dir / target
+        written = draw(self.scene().to_dict(), target, ranges_of=list(ranges_of),
+                       title=f"{self.name}: nodes, ranges, links by delivery ratio, routes")
+        return "picture written: " + ", ".join(self.show_path(str(p)) for p in written)
+
+
+def shown_paths(mapping: Mapping[str, str]) -> Callable[[str], str]:
+    """A path printer that shows the host's path of a guest path (``HARNESS_HOST_PATHS``:
+    the shares of the guest, longest first)."""
+    pairs = sorted(mapping.items(), key=lambda kv: -len(kv[0]))
+
+    def show(path: str) -> str:
+        for guest, host in pairs:
+            if path == guest or path.startswith(guest.rstrip("/") + "/"):
+                return host + path[len(guest):]
+        return path
+    return show
+
+
+def host_view_from_env() -> Callable[[str], str]:
+    import json
+    raw = os.environ.get("HARNESS_HOST_PATHS")
+    if not raw:
+        return str
+    try:
+        return shown_paths(json.loads(raw))
+    except ValueError:
+        print("harness cli: HARNESS_HOST_PATHS is not JSON; paths are shown as the guest sees them",
+              file=sys.stderr)
+        return str

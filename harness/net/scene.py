@@ -1,0 +1,295 @@
+"""A topology as a picture sees it: positions, ranges, links, routes, walls (pure data).
+
+``scene_of(topo, medium)`` describes what ``harness.analysis.topology_figure`` draws, from the
+description alone (no root, no kernel): every node where it stands, each radio's transmission
+and carrier-sense range, the links (declared wireless neighbours, veths, or, where nothing is
+declared, every pair within transmission range), the paths the static routes give, and walls.
+What a running network adds (the medium's delivery ratio per link, the routes in force, a
+node moved) is laid over it with ``with_counters``, ``with_routes`` and ``with_position``.
+
+A scene is plain data (``to_dict`` / ``from_dict``): the prompt in the VM hands it to the host,
+which draws it (the guest has no matplotlib).
+"""
+from __future__ import annotations
+
+import ipaddress
+import math
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from harness.kernel import wireless
+from harness.medium import propagation
+from harness.medium.spec import MediumSpec, spec_of
+from harness.net import coverage
+from harness.net.topo import Topology
+
+#: Longest path a route walk follows before it calls the routes a loop.
+MAX_PATH = 64
+
+
+@dataclass
+class SceneNode:
+    name: str
+    kind: str                        # station, mesh_point, host, ...
+    x: float
+    y: float
+    ip: Optional[str] = None
+    tx_range: Optional[float] = None  # metres; None: not known (no circle drawn)
+    cs_range: Optional[float] = None
+    placed: bool = False             # True: a wired node without a position, placed for drawing
+
+
+@dataclass
+class SceneLink:
+    a: str
+    b: str
+    kind: str                        # wireless | in_range | veth | association
+    #: frames delivered / attempted, per direction ("a>b", "b>a"), from the medium's counters
+    delivery: Dict[str, float] = field(default_factory=dict)
+    attempts: Dict[str, int] = field(default_factory=dict)
+
+    @property
+    def worst_delivery(self) -> Optional[float]:
+        """The lower delivery ratio of the two directions that carried frames; None if
+        neither did."""
+        return min(self.delivery.values()) if self.delivery else None
+
+
+@dataclass
+class Scene:
+    name: str
+    nodes: List[SceneNode] = field(default_factory=list)
+    links: List[SceneLink] = field(default_factory=list)
+    routes: List[List[str]] = field(default_factory=list)    # node paths, source first
+    walls: List[Tuple[float, float, float, float]] = field(default_factory=list)
+    note: str = ""
+
+    def node(self, name: str) -> SceneNode:
+        for node in self.nodes:
+            if node.name == name:
+                return node
+        raise KeyError(name)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scene:
+        return cls(name=data["name"], nodes=[SceneNode(**n) for n in data.get("nodes", [])],
+                   links=[SceneLink(**l) for l in data.get("links", [])],
+                   routes=[list(r) for r in data.get("routes", [])],
+                   walls=[(w[0], w[1], w[2], w[3]) for w in data.get("walls", [])],
+                   note=data.get("note", ""))
+
+
+def _distance(a: SceneNode, b: SceneNode) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y)
+
+
+def _positions(topo: Topology) -> Dict[str, Tuple[float, float]]:
+    """Every node that has a position (stations and access points)."""
+    out: Dict[str, Tuple[float, float]] = {}
+    for group in (topo.stations, topo.access_points):
+        for name, spec in group.items():
+            out[name] = (float(spec.position[0]), float(spec.position[1]))
+    return out
+
+
+def _place_wired(topo: Topology, known: Dict[str, Tuple[float, float]]) -> Dict[str, Tuple[float, float]]:
+    """Positions for nodes without one (hosts, switches): below a node they link to (nearest
+    the radios first), else in a row under the others, so the picture shows them without
+    inventing physics."""
+    xs = [p[0] for p in known.values()] or [0.0]
+    ys = [p[1] for p in known.values()] or [0.0]
+    step = max(max(xs) - min(xs), max(ys) - min(ys), 100.0) / 6
+    placed: Dict[str, Tuple[float, float]] = {}
+    todo = [n for n in topo.node_names() if n not in known]
+    while todo:
+        done = {**known, **placed}
+        for name in todo:
+            peers = [l.b if l.a == name else l.a for l in topo.links if name in (l.a, l.b)]
+            anchor = next((done[p] for p in peers if p in done), None)
+            if anchor is None:
+                continue
+            x, y = anchor[0], anchor[1] - step
+            while (x, y) in done.values():
+                x += step
+            placed[name] = (x, y)
+            break
+        else:  # nothing linked to a placed node: a row under everything
+            name = todo[0]
+            placed[name] = (min(xs) + step * sum(1 for n in placed if n not in known), min(ys) - 3 * step)
+        todo.remove(name)
+    return placed
+
+
+#: Farthest range the picture solves for (metres): beyond it a radio reaches "everything".
+MAX_RANGE = 1e6
+
+
+def _distance_at(spec: MediumSpec, freq: float, budget_db: float, height: float) -> float:
+    """The distance at which the model's path loss (no walls) reaches ``budget_db``."""
+    lo, hi = propagation.MIN_DIST, MAX_RANGE
+    if propagation.loss_at_distance_db(spec, freq, hi, height, height) < budget_db:
+        return hi
+    for _ in range(80):  # bisection: loss grows with distance
+        mid = (lo * hi) ** 0.5
+        if propagation.loss_at_distance_db(spec, freq, mid, height, height) < budget_db:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def ranges(spec: Optional[MediumSpec], radio: Any = None) -> Tuple[Optional[float], Optional[float]]:
+    """(transmission, carrier-sense) range in metres of a radio (its spec: channel, power,
+    position) as the medium sets its thresholds: the settings' ranges where given, else the
+    distance where a like radio's mean power falls to the threshold (rx sensitivity -90 dBm,
+    carrier sense at the same power unless ``cs_threshold``), walls left out."""
+    if spec is None:
+        return None, None
+    tx, cs = spec.tx_range, spec.cs_range
+    if radio is not None and (tx is None or cs is None):
+        freq = float(wireless.channel_freq(radio.channel))
+        power = propagation.TXPOWER_DBM if radio.txpower_dbm is None else radio.txpower_dbm
+        height = float(radio.position[2])
+        if tx is None:
+            sens = propagation.rx_sensitivity_dbm(spec, freq, radio.txpower_dbm, height)
+            tx = _distance_at(spec, freq, power - sens, height)
+        if cs is None:
+            cs = (_distance_at(spec, freq, power - spec.cs_threshold, height)
+                  if spec.cs_threshold is not None else tx)
+    return tx, cs if cs is not None else tx
+
+
+def scene_of(topo: Topology, medium: Any = None) -> Scene:
+    """The scene of a topology description; ``medium`` as ``Network(medium=...)`` takes it
+    (None: the default medium; ``'none'``: plain hwsim, no ranges)."""
+    spec = spec_of(medium)
+    if spec is not None:
+        spec = coverage.medium_for(topo, spec)  # the topology's walls join the medium's
+    positioned = _positions(topo)
+    placed = _place_wired(topo, positioned)
+    nodes = []
+    for name in topo.node_names():
+        x, y = positioned.get(name) or placed[name]
+        tx, cs = ranges(spec, topo.spec(name)) if name in positioned else (None, None)
+        nodes.append(SceneNode(name, topo.node_kind(name), x, y, topo.primary_ip(name),
+                               tx, cs, placed=name in placed))
+    scene = Scene(topo.name, nodes)
+    scene.links = [SceneLink(link.a, link.b, link.kind) for link in topo.links]
+    if not any(l.kind == "wireless" for l in topo.links):
+        scene.links += [l for l in _in_range(nodes)
+                        if not any({l.a, l.b} == {k.a, k.b} for k in scene.links)]
+    scene.walls = [(w.x1, w.y1, w.x2, w.y2) for w in (spec.walls if spec is not None else [])]
+    if spec is not None and scene.walls:
+        scene.note = "ranges drawn as in open space: a wall shortens them"
+    return scene
+
+
+def _in_range(nodes: Sequence[SceneNode]) -> List[SceneLink]:
+    """Pairs of radios within transmission range of each other (both ways)."""
+    radios = [n for n in nodes if n.tx_range]
+    out = []
+    for i, a in enumerate(radios):
+        for b in radios[i + 1:]:
+            if _distance(a, b) <= min(a.tx_range or 0.0, b.tx_range or 0.0):
+                out.append(SceneLink(a.name, b.name, "in_range"))
+    return out
+
+
+# -- routes from the description ---------------------------------------------------------
+def _node_of_ip(topo: Topology, ip: str) -> Optional[str]:
+    for name in topo.node_names():
+        if any(a.split("/")[0] == ip for a in topo.addresses(name)):
+            return name
+    return None
+
+
+def next_hop(topo: Topology, node: str, dst: str) -> Optional[str]:
+    """The node a packet from ``node`` to node ``dst`` goes to next by the topology's static
+    routes (longest prefix), or ``dst`` itself when they share a subnet; None: no route."""
+    dst_ip = topo.primary_ip(dst)
+    if dst_ip is None:
+        return None
+    target = ipaddress.ip_address(dst_ip)
+    best: Optional[Tuple[int, str]] = None
+    for route in topo.routes:
+        if route.node != node:
+            continue
+        net_text, via = topo.resolve_route(route)
+        net = ipaddress.ip_network(net_text)
+        if target in net and (best is None or net.prefixlen > best[0]):
+            best = (net.prefixlen, via)
+    if best is not None:
+        return _node_of_ip(topo, best[1])
+    mine = [ipaddress.ip_interface(a).network for a in topo.addresses(node)]
+    return dst if any(target in n for n in mine) else None
+
+
+def path_of(hop: Any, src: str, dst: str) -> Optional[List[str]]:
+    """Follow ``hop(node, dst) -> next node`` from ``src``; None if it breaks or loops."""
+    path = [src]
+    while path[-1] != dst:
+        nxt = hop(path[-1], dst)
+        if nxt is None or nxt in path or len(path) > MAX_PATH:
+            return None
+        path.append(nxt)
+    return path
+
+
+def static_path(topo: Topology, src: str, dst: str) -> Optional[List[str]]:
+    """The path of the topology's static routes from ``src`` to ``dst`` (IBSS chains); None for
+    802.11s mesh points, whose paths HWMP finds at run time."""
+    if src in topo.stations and topo.stations[src].mode == "mesh":
+        return None
+    return path_of(lambda node, d: next_hop(topo, node, d), src, dst)
+
+
+# -- what a running network adds -----------------------------------------------------------
+def with_counters(scene: Scene, stats: Optional[Mapping[str, Any]]) -> Scene:
+    """The scene with each link's delivery ratio (successes / attempts per direction) from the
+    medium's counters (``MediumHandle.stats()`` or a record's ``medium.counters``); links
+    that carried frames but are not drawn yet are added as ``in_range``."""
+    out = replace(scene, links=[replace(l, delivery={}, attempts={}) for l in scene.links])
+    if not stats:
+        return out
+    names = {n.name for n in out.nodes}
+    by_pair = {frozenset((l.a, l.b)): l for l in out.links}
+    for row in stats.get("links", []):
+        tx, rx = row.get("tx_node"), row.get("rx_node")
+        attempts = int(row.get("attempts") or 0)
+        if tx not in names or rx not in names or not attempts:
+            continue
+        link = by_pair.get(frozenset((tx, rx)))
+        if link is None:
+            link = SceneLink(tx, rx, "in_range")
+            out.links.append(link)
+            by_pair[frozenset((tx, rx))] = link
+        key = f"{tx}>{rx}"
+        link.attempts[key] = attempts
+        link.delivery[key] = int(row.get("successes") or 0) / attempts
+    return out
+
+
+def with_routes(scene: Scene, paths: Iterable[Sequence[str]]) -> Scene:
+    """The scene with these paths (source first) as its routes, duplicates dropped."""
+    routes: List[List[str]] = []
+    for p in paths:
+        if p and list(p) not in routes:
+            routes.append(list(p))
+    return replace(scene, routes=routes)
+
+
+def with_position(scene: Scene, name: str, x: float, y: float) -> Scene:
+    """The scene with one node moved (``move`` at the prompt); pairs in range are redrawn
+    where the scene drew them (no wireless links declared)."""
+    nodes = [replace(n, x=x, y=y) if n.name == name else n for n in scene.nodes]
+    links = list(scene.links)
+    if not any(l.kind == "wireless" for l in links):
+        links = [l for l in links if l.kind != "in_range"] + _in_range(nodes)
+    return replace(scene, nodes=nodes, links=links)
+
+
+def link_distance(scene: Scene, link: SceneLink) -> float:
+    return _distance(scene.node(link.a), scene.node(link.b))
