@@ -46,6 +46,7 @@ class StationSpec:
     retry_limit: Optional[int] = None
     ip: Optional[str] = None              # "10.0.0.1/24"; assigned if None
     phy: str = "g"                        # "b" or "g"
+    antenna_gain_dbi: Optional[float] = None  # on transmit and receive; None = the medium's 0
 
     @property
     def kind(self) -> str:
@@ -103,6 +104,12 @@ class Topology:
         self.hosts: Dict[str, HostSpec] = {}
         self.links: List[LinkSpec] = []
         self.routes: List[RouteSpec] = []
+        #: Medium settings the place this topology describes implies (propagation model,
+        #: walls, floors, shadowing; keys of ``harness.medium.spec.MediumSpec``): the medium
+        #: starts with them, and settings a caller gives win (``harness.medium.spec.merged``).
+        self.medium: Dict[str, Any] = {}
+        #: Other names a flow may give for a node (a campus router's ID ``"5"`` for ``r5``).
+        self.aliases: Dict[str, str] = {}
 
     # -- building ----------------------------------------------------------------------
     def _check_new_name(self, name: str) -> None:
@@ -114,7 +121,7 @@ class Topology:
                     mode: str = "ibss", channel: int = 1, rate: Optional[float] = None,
                     rts: wireless.Rts = None, txpower_dbm: Optional[float] = None,
                     retry_limit: Optional[int] = None, ip: Optional[str] = None,
-                    phy: str = "g") -> str:
+                    phy: str = "g", antenna_gain_dbi: Optional[float] = None) -> str:
         self._check_new_name(name)
         pos = tuple(float(v) for v in position)
         if len(pos) == 2:
@@ -129,6 +136,11 @@ class Topology:
         wireless.check_rts(rts)
         if retry_limit is not None and not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
             raise HarnessError(f"retry_limit {retry_limit!r} of {name!r} is invalid: allowed 1..255")
+        if antenna_gain_dbi is not None and (isinstance(antenna_gain_dbi, bool) or not
+                                             isinstance(antenna_gain_dbi, (int, float)) or
+                                             not -20 <= antenna_gain_dbi <= 40):
+            raise HarnessError(f"antenna_gain_dbi {antenna_gain_dbi!r} of {name!r} is invalid: "
+                               "allowed a number of dBi in [-20, 40]")
         if ip is None:
             index = len(self.stations) + 1
             if index > 254:
@@ -137,7 +149,9 @@ class Topology:
         ip = _check_ip(ip, f"ip of {name!r}")
         self._check_unique_ip(ip)
         self.stations[name] = StationSpec(name, pos, mode, channel, rate, rts, txpower_dbm,
-                                          retry_limit, ip, phy)
+                                          retry_limit, ip, phy,
+                                          None if antenna_gain_dbi is None
+                                          else float(antenna_gain_dbi))
         return name
 
     def add_host(self, name: str, *, ip: Optional[str] = None) -> str:
@@ -193,9 +207,28 @@ class Topology:
         self.routes.append(route)
         return route
 
+    def add_alias(self, alias: str, node: str) -> None:
+        """Let flows name ``node`` as ``alias`` too (e.g. a router's number)."""
+        if node not in self.stations and node not in self.hosts:
+            raise HarnessError(f"alias {alias!r}: unknown node {node!r}")
+        if alias in self.stations or alias in self.hosts or alias in self.aliases:
+            raise HarnessError(f"alias {alias!r} is already a node name or an alias")
+        self.aliases[str(alias)] = node
+
     # -- queries -----------------------------------------------------------------------
     def node_names(self) -> List[str]:
         return list(self.stations) + list(self.hosts)
+
+    def node_for(self, name: str) -> Optional[str]:
+        """The node a flow's endpoint names (a node name or an alias), or None."""
+        if name in self.stations or name in self.hosts:
+            return name
+        return self.aliases.get(name)
+
+    def check_flow(self, src: str, dst: str) -> None:
+        """Raise ``HarnessError`` (saying why) if this topology cannot carry a flow between
+        the nodes ``src`` and ``dst``. A plain topology trusts its builder's routes; a builder
+        that knows its links (``topologies.campus``) refuses pairs its routes do not join."""
 
     def spec(self, name: str) -> NodeSpec:
         """The description of one node (a ``StationSpec`` or a ``HostSpec``)."""
@@ -312,6 +345,8 @@ class Topology:
             "hosts": [asdict(h) for h in self.hosts.values()],
             "links": [asdict(l) for l in self.links],
             "routes": [asdict(r) for r in self.routes],
+            "medium": dict(self.medium),
+            "aliases": dict(self.aliases),
         }
 
     def __str__(self) -> str:
