@@ -138,15 +138,20 @@ def flow_samples(samples: List[SsSample], client_port: Optional[int]) -> List[Ss
 
 
 def data_samples(samples: List[SsSample]) -> List[SsSample]:
-    """Per sample time, the socket that moved the most data (the flow, not iperf3's control).
+    """The samples of the one connection that moved the most data (the flow, not iperf3's
+    control connection), in time order.
 
-    A fallback when iperf3 did not report its ports: at the first samples the control
-    connection may still have moved more bytes than the data connection."""
-    best: Dict[float, SsSample] = {}
+    A fallback when iperf3 did not report its ports (a client killed before its report).
+    The connection is chosen once, by the bytes it had acknowledged at its last sample: per
+    sample time the control connection may lead (it has sent the test's parameters while the
+    data connection has sent nothing yet), and a choice per time would mix the two."""
+    by_connection: Dict[Tuple[str, str], List[SsSample]] = {}
     for s in samples:
-        if s.t not in best or s.bytes_acked > best[s.t].bytes_acked:
-            best[s.t] = s
-    return [best[t] for t in sorted(best)]
+        by_connection.setdefault((s.local, s.peer), []).append(s)
+    if not by_connection:
+        return []
+    mine = max(by_connection.values(), key=lambda group: max(s.bytes_acked for s in group))
+    return sorted(mine, key=lambda s: s.t)
 
 
 # -- iperf3 -----------------------------------------------------------------------------

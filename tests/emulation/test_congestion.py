@@ -17,7 +17,8 @@ def test_westwood_flow_seen_in_ss(make_network, pair):
     assert run.result.congestion == "westwood"
     assert run.ss, "no ss samples of the data socket"
     names = {s.congestion for s in run.ss}
-    assert names == {"westwood"}, names
+    sockets = sorted({(s.local, s.peer, s.congestion) for s in run.ss})
+    assert names == {"westwood"}, f"{names}: sockets {sockets}; incomplete: {run.incomplete}"
     assert all(s.cwnd for s in run.ss)
     assert "westwood" in tcp.allowed()
     net.stop()

@@ -37,9 +37,13 @@ def test_reverse_flow_matches_the_peer_port():
     assert [s.congestion for s in flow_samples(samples, 40002)] == ["vegas"]
 
 
-def test_without_a_port_the_busiest_socket_per_time_is_used():
-    samples = [sample(0.0, "a:1", "b:5201", "cubic", 300), sample(0.0, "a:2", "b:5201", "reno", 10)]
-    assert [s.congestion for s in flow_samples(samples, None)] == ["cubic"]
+def test_without_a_port_the_connection_that_moved_most_is_used_throughout():
+    # at t=0 the control connection (cubic) leads; by the end the data connection moved more:
+    # every sample is the data connection's, none of the control's
+    samples = [sample(0.0, "a:1", "b:5201", "cubic", 300), sample(0.0, "a:2", "b:5201", "reno", 10),
+               sample(0.2, "a:1", "b:5201", "cubic", 300), sample(0.2, "a:2", "b:5201", "reno", 9000)]
+    got = flow_samples(samples, None)
+    assert [(s.t, s.congestion) for s in got] == [(0.0, "reno"), (0.2, "reno")]
 
 
 def test_result_from_samples_is_goodput_over_the_test_duration():
