@@ -203,3 +203,16 @@ def test_bad_campus_files_name_file_and_key(tmp_path, edit, match):
     with pytest.raises(HarnessError, match=match) as err:
         C.load_campus(str(path))
     assert str(path) in str(err.value)
+
+
+def test_floorplan_draws_png_and_svg(tmp_path):
+    from harness import cli
+    from topologies.campus_plan import link_rows
+    png, svg = tmp_path / "plan.png", tmp_path / "plan.svg"
+    assert cli.main(["floorplan", "--paths", "-o", str(png)]) == 0
+    assert cli.main(["floorplan", "--shadowing-seed", "2", "--format", "svg", "-o", str(svg)]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG" and b"<svg" in svg.read_bytes()[:400]
+    rows = {2: link_rows(C.load_campus(), 2.0), 11: link_rows(C.load_campus(), 11.0)}
+    assert len(rows[11]) < len(rows[2])             # 11 Mbit/s reaches fewer routers
+    assert all(p >= 0.1 for _a, _b, p in rows[2])
+    assert cli.main(["floorplan", "-o", str(tmp_path / "plan.jpg")]) == 2
