@@ -98,3 +98,25 @@ def achievable_figure(points: Mapping[str, Mapping[int, Optional[int]]], path: P
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
     return path
+
+
+def panel_grid(rows: Sequence[Sequence[Tuple[str, Lines, str]]], path: Path, *, xlabel: str,
+               note: str = "") -> Path:
+    """Rows x columns of panels, each (title, lines, y label), as the paper figures that put
+    throughput and RTT with and without RTS/CTS side by side (paper 000, Figs. 2-13)."""
+    from harness.analysis.plot import _figure_class
+    Figure = _figure_class()
+    n_rows, n_cols = len(rows), max(len(r) for r in rows)
+    fig = Figure(figsize=(3.6 * n_cols, 2.9 * n_rows + 0.3), dpi=100, layout="constrained")
+    for i, row in enumerate(rows):
+        for j, (title, lines, ylabel) in enumerate(row):
+            ax = fig.add_subplot(n_rows, n_cols, i * n_cols + j + 1)
+            _draw(ax, lines, xlabel=xlabel if i == n_rows - 1 else "", ylabel=ylabel,
+                  title=title)
+            ax.tick_params(labelsize="x-small")
+            ax.title.set_fontsize("small")
+    if note:
+        fig.suptitle(note, fontsize="small")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    return path
