@@ -9,7 +9,7 @@ facts are judged in ``map_links``, the grid's quantities in ``map_analysis``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import map_analysis as M
 from harness.papers import map_links
@@ -163,34 +163,30 @@ def table3_lines(grid: M.Grid) -> List[str]:
     return out
 
 
-def spread_lines(grid: M.Grid) -> List[str]:
+def _per_hop_rts_lines(grid: M.Grid, cell: Callable[[int, bool, Any], str]) -> List[str]:
+    """Rows (hop count, RTS/CTS) x columns (rates) of "paper / ours" cells."""
     out = ["| hops | RTS/CTS | " + " | ".join(f"{M.rate_label(r)} (paper / ours)" for r in M.RATES)
            + " |", "|---|---|---|---|---|"]
     for h in grid.hop_counts():
         for rts in (True, False):
-            paper = M.PAPER_SPREAD.get((h, rts), {})
-            cells = []
-            for r in M.RATES:
-                ours = M.spread(grid.series(h, r, rts))
-                p = paper.get(r)
-                cells.append(f"{'< 5' if h == 1 else p if p is not None else '-'} % / "
-                             f"{M._fmt_pct(ours)}")
-            out.append(f"| {h} | {'on' if rts else 'off'} | " + " | ".join(cells) + " |")
+            out.append(f"| {h} | {'on' if rts else 'off'} | "
+                       + " | ".join(cell(h, rts, r) for r in M.RATES) + " |")
     return out
+
+
+def spread_lines(grid: M.Grid) -> List[str]:
+    def cell(h: int, rts: bool, r: Any) -> str:
+        p = M.PAPER_SPREAD.get((h, rts), {}).get(r)
+        paper = "< 5" if h == 1 else p if p is not None else "-"
+        return f"{paper} % / {M._fmt_pct(M.spread(grid.series(h, r, rts)))}"
+    return _per_hop_rts_lines(grid, cell)
 
 
 def best_lines(grid: M.Grid) -> List[str]:
-    out = ["| hops | RTS/CTS | " + " | ".join(f"{M.rate_label(r)} (paper / ours)" for r in M.RATES)
-           + " |", "|---|---|---|---|---|"]
-    for h in grid.hop_counts():
-        for rts in (True, False):
-            paper = M.PAPER_BEST.get((h, rts), {})
-            if h == 1:
-                paper = {r: 2 for r in M.RATES} if not rts else {}
-            cells = [f"{paper.get(r, '-')} / {M.best_window(grid.series(h, r, rts)) or '-'}"
-                     for r in M.RATES]
-            out.append(f"| {h} | {'on' if rts else 'off'} | " + " | ".join(cells) + " |")
-    return out
+    def cell(h: int, rts: bool, r: Any) -> str:
+        paper = (2 if not rts else "-") if h == 1 else M.PAPER_BEST.get((h, rts), {}).get(r, "-")
+        return f"{paper} / {M.best_window(grid.series(h, r, rts)) or '-'}"
+    return _per_hop_rts_lines(grid, cell)
 
 
 def scaling_lines(grid: M.Grid) -> List[str]:
