@@ -61,7 +61,8 @@ def _draw_routers(ax: Axes, campus: Campus, named: Sequence[int]) -> None:
 
 
 def draw_floorplan(campus: Campus, path: Path, *, shadowing_seed: Optional[int] = None,
-                   rates: Sequence[float] = PLAN_RATES, show_paths: bool = False) -> Path:
+                   rates: Sequence[float] = PLAN_RATES, show_paths: bool = False,
+                   dpi: int = 110) -> Path:
     """Write the floor plan (PNG or SVG by ``path``'s suffix); returns ``path``."""
     try:
         from matplotlib import colormaps
@@ -75,7 +76,7 @@ def draw_floorplan(campus: Campus, path: Path, *, shadowing_seed: Optional[int] 
     ys = [v for w in campus.walls for v in (w.y1, w.y2)]
     width, height = max(xs) - min(xs) + 10, max(ys) - min(ys) + 14
     panel_h = max(2.4, min(7.0, 9.5 * height / max(width, 1.0) + 0.7))
-    fig = Figure(figsize=(11.0, panel_h * len(rates) + 0.5), dpi=110, layout="constrained")
+    fig = Figure(figsize=(11.0, panel_h * len(rates) + 0.5), dpi=dpi, layout="constrained")
     axes = [fig.add_subplot(len(rates), 1, i + 1) for i in range(len(rates))]
     cmap = colormaps["RdYlGn"]
     norm = Normalize(MIN_DRAWN, 1.0)
