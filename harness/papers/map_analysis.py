@@ -233,6 +233,16 @@ def one_segment_model(rate: float, rts: bool) -> float:
     return half / full
 
 
+def rts_cost_model(rate: float) -> float:
+    """Analytic gain (percent) of RTS/CTS off over on for one TCP flow on one clean hop
+    (harness.medium.analytic, long preamble: each RTS and CTS carries its own 192 us PLCP
+    header): the cost of the extra exchange alone, with no hidden terminal to prevent."""
+    from harness.medium import analytic
+    off = analytic.tcp_goodput_mbps("b", rate, overhead=MAC_OVERHEAD)
+    on = analytic.tcp_goodput_mbps("b", rate, overhead=MAC_OVERHEAD, rts=True)
+    return (off / on - 1) * 100
+
+
 def one_segment_rows(grid: Grid) -> List[Tuple[Any, bool, Optional[float], float]]:
     """(rate, rts, measured window-1 / unclamped at 1 hop, model ratio) at the fixed rates."""
     out = []
@@ -282,6 +292,11 @@ def _fmt_pct(v: Optional[float]) -> str:
     if v is None:
         return "-"
     return "inf" if math.isinf(v) else f"{v:+.0f} %" if v < 0 else f"{v:.0f} %"
+
+
+def fmt_gain(v: Optional[float]) -> str:
+    """A gain in percent with its sign (``+12 %``, ``-3 %``)."""
+    return "-" if v is None else f"{v:+.0f} %"
 
 
 def verdicts(grid: Grid) -> List[Verdict]:
@@ -339,7 +354,7 @@ def verdicts(grid: Grid) -> List[Verdict]:
     out.append(Verdict(
         "rts_1hop", "RTS/CTS hurts at 1 hop, more at higher rates", "1 hop; averages over windows",
         "RTS off +4 %, +12 %, +23 % (2, 5.5, auto)",
-        ", ".join(f"{rate_label(r)} {_fmt_pct(v)}" for r, v in g1.items()) or "-", hurt,
+        ", ".join(f"{rate_label(r)} {fmt_gain(v)}" for r, v in g1.items()) or "-", hurt,
         "RTS off ahead at every rate, the gain growing 2 < 5.5 < auto"))
     # 5. RTS/CTS helps at 3-4 hops (5.5 and auto)
     g34 = {}
@@ -353,7 +368,7 @@ def verdicts(grid: Grid) -> List[Verdict]:
         "rts_3_4hops", "RTS/CTS helps at 3-4 hops (hidden terminals)",
         "3 hops: averages over windows; 4 hops: best averages", "+24 % (3 hops, 5.5), +27 % "
         "(4 hops, 5.5), +19 % (4 hops, auto)",
-        ", ".join(f"{k} {_fmt_pct(v)}" for k, v in g34.items()) or "-", helps,
+        ", ".join(f"{k} {fmt_gain(v)}" for k, v in g34.items()) or "-", helps,
         "RTS on ahead in all three"))
     # 6. best window with RTS on is about 1 segment (2-4 hops)
     on = _best_windows(grid, [h for h in (2, 3, 4) if h in hops], True)
