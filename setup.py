@@ -12,7 +12,8 @@ setup(
     # The guest recipe and the medium's C sources travel with an installed package, so
     # `pip install .` (not only -e) can build the VM and mediumd.
     package_dir={"harness.resources.vm": "vm", "harness.resources.mediumd": "mediumd"},
-    package_data={"harness.resources.vm": ["*.txt", "guest/*", "initrd/*"],
+    package_data={"topologies": ["*.yaml"],  # campus files (topologies/campus.py)
+                  "harness.resources.vm": ["*.txt", "guest/*", "initrd/*"],
                   "harness.resources.mediumd": ["Makefile", "*/*.c", "*/*.h", "*/*.mk",
                                                 "*/*/*.c", "*/*/*.h"]},
     install_requires=[

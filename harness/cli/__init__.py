@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 #: Subcommand modules, in the order ``harness --help`` lists them.
 COMMAND_MODULES = [
-    "run", "plot", "report", "archive", "test", "vm", "doctor", "clean", "bench", "example",
-    "cli", "draw",
+    "run", "plot", "report", "archive", "floorplan", "test", "vm", "doctor", "clean", "bench",
+    "example", "cli", "draw",
 ]
 
 

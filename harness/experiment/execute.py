@@ -21,6 +21,7 @@ from harness.errors import HarnessError, InvalidRun
 from harness.experiment import realise
 from harness.experiment.registry import Registry, default_registry, load_callable
 from harness.medium import counters, daemon
+from harness.medium.spec import medium_with_defaults
 from harness.net import Network, Topology
 
 if TYPE_CHECKING:
@@ -120,13 +121,16 @@ def make_policies(params: Dict[str, Any], registry: Registry) -> List[Policy]:
     return out
 
 
-def medium_choice(params: Dict[str, Any]) -> Tuple[Union[str, Dict[str, Any]], Dict[str, Any]]:
+def medium_choice(params: Dict[str, Any], implied: Optional[Dict[str, Any]] = None
+                  ) -> Tuple[Union[str, Dict[str, Any]], Dict[str, Any]]:
     """What to hand ``Network(medium=...)`` and what to record about the medium
-    (``medium.enabled: false`` is plain hwsim)."""
+    (``medium.enabled: false`` is plain hwsim). ``implied``: the settings the topology's place
+    implies (``Topology.medium``, e.g. a campus's walls), under the experiment's own."""
     settings = realise.medium_settings(params)
     enabled = settings.pop("enabled", True)
     if not enabled:
         return "none", {"enabled": False}
+    settings = medium_with_defaults(implied or {}, settings)
     return settings, {"enabled": True, "settings": settings}
 
 
@@ -145,11 +149,12 @@ def collect_medium(net: Network) -> Dict[str, Any]:
 
 
 # -- flows ------------------------------------------------------------------------------
-def plan_flows(params: Dict[str, Any], nodes: List[str]
+def plan_flows(params: Dict[str, Any], nodes: List[str],
+               aliases: Optional[Dict[str, str]] = None
                ) -> Tuple[List[Dict[str, Any]], List[FlowPlan]]:
     """Flow instances (``realise.flow_instances``) and their ``FlowPlan`` for the policies."""
     from policies import FlowPlan
-    instances = realise.flow_instances(params, nodes)
+    instances = realise.flow_instances(params, nodes, aliases)
     plans = [FlowPlan(index=k, src=f["src"], dst=f["dst"], reverse=f["direction"] == "reverse",
                       congestion=f.get("congestion") if f["protocol"] == "tcp" else None,
                       protocol=f["protocol"], port=BASE_PORT + k)
@@ -278,8 +283,8 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
     policies = make_policies(params, registry)
     for policy in policies:
         policy.prepare(topo)
-    medium_arg, medium_record = medium_choice(params)
-    instances, plans = plan_flows(params, topo.node_names())
+    medium_arg, medium_record = medium_choice(params, topo.medium)
+    instances, plans = plan_flows(params, topo.node_names(), topo.aliases)
     net = Network(topo, name=f"run-{run_id}", medium=medium_arg, seed=seed)
     phases: Dict[str, float] = {}
     mark = [time.monotonic()]

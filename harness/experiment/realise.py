@@ -7,7 +7,7 @@ reaches the builder, and how ``count`` multiplies a flow, so a reader can follow
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from harness.experiment.schema import resolve_endpoint
 from topologies import geometry
@@ -36,13 +36,15 @@ def medium_settings(params: Dict[str, Any]) -> Dict[str, Any]:
     return {k: v for k, v in medium.items() if v is not None}
 
 
-def flow_instances(params: Dict[str, Any], nodes: List[str]) -> List[Dict[str, Any]]:
-    """One dict per iperf3 flow: ``count`` copies expanded, ``first``/``last`` resolved to node
-    names, ``flow`` (index in the file) and ``copy`` added, ordered by start time."""
+def flow_instances(params: Dict[str, Any], nodes: List[str],
+                   aliases: Optional[Dict[str, str]] = None) -> List[Dict[str, Any]]:
+    """One dict per iperf3 flow: ``count`` copies expanded, ``first``/``last`` and aliases
+    resolved to node names, ``flow`` (index in the file) and ``copy`` added, ordered by start
+    time."""
     out = []
     for i, flow in enumerate(params["flows"]):
-        src = resolve_endpoint(flow["src"], nodes, f"flows[{i}].src")
-        dst = resolve_endpoint(flow["dst"], nodes, f"flows[{i}].dst")
+        src = resolve_endpoint(flow["src"], nodes, f"flows[{i}].src", aliases)
+        dst = resolve_endpoint(flow["dst"], nodes, f"flows[{i}].dst", aliases)
         for copy in range(flow.get("count", 1)):
             out.append(dict(flow, src=src, dst=dst, flow=i, copy=copy))
     return sorted(out, key=lambda f: (f["start"], f["flow"], f["copy"]))

@@ -234,6 +234,10 @@ def _resolve_flows(data: Any, duration: float, default_cc: str) -> List[Dict[str
     for i, flow in enumerate(data):
         at = paths.join("flows", i)
         flow = dict(flow) if isinstance(flow, dict) else flow
+        if isinstance(flow, dict):
+            for end in ("src", "dst"):  # a router number (``src: 5``) names a node too
+                if isinstance(flow.get(end), int) and not isinstance(flow[end], bool):
+                    flow[end] = str(flow[end])
         if isinstance(flow, dict) and "bitrate" in flow:
             flow["bitrate"] = parse_bitrate(flow["bitrate"], paths.join(at, "bitrate"))
         if isinstance(flow, dict) and "bytes" in flow:
@@ -393,16 +397,21 @@ def _walk_yaml(text: str) -> Tuple[Dict[str, int], List[Tuple[str, int, int]]]:
 ENDPOINT_ALIASES = ("first", "last")
 
 
-def resolve_endpoint(name: str, nodes: List[str], where: str = "flow") -> str:
+def resolve_endpoint(name: str, nodes: List[str], where: str = "flow",
+                     aliases: Optional[Dict[str, str]] = None) -> str:
     """``first``/``last`` -> the topology's first/last node (ends of a chain whose length is
-    swept); other names must exist. Used by the executor once the topology is built."""
+    swept); an alias (a campus router's number) -> its node; other names must exist. Used by
+    the executor once the topology is built."""
     if not nodes:
         raise HarnessError(f"{where}: the topology has no nodes")
     if name == "first":
         return nodes[0]
     if name == "last":
         return nodes[-1]
+    if aliases and name in aliases:
+        return aliases[name]
     if name not in nodes:
+        also = f", or {', '.join(aliases)}" if aliases else ""
         raise HarnessError(f"{where}: no node {name!r}; nodes: {', '.join(nodes)} "
-                           "(or first, last)")
+                           f"(or first, last{also})")
     return name

@@ -17,6 +17,8 @@ from harness.errors import HarnessError
 from harness.experiment import paths, realise
 from harness.experiment.registry import Registry, SchemaError, load_callable
 from harness.experiment.schema import ENDPOINT_ALIASES, Experiment, located, resolve, resolve_endpoint
+from harness.medium.spec import LINK_PHYSICS_KEYS
+from harness.net.topo import Topology
 
 #: ``--quick``: one repetition, timed flows cut to this many seconds, first and last sweep values.
 QUICK_DURATION = 5.0
@@ -189,29 +191,52 @@ def check_endpoints(exp: Experiment,
 
 
 def _check_endpoints(exp: Experiment, resolved: List[Tuple[Dict[str, Any], Dict[str, Any]]]) -> None:
-    nodes_of: Dict[str, List[str]] = {}
+    topo_of: Dict[str, Topology] = {}
     for point, params in resolved:
         at_point = _point_text(point, exp.sweep)
         topo_key = canonical_json(params["topology"])
-        if topo_key not in nodes_of:
-            nodes_of[topo_key] = _node_names(params["topology"], exp.registry, at_point)
-        nodes = nodes_of[topo_key]
+        if topo_key not in topo_of:
+            topo_of[topo_key] = _describe(params["topology"], exp.registry, at_point)
+        topo = topo_of[topo_key]
+        _check_medium_keys(params, topo, at_point)
+        nodes = topo.node_names()
         for i, flow in enumerate(params["flows"]):
             ends = {}
             for end in ("src", "dst"):
                 where = f"flows[{i}].{end}"
                 name = flow[end]
-                if name not in ENDPOINT_ALIASES and name not in nodes:
+                if name not in ENDPOINT_ALIASES and topo.node_for(name) is None:
+                    also = list(ENDPOINT_ALIASES) + list(topo.aliases)
                     raise SchemaError(where, f"no node {name!r} in the topology{at_point}; "
-                                             f"allowed: {', '.join(nodes + list(ENDPOINT_ALIASES))}")
-                ends[end] = resolve_endpoint(name, nodes, where)
+                                             f"allowed: {', '.join(nodes + also)}")
+                ends[end] = resolve_endpoint(name, nodes, where, topo.aliases)
             if ends["src"] == ends["dst"]:
                 raise SchemaError(f"flows[{i}].dst", f"{flow['dst']!r} is the same node as src "
                                                      f"{flow['src']!r} ({ends['src']}){at_point}")
+            try:
+                topo.check_flow(ends["src"], ends["dst"])
+            except HarnessError as err:
+                raise SchemaError(f"flows[{i}].dst", f"{flow['src']!r} -> {flow['dst']!r}"
+                                                     f"{at_point}: {err}") from None
 
 
-def _node_names(topology: Dict[str, Any], registry: Registry, at_point: str) -> List[str]:
-    """The node names the builder gives ``topology`` (its description only, nothing started)."""
+def _check_medium_keys(params: Dict[str, Any], topo: Topology, at_point: str) -> None:
+    """A topology that carries its place's link physics (``Topology.medium``: a campus file's
+    walls and propagation, from which its routes were computed) refuses medium keys that would
+    change that physics under its routes."""
+    if not topo.medium:
+        return
+    for key in LINK_PHYSICS_KEYS:
+        if (params.get("medium") or {}).get(key) is not None:
+            raise SchemaError(f"medium.{key}", f"not allowed with topology.builder "
+                                               f"{params['topology']['builder']!r}{at_point}: "
+                                               "its place sets the link physics its routes are "
+                                               "computed from; change them in its geometry "
+                                               "file instead")
+
+
+def _describe(topology: Dict[str, Any], registry: Registry, at_point: str) -> Topology:
+    """The ``Topology`` the builder gives ``topology`` (its description only, nothing started)."""
     name = topology["builder"]
     build = load_callable(registry.builders[name].build, f"builder {name}")
     try:
@@ -221,7 +246,7 @@ def _node_names(topology: Dict[str, Any], registry: Registry, at_point: str) -> 
     except HarnessError as err:
         raise SchemaError("topology", f"builder {name!r} refused it{at_point}: "
                                       f"{err}") from None
-    return list(topo.node_names())
+    return topo
 
 
 def _point_text(point: Dict[str, Any], sweep: Dict[str, List[Any]]) -> str:

@@ -6,6 +6,7 @@ a guest build (different glibc) never overwrite each other.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import platform
@@ -47,22 +48,35 @@ def ensure_mediumd(target: str = "mediumd") -> Path:
     if shutil.which("make") is None or shutil.which("gcc") is None:
         raise HarnessError("building mediumd needs gcc and make",
                            hint="apt-get install gcc make pkg-config libnl-genl-3-dev")
+    if work.exists():  # the other target was built here first: add this one in place
+        with open(work.with_name(work.name + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not binary.exists():
+                _make(work, target)
+        return runnable_copy(binary)
     tmp = work.with_name(work.name + f".tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     for path in _sources(src):
         dest = tmp / path.relative_to(src)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, dest)
-    proc = subprocess.run(["make", "-C", str(tmp), target], capture_output=True, text=True)
-    if proc.returncode != 0:
+    try:
+        _make(tmp, target)
+    except HarnessError:
         shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if work.exists():  # another process won the race, perhaps with the other target
+        shutil.rmtree(tmp, ignore_errors=True)
+        return ensure_mediumd(target)
+    os.replace(tmp, work)
+    return runnable_copy(binary)
+
+
+def _make(directory: Path, target: str) -> None:
+    proc = subprocess.run(["make", "-C", str(directory), target], capture_output=True, text=True)
+    if proc.returncode != 0:
         raise HarnessError(f"building {target} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}",
                            hint="is libnl-genl-3-dev installed? (harness doctor)")
-    if work.exists():
-        shutil.rmtree(tmp, ignore_errors=True)  # another process won the race
-    else:
-        os.replace(tmp, work)
-    return runnable_copy(work / "build" / target)
 
 
 #: Where the guest keeps its copies of built binaries (memory).

@@ -63,7 +63,8 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
         if value is not None:
             out.append(f"{key} {_fmt(value)}")
     if spec.shadowing:
-        out.append(f"shadowing {_fmt(spec.shadowing)}")
+        seed_part = f" seed {int(spec.shadowing_seed)}" if spec.shadowing_seed is not None else ""
+        out.append(f"shadowing {_fmt(spec.shadowing)}{seed_part}")
     if spec.fading and spec.fading != "none":
         sigma = (f" sigma {_fmt(spec.fading_sigma)}"
                  if spec.fading == "lognormal" and spec.fading_sigma is not None else "")
@@ -102,6 +103,8 @@ def _radio_line(row: Mapping[str, Any], spec: MediumSpec) -> str:
     parts.append("basic_rates " + ",".join(f"{r:g}" for r in radio_basic_rates(row, spec)))
     if row.get("txpower_dbm") is not None:
         parts.append(f"txpower {_fmt(row['txpower_dbm'])}")
+    if row.get("antenna_gain_dbi") is not None:
+        parts.append(f"gain {_fmt(row['antenna_gain_dbi'])}")
     if row.get("retry_limit") is not None:
         limit = int(row["retry_limit"])
         parts.append(f"retry_short {limit} retry_long {limit}")

@@ -16,6 +16,10 @@ PROPAGATION_MODELS = ("free_space", "log_distance", "two_ray", "indoor")
 FADING_MODELS = ("none", "rayleigh", "lognormal")
 LOG_LEVELS = ("error", "warn", "info", "debug")
 LINK_KEYS = ("a", "b", "loss", "snr", "none", "model", "per", "oneway")
+#: Experiment medium keys that change link power or thresholds (the link table): refused where
+#: a topology's place fixes them (``Topology.medium``, a campus) and its routes depend on them.
+LINK_PHYSICS_KEYS = ("propagation", "exponent", "height", "tx_range", "cs_range", "shadowing",
+                     "fading", "fading_sigma")
 
 
 # -- the spec ----------------------------------------------------------------------------
@@ -101,6 +105,7 @@ class MediumSpec:
     queue: Optional[int] = None
     short_slot: Optional[bool] = None
     shadowing: Optional[float] = None
+    shadowing_seed: Optional[int] = None  # None = the run's seed (docs/medium.md)
     fading: Optional[str] = None
     fading_sigma: Optional[float] = None
     seed: Optional[int] = None            # None = the Network's seed
@@ -203,7 +208,7 @@ def _check_key(key: str, value: Any, where: str) -> Any:
     if key == "spin_us":
         return _number(value, where, "an integer 0..1000000 (microseconds)", lo=0, hi=1000000,
                        integer=True)
-    if key == "seed":
+    if key in ("seed", "shadowing_seed"):
         return _number(value, where, "an integer >= 0", lo=0, integer=True)
     if key in ("enabled", "short_slot"):
         if not isinstance(value, bool):
@@ -275,6 +280,17 @@ def _check_walls(value: Any, where: str) -> List[Wall]:
         nums = [_number(v, f"{where}[{i}]", "numbers (metres, dB)") for v in w]
         out.append(Wall(*nums))
     return out
+
+
+def medium_with_defaults(defaults: Mapping[str, Any], medium: Any) -> Any:
+    """What ``Network(medium=...)`` runs when its topology implies medium settings
+    (``Topology.medium``: a campus's walls and propagation): those settings, with every key the
+    caller gives (not None) on top. ``'none'`` and a ready ``MediumSpec`` are taken as they
+    are; without defaults nothing changes."""
+    if not defaults or isinstance(medium, (str, MediumSpec)):
+        return medium
+    given = {k: v for k, v in dict(medium or {}).items() if v is not None}
+    return {**defaults, **given}
 
 
 def spec_of(medium: Any) -> Optional[MediumSpec]:

@@ -38,7 +38,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 from harness.errors import HarnessError
 from harness.kernel import hwsim, naming, netns, tcp
 from harness.medium import daemon
-from harness.medium.spec import MediumSpec, spec_of
+from harness.medium.spec import MediumSpec, medium_with_defaults, spec_of
 from harness.net import switch, wifi  # noqa: F401 - their node classes join NODE_CLASSES
 from harness.net.coverage import medium_for
 from harness.net.links import LINK_CLASSES, Link
@@ -65,7 +65,8 @@ class Network:
                  link_classes: Optional[Mapping[str, Type[Link]]] = None):
         self.topo = topo if topo is not None else Topology(name)
         self.name = name
-        self.medium = medium
+        # the place the topology describes (walls, floors, propagation) under what the caller says
+        self.medium = medium_with_defaults(self.topo.medium, medium)
         self.seed = seed
         self.tag = naming.check_tag(tag) if tag else naming.new_tag()
         self.node_classes: Dict[str, Type[NetworkNode]] = {**NODE_CLASSES, **(node_classes or {})}

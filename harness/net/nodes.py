@@ -62,6 +62,7 @@ class Radio:
     rts: wireless.Rts
     txpower_dbm: Optional[float]
     retry_limit: Optional[int]
+    antenna_gain_dbi: Optional[float] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
@@ -144,7 +145,7 @@ class WirelessNode(NetworkNode):
         radio = Radio(rname, self.name, index, mac, phy, naming.wlan_name(index),
                       rid, spec.position, self.mode, spec.channel,
                       wireless.channel_freq(spec.channel), spec.phy, spec.rate, spec.rts,
-                      spec.txpower_dbm, spec.retry_limit)
+                      spec.txpower_dbm, spec.retry_limit, spec.antenna_gain_dbi)
         self.radios.append(radio)
         net.radios.append(radio)
         self.intfs.append(radio.intf)

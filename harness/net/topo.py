@@ -61,6 +61,7 @@ class StationSpec:
     retry_limit: Optional[int] = None
     ip: Optional[str] = None              # "10.0.0.1/24"; assigned if None
     phy: str = "g"                        # "b" or "g"
+    antenna_gain_dbi: Optional[float] = None  # on transmit and receive; None = the medium's 0
 
     @property
     def kind(self) -> str:
@@ -104,6 +105,7 @@ class AccessPointSpec:
     security: str = "open"
     passphrase: Optional[str] = None
     ip: Optional[str] = None
+    antenna_gain_dbi: Optional[float] = None  # as a station's
 
     @property
     def kind(self) -> str:
@@ -202,6 +204,12 @@ class Topology:
         self.links: List[LinkSpec] = []
         self.routes: List[RouteSpec] = []
         self.walls: List[WallSpec] = []
+        #: Medium settings the place this topology describes implies (propagation model,
+        #: walls, floors, shadowing; keys of ``harness.medium.spec.MediumSpec``): the medium
+        #: starts with them, and settings a caller gives win (``harness.medium.spec.merged``).
+        self.medium: Dict[str, Any] = {}
+        #: Other names a flow may give for a node (a campus router's ID ``"5"`` for ``r5``).
+        self.aliases: Dict[str, str] = {}
 
     # -- building ----------------------------------------------------------------------
     def _check_new_name(self, name: str) -> None:
@@ -213,12 +221,17 @@ class Topology:
                     mode: str = "ibss", channel: int = 1, rate: Optional[float] = None,
                     rts: wireless.Rts = None, txpower_dbm: Optional[float] = None,
                     retry_limit: Optional[int] = None, ip: Optional[str] = None,
-                    phy: str = "g") -> str:
+                    phy: str = "g", antenna_gain_dbi: Optional[float] = None) -> str:
         self._check_new_name(name)
         pos = _position(position, name)
         if mode not in STATION_KINDS:
             raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(STATION_KINDS)}")
         rate = _check_radio(name, channel, phy, rate, rts, retry_limit)
+        if antenna_gain_dbi is not None and (isinstance(antenna_gain_dbi, bool) or not
+                                             isinstance(antenna_gain_dbi, (int, float)) or
+                                             not -20 <= antenna_gain_dbi <= 40):
+            raise HarnessError(f"antenna_gain_dbi {antenna_gain_dbi!r} of {name!r} is invalid: "
+                               "allowed a number of dBi in [-20, 40]")
         if ip is None:
             index = len(self.stations) + 1
             if index > 254:
@@ -229,7 +242,9 @@ class Topology:
         ip = _check_ip(ip, f"ip of {name!r}")
         self._check_unique_ip(ip)
         self.stations[name] = StationSpec(name, pos, mode, channel, rate, rts, txpower_dbm,
-                                          retry_limit, ip, phy)
+                                          retry_limit, ip, phy,
+                                          None if antenna_gain_dbi is None
+                                          else float(antenna_gain_dbi))
         return name
 
     def add_host(self, name: str, *, ip: Optional[str] = None) -> str:
@@ -382,11 +397,30 @@ class Topology:
         self.routes.append(route)
         return route
 
+    def add_alias(self, alias: str, node: str) -> None:
+        """Let flows name ``node`` as ``alias`` too (e.g. a router's number)."""
+        if node not in self.stations and node not in self.hosts:
+            raise HarnessError(f"alias {alias!r}: unknown node {node!r}")
+        if alias in self.stations or alias in self.hosts or alias in self.aliases:
+            raise HarnessError(f"alias {alias!r} is already a node name or an alias")
+        self.aliases[str(alias)] = node
+
     # -- queries -----------------------------------------------------------------------
     def node_names(self) -> List[str]:
         """Every node, stations first (their order fixes MACs: ``node_index``)."""
         return list(self.stations) + list(self.hosts) + list(self.switches) + \
             list(self.access_points)
+
+    def node_for(self, name: str) -> Optional[str]:
+        """The node a flow's endpoint names (a node name or an alias), or None."""
+        if name in self.stations or name in self.hosts:
+            return name
+        return self.aliases.get(name)
+
+    def check_flow(self, src: str, dst: str) -> None:
+        """Raise ``HarnessError`` (saying why) if this topology cannot carry a flow between
+        the nodes ``src`` and ``dst``. A plain topology trusts its builder's routes; a builder
+        that knows its links (``topologies.campus``) refuses pairs its routes do not join."""
 
     def spec(self, name: str) -> NodeSpec:
         """The description of one node (a ``StationSpec``, ``HostSpec``, ``SwitchSpec`` or
@@ -518,6 +552,8 @@ class Topology:
             "hosts": [asdict(h) for h in self.hosts.values()],
             "links": [asdict(l) for l in self.links],
             "routes": [asdict(r) for r in self.routes],
+            "medium": dict(self.medium),
+            "aliases": dict(self.aliases),
         }
         # only when present: the description of a topology without them is unchanged
         for key, table in (("switches", self.switches), ("access_points", self.access_points)):

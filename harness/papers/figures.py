@@ -154,3 +154,41 @@ def bars_figure(groups: Mapping[str, Mapping[str, Optional[float]]], path: Path,
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
     return path
+
+
+def panel_grid(rows: Sequence[Sequence[Tuple[str, Lines, str]]], path: Path, *, xlabel: str,
+               note: str = "") -> Path:
+    """Rows x columns of panels, each (title, lines, y label), as the paper figures that put
+    throughput and RTT with and without RTS/CTS side by side (paper 000, Figs. 2-13)."""
+    from harness.analysis.plot import _figure_class
+    Figure = _figure_class()
+    n_rows, n_cols = len(rows), max(len(r) for r in rows)
+    fig = Figure(figsize=(3.6 * n_cols, 2.9 * n_rows + 0.3), dpi=75, layout="constrained")
+    for i, row in enumerate(rows):
+        for j, (title, lines, ylabel) in enumerate(row):
+            ax = fig.add_subplot(n_rows, n_cols, i * n_cols + j + 1)
+            _draw(ax, lines, xlabel=xlabel if i == n_rows - 1 else "", ylabel=ylabel,
+                  title=title)
+            ax.tick_params(labelsize="x-small")
+            ax.title.set_fontsize("small")
+    if note:
+        fig.suptitle(note, fontsize="small")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    return compact_png(path)
+
+
+def compact_png(path: Path, colours: int = 64) -> Path:
+    """Rewrite a PNG with a palette of ``colours`` (Pillow, matplotlib's own dependency): a
+    quarter of the bytes for line figures, so committed reports stay small; other formats,
+    or no Pillow, are left as they are."""
+    if path.suffix != ".png":
+        return path
+    try:
+        from PIL import Image
+    except ImportError:
+        return path
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=colours)
+    small.save(path, optimize=True)
+    return path

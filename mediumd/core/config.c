@@ -391,9 +391,20 @@ static int parse_line(struct parser *p, char **t, int n)
 	if (!strcmp(k, "wall"))
 		return line_wall(p, t, n);
 	if (!strcmp(k, "shadowing")) {
-		int i = (n == 3 && !strcmp(t[1], "sigma")) ? 2 : 1;
-		if (n != i + 1 || num(p, k, t[i], &c->prop.shadowing_sigma_db) < 0)
-			return n != i + 1 ? fail(p, k, "expected shadowing SIGMA_DB") : -EINVAL;
+		/* shadowing [sigma] SIGMA_DB [seed N] */
+		int i = (n >= 3 && !strcmp(t[1], "sigma")) ? 2 : 1;
+		int end = n;
+		if (n >= i + 3 && !strcmp(t[n - 2], "seed")) {
+			char *e;
+			c->prop.shadowing_seed = strtoull(t[n - 1], &e, 0);
+			if (*e || t[n - 1][0] == '-')
+				return fail(p, k, "seed '%s' is not an unsigned integer", t[n - 1]);
+			c->prop.has_shadowing_seed = true;
+			end = n - 2;
+		}
+		if (end != i + 1 || num(p, k, t[i], &c->prop.shadowing_sigma_db) < 0)
+			return end != i + 1 ? fail(p, k, "expected shadowing SIGMA_DB [seed N]")
+					    : -EINVAL;
 		return 0;
 	}
 	if (!strcmp(k, "fading")) {

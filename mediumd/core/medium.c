@@ -13,6 +13,23 @@ static struct pos radio_pos(const struct radio *r)
 	return (struct pos){ r->cfg.x, r->cfg.y, r->cfg.z };
 }
 
+/* What a radio's static shadowing is keyed by: its name (FNV-1a), else its MAC,
+ * so a pair of radios keeps its draw whatever the order or the number of radios
+ * in the config (a campus run with a subset of its routers sees the same walls
+ * and the same shadowing). */
+static uint64_t shadow_key(const struct radio *r)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	if (r->cfg.name[0]) {
+		for (const char *c = r->cfg.name; *c; c++)
+			h = (h ^ (uint8_t)*c) * 0x100000001b3ULL;
+	} else {
+		for (int i = 0; i < 6; i++)
+			h = (h ^ r->cfg.mac[i]) * 0x100000001b3ULL;
+	}
+	return h;
+}
+
 /* Mean received power tx -> rx: tx power + antenna gains - path loss -
  * static shadowing (same draw both ways), unless a link override says else. */
 static double link_mean_dbm(const struct medium *m, int a, int b)
@@ -28,8 +45,11 @@ static double link_mean_dbm(const struct medium *m, int a, int b)
 	}
 	double pl = prop_loss_db(&m->cfg.prop, ta->cfg.freq_mhz, radio_pos(ta), radio_pos(rb));
 	if (m->cfg.prop.shadowing_sigma_db > 0) {
-		int lo = a < b ? a : b, hi = a < b ? b : a;
-		pl += m->cfg.prop.shadowing_sigma_db * rng_hash_normal(m->cfg.seed, lo, hi);
+		uint64_t ka = shadow_key(ta), kb = shadow_key(rb);
+		uint64_t seed = m->cfg.prop.has_shadowing_seed ? m->cfg.prop.shadowing_seed
+							       : m->cfg.seed;
+		pl += m->cfg.prop.shadowing_sigma_db *
+		      rng_hash_normal(seed, ka < kb ? ka : kb, ka < kb ? kb : ka);
 	}
 	return gains - pl;
 }

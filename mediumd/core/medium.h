@@ -113,6 +113,8 @@ struct medium_propagation {
 	struct medium_wall *walls;
 	int n_walls;
 	double shadowing_sigma_db;	/* static per-link log-normal (0 = off) */
+	uint64_t shadowing_seed;	/* seed of the static draw ...          */
+	bool   has_shadowing_seed;	/* ... if set; else the config's seed   */
 	enum medium_fading fading;
 	double fading_sigma_db;		/* for MEDIUM_FADING_LOGNORMAL          */
 };
@@ -313,6 +315,13 @@ double medium_rx_power_dbm(const struct medium *m, int tx, int rx);
 double medium_radio_noise_dbm(const struct medium *m, int radio);
 double medium_radio_cs_threshold_dbm(const struct medium *m, int radio);
 double medium_radio_rx_sensitivity_dbm(const struct medium *m, int radio);
+/* The link table (links.c): probability that rx decodes one frame of len bytes
+ * (MPDU incl. FCS) sent by tx at rate_idx with nothing else on the air, and
+ * probability that rx senses such a frame busy (power >= its CS threshold);
+ * both averaged over the per-frame fading, forced loss (`per`) included. */
+double medium_link_delivery(const struct medium *m, int tx, int rx, int rate_idx,
+			    uint32_t len, bool short_pre);
+double medium_link_sensed(const struct medium *m, int tx, int rx);
 
 /* -------------------------------------------------------------- stats -- */
 

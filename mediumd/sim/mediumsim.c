@@ -1,11 +1,15 @@
 /* mediumsim - run the medium core in virtual time with synthetic traffic.
  *
  *   mediumsim MEDIUM.conf SCENARIO [--seed N] [--duration S]
+ *   mediumsim MEDIUM.conf --links [--len BYTES] [--short-preamble] [--seed N]
  *
  * Saturated flows keep `backlog` frames queued at their sender; injected
  * frames are enqueued at a given instant.  Prints one JSON object: per-flow
  * goodput and counters, pairwise overlap of flows' DATA airtime, injected
- * frames' fates, the medium's own counters, events processed and events/s. */
+ * frames' fates, the medium's own counters, events processed and events/s.
+ * --links prints the medium's link table instead (no traffic): per directed
+ * link its mean power, SNR, the chance a frame is sensed, and the chance a
+ * frame of BYTES (MPDU incl. FCS, default 1536) is decoded at each rate. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -215,8 +219,43 @@ static void report(struct sim *s, double wall_s)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mediumsim MEDIUM.conf SCENARIO [--seed N] [--duration S]\n");
+	fprintf(stderr, "usage: mediumsim MEDIUM.conf SCENARIO [--seed N] [--duration S]\n"
+			"       mediumsim MEDIUM.conf --links [--len BYTES] [--short-preamble] "
+			"[--seed N]\n");
 	exit(2);
+}
+
+/* The link table as JSON: radios with their thresholds, then every directed
+ * link that carries any power. */
+static void link_table(struct sim *s, uint32_t len, bool short_pre)
+{
+	int n = medium_radio_count(s->m);
+	printf("{\"seed\": %llu, \"len\": %u, \"short_preamble\": %s,\n\"radios\": [",
+	       (unsigned long long)s->cfg.seed, len, short_pre ? "true" : "false");
+	for (int i = 0; i < n; i++)
+		printf("%s\n  {\"name\": \"%s\", \"noise_dbm\": %.4f, \"rx_sensitivity_dbm\": %.4f, "
+		       "\"cs_threshold_dbm\": %.4f}", i ? "," : "", rname(s, i),
+		       medium_radio_noise_dbm(s->m, i), medium_radio_rx_sensitivity_dbm(s->m, i),
+		       medium_radio_cs_threshold_dbm(s->m, i));
+	printf("\n],\n\"links\": [");
+	int first = 1;
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++) {
+			double p = medium_rx_power_dbm(s->m, a, b);
+			if (a == b || !isfinite(p))
+				continue;
+			enum medium_phy phy = s->cfg.radios[a].phy;
+			printf("%s\n  {\"tx\": \"%s\", \"rx\": \"%s\", \"mean_dbm\": %.4f, "
+			       "\"snr_db\": %.4f, \"sensed\": %.6f, \"delivery\": {",
+			       first ? "" : ",", rname(s, a), rname(s, b), p,
+			       p - medium_radio_noise_dbm(s->m, b), medium_link_sensed(s->m, a, b));
+			for (int k = 0; k < 12 && medium_rate_100kbps(phy, k) > 0; k++)
+				printf("%s\"%g\": %.6f", k ? ", " : "", medium_rate_100kbps(phy, k) / 10.0,
+				       medium_link_delivery(s->m, a, b, k, len, short_pre));
+			printf("}}");
+			first = 0;
+		}
+	printf("\n]}\n");
 }
 
 int main(int argc, char **argv)
@@ -226,12 +265,23 @@ int main(int argc, char **argv)
 	const char *conf = NULL, *scen = NULL;
 	long long seed = -1;
 	double duration = -1;
+	bool links = false, short_pre = false;
+	long len = 1536;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = strtoll(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--duration") && i + 1 < argc)
 			duration = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--links"))
+			links = true;
+		else if (!strcmp(argv[i], "--short-preamble"))
+			short_pre = true;
+		else if (!strcmp(argv[i], "--len") && i + 1 < argc) {
+			len = strtol(argv[++i], NULL, 0);
+			if (len < 14 || len > 65535)
+				usage();
+		}
 		else if (argv[i][0] == '-')
 			usage();
 		else if (!conf)
@@ -241,11 +291,25 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!conf || !scen)
+	if (!conf || (!scen && !links) || (scen && links))
 		usage();
 	if (medium_config_load(conf, &s.cfg, err, sizeof err) < 0) {
 		fprintf(stderr, "mediumsim: %s\n", err);
 		return 2;
+	}
+	if (links) {
+		if (seed >= 0)
+			s.cfg.seed = (uint64_t)seed;
+		s.m = medium_new(&s.cfg);
+		if (!s.m) {
+			fprintf(stderr, "mediumsim: invalid medium config %s: %s\n", conf,
+				strerror(errno));
+			return 2;
+		}
+		link_table(&s, (uint32_t)len, short_pre);
+		medium_free(s.m);
+		medium_config_free(&s.cfg);
+		return 0;
 	}
 	if (scenario_load(scen, &s.cfg, &s.sc, err, sizeof err) < 0) {
 		fprintf(stderr, "mediumsim: %s\n", err);

@@ -37,7 +37,7 @@ def test_builder_setup_validates_like_an_experiment_file():
         sources.from_builder("chain", ["hops=0"])
     with pytest.raises(HarnessError, match="unknown parameter of builder 'chain'; allowed: builder, hops"):
         sources.from_builder("chain", ["hopz=3"])
-    with pytest.raises(HarnessError, match="neither an experiment file .* builders: chain"):
+    with pytest.raises(HarnessError, match="neither an experiment file .* builders: campus, chain"):
         sources.load("ring")
 
 

@@ -89,7 +89,7 @@ def test_invalid_file_is_reported_before_anything_runs(tmp_path, capsys, monkeyp
     bad.write_text(TEXT.replace("builder: chain", "builder: chian"))
     assert cli.main(["run", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert f"{bad}:2: topology.builder: unknown builder 'chian'; allowed: chain" in err
+    assert f"{bad}:2: topology.builder: unknown builder 'chian'; allowed: campus, chain" in err
     assert cli.main(["run", str(tmp_path / "missing.yaml")]) == 2
     assert "cannot read experiment file" in capsys.readouterr().err
 

@@ -92,7 +92,7 @@ def test_unknown_top_level_key(tmp_path):
 
 def test_unknown_builder_lists_the_registered_ones(tmp_path):
     msg = error_of(tmp_path, MINIMAL.replace("builder: chain", "builder: star"))
-    assert "topology.builder: unknown builder 'star'; allowed: chain" in msg
+    assert "topology.builder: unknown builder 'star'; allowed: campus, chain" in msg
 
 
 def test_unknown_builder_parameter_lists_its_parameters(tmp_path):
@@ -124,7 +124,7 @@ def test_bad_values_name_path_and_allowed(tmp_path, snippet, path, allowed):
 def test_missing_required_keys(tmp_path):
     assert "topology: missing (required)" in error_of(tmp_path, "name: x\nflows: []\n")
     msg = error_of(tmp_path, "name: x\ntopology: {hops: 2}\nflows: [{src: a, dst: b}]\n")
-    assert "topology.builder: missing (required); one of chain" in msg
+    assert "topology.builder: missing (required); one of campus, chain" in msg
     msg = error_of(tmp_path, "name: x\ntopology: {builder: chain}\nflows: [{src: a}]\n")
     assert "flows[0].dst: missing (required)" in msg
 
@@ -241,7 +241,7 @@ def test_custom_registry_declares_new_builders_and_policies():
                        "flows: [{src: a, dst: b}]\n", registry=registry)
     assert exp.base["topology"] == {"builder": "grid", "rows": 4, "cols": 3}
     assert exp.base["policy"] == {"ecn": True}
-    with pytest.raises(HarnessError, match="allowed: chain, lan, grid"):
+    with pytest.raises(HarnessError, match="allowed: campus, chain, lan, grid"):
         schema.loads("name: g\ntopology: {builder: ring}\nflows: [{src: a, dst: b}]\n",
                      registry=registry)
 

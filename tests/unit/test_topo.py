@@ -88,7 +88,7 @@ def test_chain_builder():
     assert not mesh.routes and mesh.stations["sta1"].rts is True
     with pytest.raises(HarnessError, match="allowed an integer >= 1"):
         chain.build(hops=0)
-    with pytest.raises(HarnessError, match="allowed chain"):
+    with pytest.raises(HarnessError, match="allowed campus, chain"):
         build("ring")
 
 

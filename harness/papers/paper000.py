@@ -1,0 +1,432 @@
+"""Paper 000: D. Koutsonikolas, J. Dyaberi, P. Garimella, S. Fahmy, Y. C. Hu, "On TCP Throughput
+and Window Size in a Multihop Wireless Network Testbed" (WiNTECH'07). Claims (papers' 000.3,
+000.4; catalogue E1-E6, E23), the report sections of its grid experiments
+(experiments/papers/000_map*.yaml) and the paper page over the three layouts.
+
+The testbed (Purdue MAP) is the campus builder's default layout (docs/campus.md); its link
+facts are judged in ``map_links``, the grid's quantities in ``map_analysis``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
+
+from harness.papers import map_analysis as M
+from harness.papers import map_links
+from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
+from harness.papers.sections import fig_path, figures_ok, link
+
+if TYPE_CHECKING:
+    from harness.experiment.results import ResultSet
+
+MAP = "experiments/papers/000_map.yaml"
+SEEDS = {"paper000_map": 1, "paper000_map_seed2": 2, "paper000_map_seed3": 3}
+
+CLAIMS: List[Claim] = [
+    Claim("000.rts1_2", "RTS/CTS off over on, 1 hop, 2 Mbit/s", 4, "%", "§4.1 text",
+          experiment=MAP),
+    Claim("000.rts1_5.5", "RTS/CTS off over on, 1 hop, 5.5 Mbit/s", 12, "%", "§4.1 text",
+          experiment=MAP),
+    Claim("000.rts1_auto", "RTS/CTS off over on, 1 hop, auto rate", 23, "%", "§4.1 text",
+          experiment=MAP),
+    Claim("000.spread1", "spread across windows, 1 hop (largest of rate x RTS/CTS)", [0, 5], "%",
+          "§4.1 text", experiment=MAP, note="paper: 10-15 % on the two longest links"),
+    Claim("000.spread2", "spread across windows, 2 hops", [8, 27], "%", "§4.2 table",
+          experiment=MAP),
+    Claim("000.spread3", "spread across windows, 3 hops", [34, 389], "%", "§4.3 table",
+          experiment=MAP),
+    Claim("000.spread4", "spread across windows, 4 hops", [16, 9277], "%", "§4.4 table",
+          experiment=MAP),
+    Claim("000.ratio2", "2-hop / 1-hop average throughput (largest of rate x RTS/CTS)",
+          [0, 0.5], "", "§4.2 text", experiment=MAP),
+    Claim("000.max3", "3-hop average throughput, best case", [0, 300], "kbit/s", "§4.3 text",
+          experiment=MAP),
+    Claim("000.four55off", "4-hop average throughput, 5.5 Mbit/s, RTS off (range over windows)",
+          [187, 387], "kbit/s", "§4.4 text", experiment=MAP),
+    Claim("000.four55on", "4-hop best average throughput, 5.5 Mbit/s, RTS on", 390, "kbit/s",
+          "§4.4 text", experiment=MAP),
+    Claim("000.rts3_55", "RTS/CTS on over off, 3 hops, 5.5 Mbit/s", 24, "%", "§4.3 text",
+          experiment=MAP),
+    Claim("000.rts4_55", "RTS/CTS on over off, 4 hops, 5.5 Mbit/s (best averages)", 27, "%",
+          "§4.4 text", experiment=MAP),
+    Claim("000.rts4_auto", "RTS/CTS on over off, 4 hops, auto (best averages)", 19, "%",
+          "§4.4 text", experiment=MAP),
+    Claim("000.rtt12", "RTT at 1-2 hops (5-3-23 aside), median of the averages", [0, 20], "ms",
+          "§4.1-4.2 text", experiment=MAP),
+    Claim("000.rtt523", "largest RTT of 5-3-23 (RTS on)", 470, "ms", "§4.2 text",
+          experiment=MAP),
+    Claim("000.rtt3auto1", "3-hop RTT, auto, 1 segment, RTS off / on", [388, 679], "ms",
+          "§4.3 text", experiment=MAP),
+    Claim("000.eleven", "11 Mbit/s beyond 1 hop", "very low", "", "§3 (prior experience)",
+          note="not in the paper's grid, nor in ours"),
+]
+
+PAPER = Paper("000", "Koutsonikolas, Dyaberi, Garimella, Fahmy, Hu: On TCP Throughput and "
+              "Window Size in a Multihop Wireless Network Testbed", CLAIMS,
+              {"paper000_map": MAP,
+               "paper000_map_seed2": "experiments/papers/000_map_seed2.yaml",
+               "paper000_map_seed3": "experiments/papers/000_map_seed3.yaml"})
+#: Experiments the paper page's claim rows are computed from (by name prefix); the page's
+#: first set (the default layout) gives each row.
+ROWS_FROM = ("paper000_",)
+
+
+def _spread_range(grid: M.Grid, hops: int) -> Optional[List[float]]:
+    vals = [M.spread(grid.series(hops, r, s)) for r in M.RATES for s in M.RTS]
+    got = [v for v in vals if v is not None]
+    return [round(min(got)), round(max(got))] if got else None
+
+
+def _band_verdict(paper: Any, ours: Any) -> str:
+    if ours is None:
+        return "not measured"
+    if isinstance(ours, list):
+        lo, hi = paper
+        return "agrees" if lo <= ours[0] and ours[1] <= hi else \
+            "overlaps" if ours[0] <= hi and lo <= ours[1] else "differs"
+    return verdict_band(paper, ours)
+
+
+def rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
+    """The claim table with our values from one layout's grid (its first layout's records)."""
+    grid = M.Grid.of(records)
+    c = PAPER.claim
+    hops = grid.hop_counts()
+    out: List[Row] = []
+    for rate, key in ((2, "000.rts1_2"), (5.5, "000.rts1_5.5"), ("auto", "000.rts1_auto")):
+        g = M.rts_gain(grid, 1, rate, favour=False) if 1 in hops else None
+        out.append(Row(c(key), round(g, 1) if g is not None else None,
+                       "mean over windows and the 4 paths",
+                       ("agrees in sign" if g > 0 else "differs in sign") if g is not None
+                       else "not measured"))
+    s1 = _spread_range(grid, 1) if 1 in hops else None
+    out.append(Row(c("000.spread1"), s1[1] if s1 else None, "(max - min) / min over 7 windows",
+                   verdict_band([0, 5], s1[1], 10) if s1 else "not measured"))
+    for h in (2, 3, 4):
+        sr = _spread_range(grid, h) if h in hops else None
+        out.append(Row(c(f"000.spread{h}"), sr, "range over rate x RTS/CTS",
+                       _band_verdict(c(f"000.spread{h}").paper, sr)))
+    ratios = []
+    for r in M.RATES:
+        for s in M.RTS:
+            one, two = M.mean_over(grid, 1, rates=[r], rts=[s]), M.mean_over(grid, 2, rates=[r], rts=[s])
+            if one and two is not None:
+                ratios.append(two / one)
+    worst = max(ratios) if len(ratios) == 6 else None
+    out.append(Row(c("000.ratio2"), round(worst, 2) if worst is not None else None,
+                   "means over windows", verdict_band([0, 0.5], worst)))
+    best3 = max((v for r in M.RATES for s in M.RTS for v in grid.series(3, r, s).values()),
+                default=None) if 3 in hops else None
+    out.append(Row(c("000.max3"), round(best3) if best3 is not None else None,
+                   "best (rate, RTS/CTS, window) average", verdict_band([0, 300], best3)))
+    s4 = grid.series(4, 5.5, False) if 4 in hops else {}
+    r4 = [round(min(s4.values())), round(max(s4.values()))] if s4 else None
+    out.append(Row(c("000.four55off"), r4, "range over windows",
+                   _band_verdict([187, 387], r4)))
+    s4on = grid.series(4, 5.5, True) if 4 in hops else {}
+    m4 = round(max(s4on.values())) if s4on else None
+    out.append(Row(c("000.four55on"), m4, "best window", verdict_band([300, 480], m4)
+                   if m4 is not None else "not measured"))
+    for key, h, rate, how in (("000.rts3_55", 3, 5.5, "mean"), ("000.rts4_55", 4, 5.5, "max"),
+                              ("000.rts4_auto", 4, "auto", "max")):
+        g = M.rts_gain(grid, h, rate, favour=True, how=how) if h in hops else None
+        out.append(Row(c(key), round(g, 1) if g is not None else None,
+                       "averages over windows" if how == "mean" else "best averages over windows",
+                       ("agrees in sign" if g > 0 else "differs in sign") if g is not None
+                       else "not measured"))
+    small = [grid.avg(h, r, s, w, "rtt", exclude=("5-3-23",)) for h in (1, 2) if h in hops
+             for r in M.RATES for s in M.RTS for w in M.WINDOWS]
+    got = [v for v in small if v is not None]
+    med = sorted(got)[len(got) // 2] if got else None
+    out.append(Row(c("000.rtt12"), round(med, 1) if med is not None else None,
+                   f"median of {len(got)} averages", verdict_band([0, 20], med)))
+    rtt523 = [v for (p, _r, s, _w), vals in grid.rtt.items() if p == "5-3-23" and s
+              for v in vals]
+    out.append(Row(c("000.rtt523"), round(max(rtt523)) if rtt523 else None,
+                   "largest run mean", "compare" if rtt523 else "not measured"))
+    pair = [grid.avg(3, "auto", s, 1, "rtt") for s in M.RTS] if 3 in hops else []
+    out.append(Row(c("000.rtt3auto1"), [round(v) for v in pair if v is not None] or None,
+                   "RTS off, on", "compare" if pair and None not in pair else "not measured"))
+    out.append(Row(c("000.eleven"), None, "", "not measured (neither grid has it)"))
+    return out
+
+
+# -- tables in the paper's layouts -----------------------------------------------------------
+def table3_lines(grid: M.Grid) -> List[str]:
+    ours = M.table3(grid)
+    out = ["| hops | rate | paper: RTS/CTS | paper: window | ours: RTS/CTS | ours: window |",
+           "|---|---|---|---|---|---|"]
+    for (h, rate), (rts, win) in M.PAPER_TABLE3.items():
+        cell = ours.get((h, rate))
+        out.append(f"| {h} | {M.rate_label(rate)} | {rts} | {win} | "
+                   f"{cell.rts if cell else '-'} | {cell.window if cell else '-'} |")
+    return out
+
+
+def _per_hop_rts_lines(grid: M.Grid, cell: Callable[[int, bool, Any], str]) -> List[str]:
+    """Rows (hop count, RTS/CTS) x columns (rates) of "paper / ours" cells."""
+    out = ["| hops | RTS/CTS | " + " | ".join(f"{M.rate_label(r)} (paper / ours)" for r in M.RATES)
+           + " |", "|---|---|---|---|---|"]
+    for h in grid.hop_counts():
+        for rts in (True, False):
+            out.append(f"| {h} | {'on' if rts else 'off'} | "
+                       + " | ".join(cell(h, rts, r) for r in M.RATES) + " |")
+    return out
+
+
+def spread_lines(grid: M.Grid) -> List[str]:
+    def cell(h: int, rts: bool, r: Any) -> str:
+        p = M.PAPER_SPREAD.get((h, rts), {}).get(r)
+        paper = "< 5" if h == 1 else p if p is not None else "-"
+        return f"{paper} % / {M._fmt_pct(M.spread(grid.series(h, r, rts)))}"
+    return _per_hop_rts_lines(grid, cell)
+
+
+def best_lines(grid: M.Grid) -> List[str]:
+    def cell(h: int, rts: bool, r: Any) -> str:
+        paper = (2 if not rts else "-") if h == 1 else M.PAPER_BEST.get((h, rts), {}).get(r, "-")
+        return f"{paper} / {M.best_window(grid.series(h, r, rts)) or '-'}"
+    return _per_hop_rts_lines(grid, cell)
+
+
+def scaling_lines(grid: M.Grid) -> List[str]:
+    """Average throughput and RTT per hop count, rate and RTS/CTS (means over windows)."""
+    out = ["| hops | rate | RTS off: kbit/s | RTS on: kbit/s | RTS off: RTT ms | RTS on: RTT ms |",
+           "|---|---|---|---|---|---|"]
+    for h in grid.hop_counts():
+        for r in M.RATES:
+            vals = [M.mean_over(grid, h, rates=[r], rts=[s]) for s in M.RTS]
+            rtts = [M.mean_over(grid, h, "rtt", rates=[r], rts=[s]) for s in M.RTS]
+            out.append(f"| {h} | {M.rate_label(r)} | "
+                       + " | ".join(f"{v:.0f}" if v is not None else "-" for v in vals) + " | "
+                       + " | ".join(f"{v:.0f}" if v is not None else "-" for v in rtts) + " |")
+    return out
+
+
+def verdict_lines(verdicts: Sequence[M.Verdict]) -> List[str]:
+    out = ["| # | claim (000.4) | regime | paper | ours | criterion | holds |",
+           "|---|---|---|---|---|---|---|"]
+    for i, v in enumerate(verdicts, start=1):
+        holds = "-" if v.holds is None else "yes" if v.holds else "no"
+        out.append(f"| {i} | {v.claim} | {v.regime} | {v.paper} | {v.ours} | {v.criterion} | "
+                   f"{holds} |")
+    return out
+
+
+def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    """What the medium saw per hop count and RTS/CTS: share of MAC attempts received and frames
+    dropped at the retry limit (means over runs): hidden terminals collide without RTS/CTS."""
+    from harness.papers import analysis as A
+    acc: Dict[Any, Dict[str, List[float]]] = {}
+    for rec in records:
+        if rec.get("status") != "ok" or A.param(rec, "topology.builder") != "campus":
+            continue
+        key = (M.hops_of(A.param(rec, "topology.path")), bool(A.param(rec, "topology.rts")))
+        ok, drops = A.attempt_success(rec), A.retry_drops(rec)
+        if ok is not None:
+            acc.setdefault(key, {}).setdefault("ok", []).append(ok)
+        if drops is not None:
+            acc.setdefault(key, {}).setdefault("drops", []).append(drops)
+    if not acc:
+        return []
+    out = ["| hops | RTS/CTS | MAC attempts received | retry-limit drops per run |",
+           "|---|---|---|---|"]
+    for (h, rts) in sorted(acc):
+        d = acc[(h, rts)]
+        ok_mean = sum(d.get("ok", [0])) / max(len(d.get("ok", [])), 1)
+        dr_mean = sum(d.get("drops", [0])) / max(len(d.get("drops", [])), 1)
+        out.append(f"| {h} | {'on' if rts else 'off'} | {ok_mean:.1%} | {dr_mean:.1f} |")
+    return out
+
+
+# -- figures in the layout of the paper's Figs. 2-13 ----------------------------------------
+def figure_for_hops(grid: M.Grid, hops: int, path: Path) -> Path:
+    """Figs. 2-13 for one hop count: rows = rates, columns = throughput with RTS/CTS off and
+    on, RTT off and on; one line per path, dashed = unclamped."""
+    from harness.papers.figures import panel_grid
+    rows = []
+    for r in M.RATES:
+        row = []
+        for what, unit in (("kbps", "throughput (kbit/s)"), ("rtt", "RTT (ms)")):
+            for rts in M.RTS:
+                lines = {p: grid.per_path(p, r, rts, what) for p in grid.paths(hops)}
+                row.append((f"{M.rate_label(r)}, RTS/CTS {'on' if rts else 'off'}", lines, unit))
+        rows.append(row)
+    return panel_grid(rows, path, xlabel="window limit (segments)",
+                      note=f"{hops}-hop paths; dashed: unclamped window")
+
+
+def figures(grid: M.Grid, fig_dir: Path, report: Path, fmt: str) -> List[str]:
+    out: List[str] = []
+    figs = {1: "2-4", 2: "5-7", 3: "8-10", 4: "11-13"}
+    for h in grid.hop_counts():
+        path = figure_for_hops(grid, h, fig_path(fig_dir, f"paper000_{h}hop", fmt))
+        out += [f"{h} hop{'s' if h > 1 else ''} (paper Figs. {figs.get(h, '-')}): throughput "
+                "and RTT against the window, per path, RTS/CTS off and on, one row per rate:",
+                "", link(path, report, f"{h}-hop flows"), ""]
+    return out
+
+
+def floorplan(fig_dir: Path, report: Path, fmt: str, seed: Optional[int]) -> List[str]:
+    from harness.papers.figures import compact_png
+    from topologies.campus import load_campus
+    from topologies.campus_plan import draw_floorplan
+    path = compact_png(draw_floorplan(load_campus(), fig_path(fig_dir, "paper000_floorplan", fmt),
+                                      shadowing_seed=seed, show_paths=True, dpi=72))
+    return ["The campus (docs/campus.md) with its links at 2, 5.5 and 11 Mbit/s:", "",
+            link(path, report, "campus floor plan"), ""]
+
+
+def layout_of(records: Sequence[Mapping[str, Any]]) -> Optional[int]:
+    from harness.papers import analysis as A
+    seeds = {A.param(r, "topology.shadowing_seed") for r in records if r.get("status") == "ok"}
+    return next(iter(seeds)) if len(seeds) == 1 else None
+
+
+def why_differ() -> List[str]:
+    return [
+        "- **The testbed is a model.** MAP's buildings, positions and link qualities are not "
+        "published; our campus is a stated assumption (docs/campus.md) whose links satisfy "
+        "the paper's qualitative link facts. Absolute throughputs depend on it; the claims are "
+        "judged on three shadowing layouts, and count as reproduced where they hold on two.",
+        "- **Radios.** The medium's 802.11b error model makes 5.5 Mbit/s CCK as robust as "
+        "2 Mbit/s (docs/medium.md); real cards needed 2-3 dB more at 5.5. Auto rate is Linux's "
+        "minstrel, not madwifi's SampleRate/Onoe of 2007.",
+        "- **TCP.** Linux 6.1 BIC with SACK, timestamps (1448-byte payloads), F-RTO, RACK and "
+        "TCP small queues, against 2.6.8's BIC. The window is the receiver's (`rwnd_clamp`: "
+        "iperf -w's mechanism); a 1-segment receiver window is sent as two 724-byte segments "
+        "(docs/policies.md). An unclamped window fills the queues above the MAC (qdisc, "
+        "mac80211, the medium's 50 frames), which the paper's 2.6.8 stack had less of.",
+        "- **Routing.** Static routes along the paper's paths, not OLSR snapshots; nothing "
+        "but the flow's routers exists in a run (`nodes: path`, docs/campus.md).",
+        "- **Runs.** One 20 s flow per run, as in the paper; the paper's nights had other "
+        "interference (none here) and the environment changed within its runs.",
+    ]
+
+
+def mechanism_lines(sender: Sequence[Mapping[str, Any]], grid: M.Grid) -> List[str]:
+    rows = M.mechanism_rows(sender, grid)
+    if not rows:
+        return []
+    out = ["| path | RTS/CTS | window | sender limit (cwnd_clamp) kbit/s | receiver window "
+           "(rwnd_clamp, the grid) kbit/s |", "|---|---|---|---|---|"]
+    for path, rts, w, cw, rw in rows:
+        out.append(f"| {path} | {'on' if rts else 'off'} | {M.window_label(w)} | {cw:.0f} | "
+                   f"{f'{rw:.0f}' if rw is not None else '-'} |")
+    return out
+
+
+def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List[str]:
+    """A grid experiment's part of its report: the paper's figures and tables from our records,
+    the 12 claims judged on this layout, the claim table, why we may differ."""
+    recs = rs.ok
+    if rs.name.startswith("paper000_sender_window"):
+        return ["The sender's window limit (`cwnd_clamp`) at 5.5 Mbit/s; the paper page sets "
+                "it beside the grid's receiver window.", ""] + \
+            mechanism_lines(recs, M.Grid.of([])) + [""]
+    grid = M.Grid.of(recs)
+    seed = layout_of(recs)
+    out: List[str] = [f"Layout: shadowing seed {seed if seed is not None else 'mixed'}"
+                      f"{' (the default)' if seed == 1 else ''}; window: receiver window "
+                      "(`rwnd_clamp`), Linux delayed ACK; BIC with SACK; 20 s flows.", ""]
+    if figures_ok() and grid.kbps:  # Figs. 2-13 for the default layout (docs/ stays small)
+        out += floorplan(fig_dir, report, fmt, seed)
+        out += figures(grid, fig_dir, report, fmt) if seed == 1 else \
+            ["Figures in the layout of Figs. 2-13: the default layout's report (seed 1).", ""]
+    out += ["### Table 3: best RTS/CTS setting and window per hop count and rate", "",
+            "\"on/off\": RTS/CTS helped some paths of the hop count but not others; the windows "
+            "are then the best with it on / off.", ""] + table3_lines(grid) + [""]
+    out += ["### Spread of the average throughput across windows", "",
+            "(max - min) / min over the 7 windows (1-6 segments, unclamped), per hop count, "
+            "RTS/CTS setting and rate (paper: §4.1-4.4 tables).", ""] + spread_lines(grid) + [""]
+    out += ["### Best window (segments)", ""] + best_lines(grid) + [""]
+    out += ["### Throughput and RTT per hop count (means over windows and paths)", ""] \
+        + scaling_lines(grid) + [""]
+    if 1 in grid.hop_counts():
+        out += ["### Why RTS/CTS costs what it costs at 1 hop", "",
+                "RTS off over RTS on at 1 hop (means over windows and paths) beside the analytic "
+                "cost of the RTS/CTS exchange on one clean hop (harness.medium.analytic, long "
+                "preamble; auto rate against 11 Mbit/s, the rate minstrel keeps on these links).",
+                "", "| rate | paper | ours | analytic |", "|---|---|---|---|"]
+        for rate in M.RATES:
+            g = M.rts_gain(grid, 1, rate, favour=False)
+            model_rate = 11.0 if rate == "auto" else float(rate)
+            out.append(f"| {M.rate_label(rate)} | +{M.PAPER_RTS_1HOP[rate]} % | "
+                       f"{M.fmt_gain(g)} | {M.fmt_gain(M.rts_cost_model(model_rate))} |")
+        out.append("")
+    model = M.one_segment_rows(grid)
+    if any(m is not None for _r, _s, m, _p in model):
+        out += ["### Why a window of one segment costs here (1 hop)", "",
+                "Linux sends a 1-segment receiver window (1448 bytes) as two 724-byte segments "
+                "(the records' `mss_seen`), each a DCF exchange of its own. The analytic "
+                "single-link model (harness.medium.analytic: DIFS, mean backoff, PLCP, data, "
+                "MAC ACK, one TCP ACK per two segments) gives the cost of the smaller segments "
+                "alone; the rest is idle air while the sender waits for the window to reopen.",
+                "", "| rate | RTS/CTS | measured: window 1 / unclamped | model: 724-byte / "
+                "1448-byte segments |", "|---|---|---|---|"]
+        for rate, rts, measured, ratio in model:
+            out.append(f"| {M.rate_label(rate)} | {'on' if rts else 'off'} | "
+                       f"{f'{measured:.2f}' if measured is not None else '-'} | {ratio:.2f} |")
+        out.append("")
+    med = medium_lines(recs)
+    if med:
+        out += ["### What the medium saw", "",
+                "Hidden routers collide unless RTS/CTS reserves the air; collisions the MAC "
+                "repairs cost airtime, drops at the retry limit reach TCP.", ""] + med + [""]
+    out += ["### The paper's claims (000.4) on this layout", ""] \
+        + verdict_lines(M.verdicts(grid)) + [""]
+    out += ["### The paper's numbers beside ours", ""] + comparison_table(rows(recs)) + [""]
+    return out + ["### Why we may differ", ""] + why_differ() + [""]
+
+
+def page_sections(sets: Sequence[ResultSet]) -> List[str]:
+    """The paper page: every claim on each layout and whether it is reproduced (holds on at
+    least two of the three), and the link facts of each layout."""
+    grids = [(rs.name, layout_of(rs.ok), M.Grid.of(rs.ok)) for rs in sets
+             if rs.name.startswith("paper000_map")]
+    out: List[str] = []
+    if grids:
+        per = [M.verdicts(g) for _n, _s, g in grids]
+        head = "| # | claim | " + " | ".join(f"seed {s}" for _n, s, _g in grids) + \
+            " | reproduced |"
+        out += ["## The claims on each layout", "",
+                "Each claim of 000.4 judged by its criterion (each layout's report gives the "
+                "numbers) on the default layout (shadowing seed 1) and two others. A claim is "
+                "reproduced if it holds on at least two of the three.", "",
+                head, "|---|---|" + "---|" * len(grids) + "---|"]
+        for i, v in enumerate(per[0]):
+            marks = [p[i].holds for p in per]
+            cells = ["-" if m is None else "yes" if m else "no" for m in marks]
+            yes = sum(1 for m in marks if m)
+            verdict = "not measured" if all(m is None for m in marks) else \
+                "yes" if yes >= 2 else "no"
+            out.append(f"| {i + 1} | {v.claim} | " + " | ".join(cells) + f" | {verdict} |")
+        out.append("")
+    sender = next((rs for rs in sets if rs.name.startswith("paper000_sender_window")), None)
+    default = next((g for _n, s, g in grids if s == 1), None)
+    if sender is not None and default is not None:
+        out += ["## Which window mechanism", "",
+                "The paper does not say how it limited the window. Our grid limits the "
+                "receiver's window (iperf -w's mechanism); here the sender's limit "
+                "(`cwnd_clamp`, docs/policies.md) on the same paths, 5.5 Mbit/s, default "
+                "layout. With Linux's delayed ACK a sender limit of one segment waits for the "
+                "receiver's ACK timer at every segment.", ""] \
+            + mechanism_lines(sender.ok, default) + [""]
+    seeds = [s for _n, s, _g in grids if s is not None] or [1, 2, 3]
+    facts = {s: map_links.link_facts(shadowing_seed=s) for s in seeds}
+    out += ["## The link facts on each layout", "",
+            "Paper 000's qualitative link facts from the medium's link table "
+            "(harness/papers/map_links.py, docs/campus.md).", "",
+            "| fact | " + " | ".join(f"seed {s}" for s in seeds) + " |",
+            "|---|" + "---|" * len(seeds)]
+    for i, f in enumerate(facts[seeds[0]]):
+        out.append(f"| {f.what} | " + " | ".join("holds" if facts[s][i].holds else
+                                                 f"no: {facts[s][i].detail}" for s in seeds)
+                   + " |")
+    return out + [""]
+
+
+def evidence(records: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
+    """Numbers the claim tests print beside their verdicts (for a failing claim's message)."""
+    grid = M.Grid.of(records)
+    return {"paths": grid.paths(), "verdicts": [v.__dict__ for v in M.verdicts(grid)]}

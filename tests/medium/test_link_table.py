@@ -1,0 +1,97 @@
+"""The medium's link table (``mediumsim --links``, core/links.c) against the medium itself:
+its delivery ratios are the probability the core draws for a frame alone on the air, so
+broadcast probes through the simulated medium must deliver the same share; and static
+shadowing keyed by radio names and a seed of its own is the same whatever the order, the
+number of radios or the run's seed."""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+
+import pytest
+
+#: Receivers on a line from a sender at x = 0: mean SNR from far above to below the thresholds.
+DISTANCES = (150, 230, 260, 280, 300, 330)
+
+
+def link_table(mediumsim_bin, tmp_path, conf: str, *args: str) -> dict:
+    path = tmp_path / "links.conf"
+    path.write_text(conf)
+    proc = subprocess.run([str(mediumsim_bin), str(path), "--links", *args],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def line_config(fading: str) -> str:
+    radios = "".join(f"radio 02:00:00:00:01:{i:02x} name r{i} pos {d} 0 2\n"
+                     for i, d in enumerate(DISTANCES, start=1))
+    return ("seed 11\npropagation log_distance exponent 3\n" + fading + "\n"
+            "defaults phy b txpower 18 gain 2 rx_sensitivity -95\n"
+            "radio 02:00:00:00:00:01 name s pos 0 0 2\n" + radios)
+
+
+@pytest.mark.parametrize("fading", ["fading none", "fading lognormal sigma 3", "fading rayleigh"])
+@pytest.mark.parametrize("rate", [2, 11])
+def test_delivery_matches_broadcast_probes(sim, mediumsim_bin, tmp_path, fading, rate):
+    """400 broadcast frames of 1536 bytes, far apart in time: each receiver decodes the share
+    the table states (within 4 standard errors of a binomial, plus 0.01)."""
+    conf = line_config(fading)
+    table = link_table(mediumsim_bin, tmp_path, conf, "--len", "1536")
+    want = {l["rx"]: l["delivery"][f"{rate:g}"] for l in table["links"] if l["tx"] == "s"}
+    n = 400
+    scen = "duration 9\n" + "".join(f"frame {1000 + k * 20000} s broadcast len 1536 rate {rate}\n"
+                                    for k in range(n))
+    out = sim(conf, scen)
+    got = {name: 0 for name in want}
+    for frame in out["frames"]:
+        for rx in frame["received_by"]:
+            got[rx["radio"]] += 1
+    rows = []
+    for name, p in want.items():
+        share = got[name] / n
+        tol = 4 * math.sqrt(max(p * (1 - p), 1e-4) / n) + 0.01
+        rows.append((name, p, share, tol))
+        print(f"{fading}, {rate} Mbit/s, {name}: table {p:.3f}, probes {share:.3f} (tol {tol:.3f})")
+    assert any(0.05 < p < 0.95 for _, p, _, _ in rows) or fading == "fading none", \
+        "the line should cross the transition region"
+    for name, p, share, tol in rows:
+        assert abs(share - p) <= tol, f"{name}: table {p:.3f}, probes {share:.3f}"
+
+
+def test_link_table_lists_thresholds_and_senses_what_it_decodes(mediumsim_bin, tmp_path):
+    table = link_table(mediumsim_bin, tmp_path, line_config("fading lognormal sigma 2"))
+    radio = table["radios"][0]
+    assert radio["rx_sensitivity_dbm"] == -95 and radio["cs_threshold_dbm"] == -95
+    assert abs(radio["noise_dbm"] - (-174 + 10 * math.log10(22e6) + 6)) < 1e-3
+    for link in table["links"]:
+        assert set(link["delivery"]) == {"1", "2", "5.5", "11"}
+        # a frame can only be decoded if it was locked onto, and lock = sense here
+        assert link["delivery"]["1"] <= link["sensed"] + 1e-9
+        assert link["snr_db"] == pytest.approx(link["mean_dbm"] - radio["noise_dbm"], abs=1e-3)
+
+
+def shadowing_config(order, seed: int, shadow_seed: int) -> str:
+    pos = {"a": (0, 0), "b": (40, 0), "c": (0, 40), "d": (40, 40)}
+    radios = "".join(f"radio 02:00:00:00:00:{i:02x} name {n} pos {pos[n][0]} {pos[n][1]} 1\n"
+                     for i, n in enumerate(order, start=1))
+    return (f"seed {seed}\npropagation log_distance exponent 3\nshadowing 6 seed {shadow_seed}\n"
+            "rx_sensitivity -200\n" + radios)
+
+
+def test_shadowing_seed_and_names_fix_the_draw(mediumsim_bin, tmp_path):
+    """With ``shadowing SIGMA seed N`` a pair's draw depends on N and the two radios' names
+    only: not on the run's seed, the order of the radios, or which other radios exist."""
+    def powers(order, seed, shadow_seed):
+        table = link_table(mediumsim_bin, tmp_path, shadowing_config(order, seed, shadow_seed))
+        return {(l["tx"], l["rx"]): l["mean_dbm"] for l in table["links"]}
+
+    base = powers("abcd", 1, 5)
+    assert powers("dcba", 2, 5) == base
+    subset = powers("db", 3, 5)
+    assert subset == {k: v for k, v in base.items() if set(k) <= {"b", "d"}}
+    other = powers("abcd", 1, 6)
+    assert other != base
+    assert base[("a", "b")] == base[("b", "a")]
+    print({k: round(v, 2) for k, v in base.items()})

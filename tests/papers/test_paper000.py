@@ -1,0 +1,79 @@
+"""Paper 000 (Koutsonikolas et al., WiNTECH'07) on a Purdue-MAP-like campus: the paper's 14
+paths pinned as static routes (only their routers started), 802.11b at 18 dBm with 2 dBi
+antennas and 11 transmissions per frame, a 20 s BIC+SACK flow limited by the receiver window
+(rwnd_clamp, Linux's delayed ACK on), rate {2, 5.5, auto} x RTS/CTS {off, on} x window
+{1..6, unclamped} (docs/campus.md, docs/papers.md).
+
+Claims (papers' 000.4; catalogue E1-E6, E23), each judged by the criterion
+harness/papers/map_analysis.py states:
+- quick (CI): RTS/CTS costs throughput on one hop at auto rate (E2); throughput falls from 1
+  to 2 to 3 hops, 2 hops carrying less than half of 1 hop (E3);
+- slow (the three full grids: the default layout and shadowing seeds 2 and 3): every claim of
+  000.4 is reproduced, i.e. holds on at least two of the three layouts.
+"""
+from __future__ import annotations
+
+from typing import Dict, List
+
+import pytest
+from paperlib import run_file, show
+
+from harness.analysis import trends
+from harness.papers import analysis as A
+from harness.papers import map_analysis as M
+
+pytestmark = [pytest.mark.emulation, pytest.mark.paper]
+
+REGIME = {"paper": "000", "campus": "purdue-map (seed 1)", "phy": "802.11b, 18 dBm, 2 dBi",
+          "tcp": "bic + SACK, receiver window, delayed ACK"}
+
+
+# -- quick (CI) -----------------------------------------------------------------------------
+def test_rts_cts_costs_throughput_on_one_hop_at_auto_rate(tmp_path):
+    rs = run_file("000_rts_quick", tmp_path / "rts")
+    s = A.collect(rs.records, "topology.rts", A.throughput_kbps)
+    groups = {"RTS/CTS off": s[False], "RTS/CTS on": s[True]}
+    regime = {**REGIME, "path": "23-1", "rate": "auto", "window": "unclamped"}
+    show(groups, "goodput (kbit/s)", "RTS/CTS", regime)
+    trends.assert_ordering(groups, strict=True, what="goodput (kbit/s)", x_name="RTS/CTS",
+                           regime=regime)
+
+
+def test_throughput_falls_steeply_with_hop_count(tmp_path):
+    rs = run_file("000_hops_quick", tmp_path / "hops")
+    by_path = A.collect(rs.records, "topology.path", A.throughput_kbps)
+    s = dict(sorted((M.hops_of(p), v) for p, v in by_path.items()))
+    regime = {**REGIME, "rate": "2 Mbit/s", "rts": "off", "window": 3,
+              "paths": ", ".join(by_path)}
+    show(s, "goodput (kbit/s)", "hops", regime)
+    trends.assert_decreasing(s, strict=True, what="goodput (kbit/s)", x_name="hops",
+                             regime=regime)
+    one, two = (A.means(s)[h] for h in (1, 2))
+    print(f"2-hop / 1-hop {two / one:.2f} (paper: < 0.5)")
+    assert two < 0.5 * one, f"2 hops carry {two / one:.2f} of 1 hop (paper: < 0.5)"
+
+
+# -- slow: the full grids on three layouts ---------------------------------------------------
+LAYOUTS = ("000_map", "000_map_seed2", "000_map_seed3")
+CLAIMS = ("window_1hop", "spread_grows", "hop_scaling", "rts_1hop", "rts_3_4hops", "best_on",
+          "best_off", "rtt_flip", "rtt_small", "rate_order_1hop", "auto_vs_55")
+
+
+@pytest.fixture(scope="module")
+def verdicts() -> Dict[str, List[M.Verdict]]:
+    """Each layout's claim verdicts; runs (or resumes) the full files into results/papers/."""
+    return {name: M.verdicts(M.Grid.of(run_file(name).records)) for name in LAYOUTS}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", CLAIMS)
+def test_full_claim_reproduced_on_two_of_three_layouts(verdicts, key):
+    rows = {name: next(v for v in vs if v.key == key) for name, vs in verdicts.items()}
+    first = next(iter(rows.values()))
+    print(f"\nclaim: {first.claim}\nregime: {first.regime}\npaper: {first.paper}\n"
+          f"criterion: {first.criterion}")
+    for name, v in rows.items():
+        print(f"  {name}: {v.ours} -> {'holds' if v.holds else 'does not hold'}")
+    holding = [name for name, v in rows.items() if v.holds]
+    assert len(holding) >= 2, (f"{first.claim}: holds on {len(holding)} of 3 layouts "
+                               f"({', '.join(holding) or 'none'}); paper: {first.paper}")
