@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
+from harness.kernel.mesh import MeshPath
 
 #: Linux's minimum retransmission timeout (TCP_RTO_MIN), µs: the bound Eq. (5) keeps under.
 RTO_MIN_US = 200_000.0
@@ -225,22 +226,12 @@ def path_metric(link_metrics: Sequence[float]) -> float:
 DATA_FRAME_BITS = 1500 * 8
 
 
-@dataclass(frozen=True)
-class MeshRoute:
-    """One entry of a mesh point's path table: where it leads, through whom, at what cost."""
-
-    destination: str
-    next_hop: str
-    metric: float
-    hops: int
-
-
-def diameter(routes: Sequence[MeshRoute]) -> Tuple[float, int, List[MeshRoute]]:
-    """(metric, hops, routes used) of the network diameter as one node estimates it (Eq. 5):
-    the two largest path metrics towards destinations reached through different next hops,
-    added; a node whose every route leaves through one neighbour (a chain's end) has only
-    the largest. No routes: (0, 0, [])."""
-    best: Dict[str, MeshRoute] = {}
+def diameter(routes: Sequence[MeshPath]) -> Tuple[float, int, List[MeshPath]]:
+    """(metric, hops, routes used) of the network diameter as one node estimates it (Eq. 5)
+    from its path table (``harness.kernel.mesh``): the two largest path metrics towards
+    destinations reached through different next hops, added; a node whose every route leaves
+    through one neighbour (a chain's end) has only the largest. No routes: (0, 0, [])."""
+    best: Dict[str, MeshPath] = {}
     for r in routes:
         if r.next_hop not in best or r.metric > best[r.next_hop].metric:
             best[r.next_hop] = r

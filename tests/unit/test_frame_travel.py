@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from harness.errors import HarnessError
+from harness.kernel.mesh import MeshPath
 from policies import frame_travel as ft
 
 BEST, WORST, NORMAL = ft.CASES["best"], ft.CASES["worst"], ft.CASES["normal"]
@@ -116,7 +117,7 @@ def test_path_metric_is_cumulative():
 
 # -- Eq. (5) ------------------------------------------------------------------------------
 def route(dst, nh, metric, hops):
-    return ft.MeshRoute(dst, nh, metric, hops)
+    return MeshPath(dst, nh, metric, hops)
 
 
 def test_diameter_adds_the_two_largest_metrics_through_different_neighbours():
