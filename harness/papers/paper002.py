@@ -330,27 +330,24 @@ def _ratio_text(checks: Sequence[Mapping[str, Any]]) -> str:
 
 # -- the kernel's metric beside Eq. 2 (from the path check of each run) ---------------------
 def metric_checks(records: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
-    """Per one-hop mesh path recorded by the path check: the metric the kernel reports, Linux's
-    formula on the expected throughput it reports, and Eq. 2 on the PHY rate with the link's
-    failed-frame share (the paper's reading)."""
+    """Per established peer link the path check recorded (``iw station dump`` after the flow,
+    else before it): the metric the kernel reports, Linux's formula on the expected throughput
+    it reports, and Eq. 2 on the PHY rate with the link's share of retransmissions as e_fr
+    (the paper's reading)."""
     out: List[Dict[str, Any]] = []
     for rec in records:
         if rec.get("status") != "ok":
             continue
         check = ((rec.get("policies") or {}).get("mesh_path") or {})
-        stations = check.get("stations") or {}
-        for node, paths in (check.get("paths") or {}).items():
-            for p in paths:
-                if p.get("hops") != 1:
+        for node, peers in (check.get("stations") or {}).items():
+            for mac, st in peers.items():
+                tp, rate, kernel = (st.get("expected_throughput_kbps"), st.get("tx_bitrate_mbps"),
+                                    st.get("airtime_metric"))
+                if st.get("plink") != "ESTAB" or not tp or not rate or kernel is None:
                     continue
-                st = (stations.get(node) or {}).get(p.get("destination")) or {}
-                tp = st.get("expected_throughput_kbps")
-                rate = st.get("tx_bitrate_mbps")
-                if not tp or not rate:
-                    continue
-                sent = (st.get("tx_packets") or 0) + (st.get("tx_failed") or 0)
-                err = min(0.99, (st.get("tx_retries") or 0) / max(1, sent + (st.get("tx_retries") or 0)))
-                out.append({"node": node, "peer": p.get("destination"), "kernel": p.get("metric"),
+                retries, packets = st.get("tx_retries") or 0, st.get("tx_packets") or 0
+                err = min(0.99, retries / max(1, packets + retries))
+                out.append({"node": node, "peer": st.get("node") or mac, "kernel": kernel,
                             "kernel_formula": ft.kernel_airtime_metric(tp),
                             "expected_tp_mbps": tp / 1e3, "tx_rate_mbps": rate,
                             "eq2_phy": ft.airtime_metric(rate, err), "err": err})

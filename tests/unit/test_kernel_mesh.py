@@ -69,3 +69,25 @@ def test_the_kernels_metric_is_its_formula_on_the_unscaled_throughput():
     434 and 432 instead."""
     for printed, metric in (("19.133Mbps", 418), ("18.859Mbps", 423), ("18.951Mbps", 421)):
         assert kernel_airtime_metric(expected_throughput_kbps(printed)) == metric
+
+
+# -- a congestion module the kernel lacks ----------------------------------------------------
+def test_a_module_the_kernel_lacks_is_refused_naming_the_key_and_what_it_has(tmp_path,
+                                                                             monkeypatch):
+    import pytest
+
+    from harness.errors import HarnessError
+    from harness.kernel import tcp
+    from harness.kernel.tcp import loadable, require_modules
+    monkeypatch.setattr(tcp, "available", lambda: ["reno", "cubic"])   # not this host's list
+    (tmp_path / "modules.dep").write_text(
+        "kernel/net/ipv4/tcp_vegas.ko: \nkernel/net/ipv4/tcp_veno.ko.xz: kernel/net/ipv4/tcp_vegas.ko\n")
+    offered = loadable(tmp_path)
+    assert offered is not None and {"reno", "cubic", "vegas", "veno"} <= set(offered)
+    assert "illinois" not in offered
+    require_modules({"flows[0].congestion": "veno"}, offered)
+    with pytest.raises(HarnessError, match=r"flows\[1\].congestion 'illinois': this kernel .* "
+                                           r"has no tcp_illinois module: allowed here .*vegas"):
+        require_modules({"flows[0].congestion": "veno", "flows[1].congestion": "illinois"},
+                        offered)
+    assert loadable(tmp_path / "missing") is None      # unreadable lists refuse nothing

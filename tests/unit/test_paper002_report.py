@@ -112,16 +112,16 @@ def test_model_rows_hold_the_papers_arithmetic():
 
 def test_metric_checks_read_the_path_check_of_a_record():
     tp = 27_000
-    check = {"paths": {"sta2": [{"destination": "02:00:00:00:00:01", "next_hop": "02:00:00:00:00:01",
-                                 "metric": ft.kernel_airtime_metric(tp), "hops": 1},
-                                {"destination": "02:00:00:00:00:04", "next_hop": "02:00:00:00:00:03",
-                                 "metric": 600, "hops": 2}]},
-             "stations": {"sta2": {"02:00:00:00:00:01": {
-                 "expected_throughput_kbps": tp, "tx_bitrate_mbps": 54.0, "tx_packets": 90,
-                 "tx_retries": 10, "tx_failed": 0}}}}
-    rec = record(0, hops=3, module="cubic", limit=7, mbps=5, extra={"policies": {"mesh_path": check}})
+    stations = {"sta2": {
+        "02:00:00:00:00:01": {"plink": "ESTAB", "airtime_metric": ft.kernel_airtime_metric(tp),
+                              "expected_throughput_kbps": tp, "tx_bitrate_mbps": 54.0,
+                              "tx_packets": 90, "tx_retries": 10, "tx_failed": 0, "node": "sta1"},
+        "02:00:00:00:00:04": {"plink": "BLOCKED", "airtime_metric": None,
+                              "expected_throughput_kbps": None, "tx_bitrate_mbps": 1.0}}}
+    rec = record(0, hops=3, module="cubic", limit=7, mbps=5,
+                 extra={"policies": {"mesh_path": {"stations": stations}}})
     (one,) = P.metric_checks([rec])
-    assert one["kernel"] == one["kernel_formula"] == 304
+    assert one["kernel"] == one["kernel_formula"] == 304 and one["peer"] == "sta1"
     assert one["eq2_phy"] == pytest.approx(ft.airtime_metric(54, 0.1))
     row = {r.claim.key: r for r in P.rows([rec])}["002.alm_kernel"]
     assert row.ours == "1 of 1 links" and "agrees" in row.verdict
