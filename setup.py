@@ -22,6 +22,8 @@ setup(
         "pandas>=1.3",  # harness.analysis.load_frame: a result set as a DataFrame
         "scipy>=1.7",  # harness.analysis.stats: the Student t distribution
         "pytest>=7",
+        # harness run --cluster: Dask distributed workers (harness.parallel.cluster)
+        "distributed>=2022.1",
     ],
     entry_points={
         "console_scripts": ["harness=harness.cli:main"],

@@ -39,7 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from harness.cli.options import apply_clock_option
     try:
+        apply_clock_option(args)
         return int(args.func(args) or 0)
     except HarnessError as err:
         print(f"harness {args.command}: error: {err}", file=sys.stderr)

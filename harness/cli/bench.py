@@ -15,6 +15,7 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING, List
 
+from harness.cli.options import add_clock_option
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
@@ -38,12 +39,14 @@ def register(sub: Subparsers) -> None:
                    help="comma list of PHY:RATE[:rts|:sp] (default: %(default)s)")
     m.add_argument("--duration", type=float, default=10.0, help="seconds per flow (default 10)")
     m.add_argument("--tolerance", type=float, default=5.0, help="percent (default 5)")
+    add_clock_option(m)
     m.set_defaults(func=cmd_medium)
     c = bsub.add_parser("core", help="simulation core events/s (bench/medium_core.py)")
     c.add_argument("args", nargs="*", help="passed to bench/medium_core.py (after --)")
     c.set_defaults(func=cmd_core)
     e = bsub.add_parser("e2e", help="lag and mediumd CPU during 54 Mbit/s TCP (bench/medium_e2e.py)")
     e.add_argument("args", nargs="*", help="passed to bench/medium_e2e.py (after --)")
+    add_clock_option(e)
     e.set_defaults(func=cmd_e2e)
 
 

@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Callable, List, Optional
 
 from harness.analysis.plot import short_name, value_label
+from harness.cli.options import add_clock_option
 from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.lag import AUTO, Threshold, to_redo
@@ -18,6 +19,7 @@ from harness.experiment.sweep import Run, expand
 
 if TYPE_CHECKING:
     from harness.cli import Subparsers
+    from harness.experiment.runner import RunPool
 
 
 def register(subparsers: Subparsers) -> None:
@@ -48,7 +50,23 @@ def register(subparsers: Subparsers) -> None:
                         "old records move to OUTPUT/archive/replaced/")
     p.add_argument("--no-report", dest="report", action="store_false",
                    help="do not print the summary table nor write OUTPUT/report.md at the end")
+    p.add_argument("--jobs", metavar="N", type=job_count,
+                   help="runs executed at once, each in its own VM where this host has no "
+                        "mac80211_hwsim (default: one per host core in virtual time, one per two "
+                        "cores on the wall clock; natively 1)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="send the runs to Dask distributed workers: a scheduler address "
+                        "(tcp://host:8786) or local:N for N workers on this machine; also "
+                        "HARNESS_CLUSTER (docs/parallel.md)")
+    add_clock_option(p)
     p.set_defaults(func=cmd_run, fresh=False)
+
+
+def job_count(text: str) -> int:
+    """argparse type for --jobs: a whole number of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return int(text)
 
 
 def lag_threshold(text: str) -> Threshold:
@@ -175,18 +193,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         for line in describe(runs, store, args.retry_lagged):
             print(line)
         return 0
-    code = maybe_in_vm(to_argv(args, out))
-    if code is not None:
-        if args.report:
-            summarize(out)
-        return code
-    module = load_executor()
-    environment: Optional[Callable[[], dict]] = getattr(module, "environment", None)
+    pool = make_pool(args)
+    if pool is None:
+        code = maybe_in_vm(to_argv(args, out))
+        if code is not None:
+            if args.report:
+                summarize(out)
+            return code
     from harness.experiment.runner import run_sweep
-    result = run_sweep(exp, store, module.execute_run, runs=runs, fresh=args.fresh,
-                       retry_failed=args.retry_failed, retry_lagged=args.retry_lagged,
-                       fail_fast=args.fail_fast,
-                       environment=environment)
+    if pool is not None:
+        result = run_sweep(exp, store, None, pool=pool, runs=runs, fresh=args.fresh,
+                           retry_failed=args.retry_failed, retry_lagged=args.retry_lagged,
+                           fail_fast=args.fail_fast)
+    else:
+        module = load_executor()
+        environment: Optional[Callable[[], dict]] = getattr(module, "environment", None)
+        result = run_sweep(exp, store, module.execute_run, runs=runs, fresh=args.fresh,
+                           retry_failed=args.retry_failed, retry_lagged=args.retry_lagged,
+                           fail_fast=args.fail_fast,
+                           environment=environment)
     print(f"{exp.name}: {result.ok} ok, {len(result.failed)} failed, {result.skipped} already "
           f"stored, {result.remaining} not run -> {out}", file=sys.stderr)
     if result.interrupted:
@@ -194,6 +219,33 @@ def cmd_run(args: argparse.Namespace) -> int:
     if result.ok + result.skipped and args.report:
         summarize(out)
     return 1 if result.failed else 0
+
+
+def make_pool(args: argparse.Namespace) -> Optional[RunPool]:
+    """Where the runs execute: a Dask cluster (``--cluster``), several job runners on this
+    host (``--jobs`` above 1), or None: one after another, here or in one VM."""
+    cluster = args.cluster or os.environ.get("HARNESS_CLUSTER")
+    if cluster:
+        if args.jobs is not None:
+            raise HarnessError("--jobs and --cluster exclude each other: a cluster runs as many "
+                               "runs at once as its workers have threads")
+        from harness.parallel.cluster import ClusterPool
+        return ClusterPool(cluster)
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    if jobs <= 1:
+        return None
+    from harness.parallel.local import LocalPool
+    return LocalPool(jobs)
+
+
+def default_jobs() -> int:
+    """One run at a time natively (concurrent runs would share the host's CPU on the wall
+    clock); with the VM, as many as VM slots (one per core in virtual time)."""
+    from harness.vm import dispatch
+    if not dispatch.needs_vm():
+        return 1
+    from harness.vm.machine import vm_slots
+    return vm_slots()
 
 
 def summarize(out: Path) -> None:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING
 
+from harness.cli.options import add_clock_option
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
@@ -24,11 +25,15 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser("test", help="run the tests: unit tests here, emulation tests natively or in the VM",
                        description="Without options: every test except the slow suites. "
                                    "Extra arguments after -- go to pytest.")
-    p.add_argument("--unit", action="store_true", help="only the host tests (no emulation)")
-    p.add_argument("--emulation", action="store_true", help="only the emulation tests")
+    p.add_argument("--unit", action="store_true",
+                   help="only the host tests (no emulation, no VM booted)")
+    p.add_argument("--emulation", action="store_true",
+                   help="only the emulation tests (and the parallel-sweep tests, which boot VMs "
+                        "from this host)")
     p.add_argument("--slow", action="store_true",
                    help="include the slow suites (marker 'slow', e.g. full paper sweeps)")
     p.add_argument("pytest_args", nargs="*", help="paths or extra pytest arguments (after --)")
+    add_clock_option(p)
     p.set_defaults(func=cmd_test)
 
 
@@ -37,9 +42,9 @@ def marker_expression(unit: bool, emulation: bool, slow: bool) -> str:
         raise HarnessError("--unit and --emulation exclude each other; give neither for both")
     parts = []
     if unit:
-        parts.append("not emulation")
+        parts.append("not emulation and not parallel")
     if emulation:
-        parts.append("emulation")
+        parts.append("(emulation or parallel)")
     if not slow:
         parts.append("not slow")
     return " and ".join(parts)

@@ -8,6 +8,7 @@ import shutil
 import sys
 from typing import TYPE_CHECKING
 
+from harness.cli.options import add_clock_option
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
@@ -28,8 +29,10 @@ def register(sub: Subparsers) -> None:
                                     "in your current directory (shared as /mnt/cwd or inside "
                                     "/mnt/code); its exit code becomes harness's.")
     r.add_argument("cmd", nargs=argparse.REMAINDER, help="the command (after --)")
+    add_clock_option(r)
     r.set_defaults(func=cmd_run)
     s = vsub.add_parser("shell", help="an interactive shell in a fresh guest (exit powers off)")
+    add_clock_option(s)
     s.set_defaults(func=cmd_shell)
     st = vsub.add_parser("status", help="the cached image and accelerator")
     st.add_argument("--json", action="store_true")

@@ -79,9 +79,12 @@ def environment() -> Dict[str, Any]:
     accel = detect_accel(_read("/proc/cpuinfo"),
                          _read("/sys/devices/system/clocksource/clocksource0/"
                                "available_clocksource"), dict(os.environ))
+    # natively, and in a guest on the host's wall clock, time is real; in a TCG guest under
+    # QEMU's instruction counter it is virtual (docs/vm.md)
+    clock = os.environ.get("HARNESS_VM_CLOCK", "realtime") if in_vm else "realtime"
     return {"kernel": platform.release(), "iperf3": _iperf3_version(),
             "where": "vm" if in_vm else "native", "accel": accel,
-            "cpus": os.cpu_count()}
+            "cpus": os.cpu_count(), "clock": clock}
 
 
 # -- building ---------------------------------------------------------------------------

@@ -3,6 +3,9 @@
 The runner knows nothing about radios: it takes an executor callable
 ``execute(params, seed, *, run_id) -> dict`` (the real one is
 ``harness.experiment.execute.execute_run``), so the orchestration is testable on any host.
+Runs execute one after another in this process, or, given a ``RunPool``
+(``harness.parallel``), several at once elsewhere (VMs, processes, cluster workers) while
+this process alone writes the store.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Optional, Protocol
+from typing import Any, Callable, Dict, Generator, Iterator, List, Optional, Protocol, Tuple
 
 import harness
 from harness.errors import HarnessError, InvalidRun
@@ -33,6 +36,20 @@ class Executor(Protocol):
     in, the measurement out (``flows`` at least, see ``check_result``)."""
 
     def __call__(self, params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]: ...
+
+
+class RunPool(Protocol):
+    """Executes runs elsewhere, several at once (``harness.parallel``)."""
+
+    #: How many runs it executes at once.
+    workers: int
+
+    def records(self, exp: Experiment, runs: List[Run], progress: Progress
+                ) -> Generator[Tuple[Run, Dict[str, Any]], None, None]:
+        """Each run's record as it finishes (any order); calls ``progress.start`` when a
+        run begins. Closing the iterator early (Ctrl-C, ``fail_fast``) abandons the runs
+        still under way: none of them is yielded, so none is stored."""
+        ...
 
 
 #: Seconds a run costs beyond its traffic (build, settle, teardown): a first ETA guess.
@@ -98,7 +115,7 @@ def _now() -> str:
 
 
 @contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
+def sigterm_as_interrupt() -> Iterator[None]:
     """``kill PID`` stops a sweep as cleanly as Ctrl-C does (the run is torn down, not stored)."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -127,19 +144,23 @@ def _signals_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
+def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
               runs: Optional[List[Run]] = None, quick: bool = False, fresh: bool = False,
               retry_failed: bool = False, retry_lagged: Optional[Threshold] = None,
               fail_fast: bool = False,
               progress: Optional[Progress] = None,
               environment: Optional[Callable[[], Dict[str, Any]]] = None,
-              on_record: Optional[Callable[[Dict[str, Any]], None]] = None) -> SweepResult:
+              on_record: Optional[Callable[[Dict[str, Any]], None]] = None,
+              pool: Optional[RunPool] = None) -> SweepResult:
     """Run every pending run of ``exp`` into ``store``; see ``docs/experiments.md``.
 
+    Runs execute here through ``execute``, or through ``pool`` when one is given.
     A run that raises is recorded as failed and the sweep goes on (unless ``fail_fast``).
     Ctrl-C or SIGTERM inside a run: the executor tears down (its own ``finally``), nothing
     is stored for that run, and the result says ``interrupted``; rerunning resumes.
     """
+    if (execute is None) == (pool is None):
+        raise HarnessError("run_sweep needs an executor or a pool (exactly one)")
     runs = expand(exp, quick=quick) if runs is None else runs
     outcome = SweepResult(planned=len(runs))
     store.lock()
@@ -149,7 +170,8 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
         if progress is None:
             est = (sum(r.expected_seconds() for r in runs) / len(runs) + SETUP_ESTIMATE
                    if runs else None)
-            progress = Progress(len(runs), estimate=est)
+            progress = Progress(len(runs), estimate=est,
+                                workers=pool.workers if pool is not None else 1)
         if state.archived:
             progress.message(f"previous results moved to {state.archived}")
         elif state.changes and state.done:
@@ -160,41 +182,47 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
             progress.message(f"{len(state.lagged)} stored run(s) had a medium lag p99 "
                              f"{lag_rule}: running them again (the old "
                              f"records go to {store.root / 'archive' / 'replaced'})")
-        env = base_environment()
-        if environment is not None:
-            env.update(environment())
-        with _sigterm_as_interrupt():
-            for run in runs:
-                if run.run_id in state.done:
-                    outcome.skipped += 1
-                    progress.skip()
-                    continue
-                try:
-                    record = _execute_one(exp, run, execute, env, progress)
-                except KeyboardInterrupt:
-                    outcome.interrupted = True
-                    progress.message(
-                        f"interrupted during run {run.run_id} ({run.label()}): nothing stored "
-                        f"for it; {outcome.skipped + outcome.ok + len(outcome.failed)} of "
-                        f"{outcome.planned} runs are stored; run the same command to resume")
-                    break
-                with _signals_deferred():
-                    if run.run_id in state.lagged:
-                        store.set_aside(run.run_id, f"medium lag p99 {lag_rule}; run again")
-                    elif run.run_id in state.failed:
-                        store.set_aside(run.run_id, "failed; run again (--retry-failed)")
-                    store.write(record)
-                if record["status"] == "ok":
-                    outcome.ok += 1
-                else:
-                    outcome.failed.append(run.run_id)
-                    progress.message(f"run {run.run_id} ({run.label()}) failed: "
-                                     f"{record['error']}")
-                if on_record is not None:
-                    on_record(record)
-                if fail_fast and record["status"] != "ok":
-                    outcome.stopped_early = True
-                    break
+        pending = [run for run in runs if run.run_id not in state.done]
+        outcome.skipped = len(runs) - len(pending)
+        if outcome.skipped:
+            progress.skip(outcome.skipped)
+        if pool is not None:
+            finished = pool.records(exp, pending, progress)
+        else:
+            assert execute is not None
+            env = base_environment()
+            if environment is not None:
+                env.update(environment())
+            finished = _one_after_another(exp, pending, execute, env, progress)
+        with sigterm_as_interrupt(), contextlib.closing(finished):
+            try:
+                for run, record in finished:
+                    progress.finish(record["status"], what=_step(run))
+                    with _signals_deferred():
+                        if run.run_id in state.lagged:
+                            store.set_aside(run.run_id, f"medium lag p99 {lag_rule}; run again")
+                        elif run.run_id in state.failed:
+                            store.set_aside(run.run_id, "failed; run again (--retry-failed)")
+                        store.write(record)
+                    if record["status"] == "ok":
+                        outcome.ok += 1
+                    else:
+                        outcome.failed.append(run.run_id)
+                        progress.message(f"run {run.run_id} ({run.label()}) failed: "
+                                         f"{record['error']}")
+                    if on_record is not None:
+                        on_record(record)
+                    if fail_fast and record["status"] != "ok":
+                        outcome.stopped_early = True
+                        break
+            except KeyboardInterrupt:
+                outcome.interrupted = True
+                under_way = [step.split(" ", 1) for step in progress.running]
+                what = "; ".join(f"run {rid} ({label})" for rid, label in under_way) or "no run"
+                progress.message(
+                    f"interrupted during {what}: nothing stored for it; "
+                    f"{outcome.skipped + outcome.ok + len(outcome.failed)} of "
+                    f"{outcome.planned} runs are stored; run the same command to resume")
     finally:
         if progress is not None:
             progress.close()
@@ -202,16 +230,42 @@ def run_sweep(exp: Experiment, store: Store, execute: Executor, *,
     return outcome
 
 
-def _execute_one(exp: Experiment, run: Run, execute: Executor, env: Dict[str, Any],
-                 progress: Progress) -> Dict[str, Any]:
-    record: Dict[str, Any] = {
-        "schema": RECORD_SCHEMA, "run_id": run.run_id, "experiment": exp.name,
+def _step(run: Run) -> str:
+    """How progress names a run."""
+    return f"{run.run_id} {run.label()}"
+
+
+def _one_after_another(exp: Experiment, runs: List[Run], execute: Executor, env: Dict[str, Any],
+                       progress: Progress) -> Generator[Tuple[Run, Dict[str, Any]], None, None]:
+    for run in runs:
+        progress.start(_step(run))
+        yield run, execute_one(exp.name, run, execute, env)
+
+
+def new_record(experiment: str, run: Run, env: Dict[str, Any]) -> Dict[str, Any]:
+    """A run's record before its measurement: who it is (of which experiment), with what, where."""
+    return {
+        "schema": RECORD_SCHEMA, "run_id": run.run_id, "experiment": experiment,
         "index": run.index, "repetition": run.repetition, "seed": run.seed,
         "point": run.point, "params": run.params, "status": "ok", "error": None,
         "traceback": None, "environment": dict(env), "flows": [], "medium": {},
     }
+
+
+def failed_record(experiment: str, run: Run, env: Dict[str, Any], error: str) -> Dict[str, Any]:
+    """The record of a run that could not report its own (its worker or VM failed)."""
+    record = new_record(experiment, run, env)
+    record.update(status="failed", error=error,
+                  timing={"started": _now(), "finished": _now(), "seconds": 0.0})
+    return record
+
+
+def execute_one(experiment: str, run: Run, execute: Executor, env: Dict[str, Any]
+                ) -> Dict[str, Any]:
+    """Execute one run of ``experiment`` here; its record, status ``ok`` or ``failed``
+    (KeyboardInterrupt propagates: an interrupted run has no record)."""
+    record = new_record(experiment, run, env)
     started = _now()
-    progress.start(f"{run.run_id} {run.label()}")
     t0 = time.monotonic()
     status = "ok"
     try:
@@ -237,7 +291,6 @@ def _execute_one(exp: Experiment, run: Run, execute: Executor, env: Dict[str, An
         record = {k: v for k, v in record.items() if k in RESERVED or k == "environment"}
         record.update(status=status, error=f"executor result cannot be stored: {err}",
                       flows=[], medium={})
-    progress.finish(status)
     return record
 
 

@@ -3,7 +3,8 @@
 Load it from a ``conftest.py`` with ``pytest_plugins = ["harness.testing.pytest_plugin"]``.
 
 Markers: ``emulation`` (real namespaces and hwsim radios), ``slow`` (long suites, e.g. full
-paper sweeps), ``paper`` (reproduces a published claim).
+paper sweeps), ``paper`` (reproduces a published claim), ``parallel`` (``harness run
+--jobs/--cluster`` driven from this host: never sent to the VM, they boot their own).
 
 Where emulation tests run:
 - natively, when this host is root and has mac80211_hwsim (or this *is* the harness VM);
@@ -43,6 +44,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for line in ("emulation: real namespaces and hwsim radios; runs natively or in the harness VM",
                  "slow: long emulation suites (full sweeps); deselect with -m 'not slow'",
+                 "parallel: runs sweeps from this host with --jobs or --cluster (boots VMs "
+                 "where the host has no mac80211_hwsim)",
                  "paper: checks a claim of one of the reproduced papers"):
         config.addinivalue_line("markers", line)
     if config.getoption(REMOTE_REPORT_OPTION):

@@ -20,8 +20,17 @@ GUEST_CWD = "/mnt/cwd"
 GUEST_CACHE = "/mnt/cache"
 
 
-def guest_env() -> Dict[str, str]:
+def clock_label(vm: VM) -> str:
+    return "virtual time" if vm.virtual_time else "wall clock"
+
+
+def guest_env(vm: Optional[VM] = None) -> Dict[str, str]:
+    """The environment of a harness command in the guest: the caller's ``HARNESS_*`` settings,
+    the guest's paths, and the clock the guest really runs on (``HARNESS_VM_CLOCK``: the
+    record's environment names it)."""
     env = {k: v for k, v in os.environ.items() if k.startswith("HARNESS_")}
+    if vm is not None:
+        env["HARNESS_VM_CLOCK"] = "virtual" if vm.virtual_time else "realtime"
     env.update({"PYTHONPATH": GUEST_CODE, "HARNESS_IN_VM": "1", "HARNESS_CACHE": GUEST_CACHE,
                 "PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root", "LANG": "C.UTF-8"})
     env.pop("HARNESS_FORCE_VM", None)
@@ -121,11 +130,11 @@ def run_script_in_vm(script: str, *, out: TextIO = sys.stderr, quiet: bool = Fal
     vm = VM(image, VMConfig(accel=accel, shares=shares))
     if not quiet:
         print(f"harness: this host has no mac80211_hwsim; running in the VM "
-              f"({accel.upper()}, {image.meta['kernel']})", file=out, flush=True)
+              f"({accel.upper()}, {clock_label(vm)}, {image.meta['kernel']})", file=out, flush=True)
     with vm:
         if not quiet:
             print(f"harness: VM ready in {vm.boot_seconds:.1f} s", file=out, flush=True)
-        return vm.run(script, cwd=guest_cwd, env=guest_env(),
+        return vm.run(script, cwd=guest_cwd, env=guest_env(vm),
                       on_out=lambda s: (sys.stdout.write(shown(s)), sys.stdout.flush()),
                       on_err=lambda s: (sys.stderr.write(shown(s)), sys.stderr.flush()))
 

@@ -36,31 +36,52 @@ RUNDIR_PREFIX = "hx-vm-"
 BOOT_TIMEOUT_S = 120.0
 
 
-def vm_slots() -> int:
+#: Guest clocks: ``virtual`` (QEMU's instruction counter: guest time advances with guest
+#: instructions and jumps over idle time, so results do not depend on the host's load) and
+#: ``realtime`` (the guest runs on the host's wall clock). docs/vm.md measures both.
+CLOCKS = ("virtual", "realtime")
+#: ``-icount shift``: 2^shift ns of guest time per instruction. 0 is the fastest virtual CPU
+#: QEMU offers (1 instruction/ns); a slower one only adds delivery lag (docs/vm.md).
+ICOUNT_SHIFT = 0
+
+
+def clock_mode() -> str:
+    """The guest clock asked for (``HARNESS_VM_CLOCK``, default ``virtual``)."""
+    value = os.environ.get("HARNESS_VM_CLOCK", "virtual")
+    if value not in CLOCKS:
+        raise HarnessError(f"HARNESS_VM_CLOCK={value!r}: allowed values are {', '.join(CLOCKS)}")
+    return value
+
+
+def vm_slots(clock: Optional[str] = None) -> int:
     """How many harness VMs may run at once on this host (``HARNESS_VM_SLOTS``).
 
-    The medium runs in real time, so a CPU-starved guest measures the CPU, not the air:
-    by default one VM per two host cores."""
+    In virtual time a guest's results do not depend on how much host CPU it gets, and it
+    runs on one host thread: by default one VM per host core. On the wall clock the medium
+    runs in real time, and a CPU-starved guest measures the CPU, not the air: one VM per two
+    host cores."""
     value = os.environ.get("HARNESS_VM_SLOTS", "")
     if value:
         if not value.isdigit() or int(value) < 1:
             raise HarnessError(f"HARNESS_VM_SLOTS={value!r}: allowed values are whole numbers >= 1")
         return int(value)
-    return max(1, (os.cpu_count() or 2) // 2)
+    cores = os.cpu_count() or 2
+    return cores if (clock or clock_mode()) == "virtual" else max(1, cores // 2)
 
 
 class SlotLock:
     """A host-wide slot for one VM (flock files in the cache; released when the process dies)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Optional[str] = None) -> None:
         self.file: Optional[IO[str]] = None
+        self.clock = clock
 
     def acquire(self, out: Optional[TextIO] = None) -> None:
         directory = cache_dir() / "vm-slots"
         directory.mkdir(parents=True, exist_ok=True)
         told = False
         while True:
-            for i in range(vm_slots()):
+            for i in range(vm_slots(self.clock)):
                 f = open(directory / f"slot-{i}.lock", "w")
                 try:
                     fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -69,7 +90,7 @@ class SlotLock:
                 except BlockingIOError:
                     f.close()
             if not told and out is not None:
-                print(f"harness: waiting for a VM slot ({vm_slots()} at a time on this host; "
+                print(f"harness: waiting for a VM slot ({vm_slots(self.clock)} at a time on this host; "
                       f"HARNESS_VM_SLOTS changes it)", file=out, flush=True)
                 told = True
             time.sleep(1.0)
@@ -92,8 +113,12 @@ class Share:
 @dataclass
 class VMConfig:
     memory_mb: int = int(os.environ.get("HARNESS_VM_MEMORY", "2048"))
-    cpus: int = int(os.environ.get("HARNESS_VM_CPUS", "2"))
+    cpus: Optional[int] = None  # HARNESS_VM_CPUS; default 1 in virtual time, else 2
     accel: str = "tcg"  # "tcg" or "kvm"
+    clock: str = field(default_factory=clock_mode)
+    #: QEMU's ``-seed``: its own pseudo-random numbers (and, with no host RNG device, the
+    #: guest's entropy sources that QEMU emulates) repeat from boot to boot.
+    seed: Optional[int] = None
     shares: List[Share] = field(default_factory=list)
     interactive: bool = False  # serial console on stdio (harness vm shell)
     guest_cwd: str = "/root"   # where the interactive shell starts
@@ -120,12 +145,35 @@ class VM:
         self._handlers: Dict[int, Callable[[Dict[str, Any]], None]] = {}
         self._reader: Optional[threading.Thread] = None
         self.boot_seconds: Optional[float] = None
-        self.slot = SlotLock()
+        self.slot = SlotLock(config.clock)
 
     # -- lifecycle -------------------------------------------------------------------
+    @property
+    def virtual_time(self) -> bool:
+        """Virtual time runs only under TCG (KVM runs guest code on the host CPU directly)."""
+        return self.config.clock == "virtual" and self.config.accel != "kvm"
+
+    @property
+    def cpus(self) -> int:
+        cfg = self.config
+        wanted = cfg.cpus if cfg.cpus is not None else int(os.environ.get("HARNESS_VM_CPUS", "0") or 0)
+        if self.virtual_time:
+            if wanted > 1:
+                raise HarnessError(f"HARNESS_VM_CPUS={wanted}: virtual time runs one vCPU "
+                                   "(allowed: 1); use HARNESS_VM_CLOCK=realtime for more")
+            return 1
+        return wanted or 2
+
     def command_line(self) -> List[str]:
         cfg = self.config
-        accel = "kvm" if cfg.accel == "kvm" else "tcg,thread=multi"
+        virtual = self.virtual_time
+        cpus = self.cpus
+        if cfg.accel == "kvm":
+            accel = "kvm"
+        else:
+            # icount needs single-threaded TCG; with several vCPUs they would share one
+            # counter round-robin, and -smp 2 with sleep=off hangs at SMP bring-up.
+            accel = "tcg,thread=single" if virtual else "tcg,thread=multi"
         # tsc=reliable: under TCG the guest's TSC is the host's (invariant, synchronised
         # across cores), but the kernel's watchdog distrusts it and falls back to the HPET,
         # an emulated device at ~1.4 us a read. Measured: 2.2 M cross-vCPU reads never went
@@ -137,7 +185,7 @@ class VM:
         if cfg.interactive:
             append += ["harness.shell=1", f"harness.cwd={cfg.guest_cwd}"]
         argv = ["qemu-system-x86_64", "-accel", accel, "-cpu", "host" if cfg.accel == "kvm" else "max",
-                "-smp", str(cfg.cpus), "-m", str(cfg.memory_mb), "-nodefaults", "-no-user-config",
+                "-smp", str(cpus), "-m", str(cfg.memory_mb), "-nodefaults", "-no-user-config",
                 "-display", "none", "-vga", "none", "-no-reboot",
                 "-kernel", str(self.image.kernel), "-initrd", str(self.image.initrd),
                 "-append", " ".join(append),
@@ -145,7 +193,15 @@ class VM:
                 "-device", "virtio-serial-pci",
                 "-chardev", f"socket,id=agent,path={self.sock_path},server=on,wait=off",
                 "-device", f"virtserialport,chardev=agent,name={AGENT_PORT}",
-                "-device", "virtio-rng-pci"]
+                ]
+        if virtual:
+            # sleep=off: idle guest time is skipped, not waited for; -rtc clock=vm keeps the
+            # guest's RTC on the same virtual clock.
+            argv += ["-icount", f"shift={ICOUNT_SHIFT},sleep=off", "-rtc", "clock=vm"]
+        if cfg.seed is not None:
+            argv += ["-seed", str(cfg.seed)]
+        else:
+            argv += ["-device", "virtio-rng-pci"]  # guest entropy from the host
         for s in cfg.shares:
             argv += ["-virtfs", f"local,path={s.host_path},mount_tag={s.tag},"
                                 f"security_model=none,id={s.tag}"]

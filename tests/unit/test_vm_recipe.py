@@ -69,7 +69,7 @@ def test_real_recipe_lists_the_tools_the_issue_names():
 
 def test_marker_expression():
     assert marker_expression(False, False, False) == "not slow"
-    assert marker_expression(True, False, False) == "not emulation and not slow"
-    assert marker_expression(False, True, True) == "emulation"
+    assert marker_expression(True, False, False) == "not emulation and not parallel and not slow"
+    assert marker_expression(False, True, True) == "(emulation or parallel)"
     with pytest.raises(HarnessError):
         marker_expression(True, True, False)
