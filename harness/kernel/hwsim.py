@@ -44,7 +44,7 @@ from pyroute2.netlink import (
 
 from harness.errors import HarnessError
 from harness.kernel import cleanup, naming
-from harness.kernel.netns import harness_namespaces, run, socket_in
+from harness.kernel.netns import harness_namespaces, netlink_socket_in, run
 
 FAMILY = "MAC80211_HWSIM"
 FAMILY_VERSION = 1
@@ -162,8 +162,7 @@ def ack_code(raw: bytes) -> int:
 # -- sockets, possibly inside another namespace --------------------------------------------
 def _netlink_socket(netns: Optional[str]) -> socket.socket:
     """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only)."""
-    sock = socket_in(netns, socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    sock.bind((0, 0))
+    sock = netlink_socket_in(netns, NETLINK_GENERIC)
     sock.settimeout(10.0)
     return sock
 

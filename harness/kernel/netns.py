@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import shlex
 import signal
@@ -122,6 +123,46 @@ def socket_in(ns: Optional[str], family: int, kind: int, proto: int) -> socket.s
         return socket.socket(family, kind, proto)
     with entered(ns):
         return socket.socket(family, kind, proto)
+
+
+#: Port ids this process binds netlink sockets in other namespaces to: above every process id
+#: (pid_max is at most 2^22) and below the ids the kernel's autobind hands out when a
+#: process's own id is taken (negative from -4096, i.e. near 2^32).
+_PORTID_BASE = 0x40000000
+
+
+def portid_candidates(pid: int, n: int = 64) -> List[int]:
+    """The explicit netlink port ids ``netlink_socket_in`` tries, in order (never ``pid``)."""
+    first = _PORTID_BASE + (pid % (1 << 22)) * 64
+    return [first + k for k in range(n)]
+
+
+def netlink_socket_in(ns: Optional[str], proto: int) -> socket.socket:
+    """A bound netlink socket of namespace ``ns`` (None: this thread's own, autobound).
+
+    Why not autobind inside a node's namespace: mac80211_hwsim deletes the radios a process
+    created with DESTROY_RADIO_ON_CLOSE when *any* netlink socket with the creating socket's
+    port id is released, whatever its protocol (and, before a 2025 fix, whatever its
+    namespace), and autobind gives a process's first socket of each protocol in each namespace
+    the process id, the port id of the root socket that created the radios. A sock_diag
+    socket closed in a node (the TCP sampler) deleted every radio of the run that way
+    (docs/kernel.md, "Netlink port ids"). So sockets in other namespaces take an explicit
+    port id that autobind never gives."""
+    sock = socket_in(ns, socket.AF_NETLINK, socket.SOCK_RAW, proto)
+    if ns is None:
+        sock.bind((0, 0))
+        return sock
+    for portid in portid_candidates(os.getpid()):
+        try:
+            sock.bind((portid, 0))
+            return sock
+        except OSError as err:
+            if err.errno != errno.EADDRINUSE:
+                sock.close()
+                raise
+    sock.close()
+    raise HarnessError(f"no free netlink port id for a socket in namespace {ns} "
+                       f"({len(portid_candidates(0))} tried)")
 
 
 def list_netns() -> List[str]:

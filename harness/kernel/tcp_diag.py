@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from harness.errors import HarnessError
-from harness.kernel.netns import socket_in
+from harness.kernel.netns import netlink_socket_in
 
 NETLINK_SOCK_DIAG = 4
 SOCK_DIAG_BY_FAMILY = 20
@@ -126,7 +126,7 @@ class DiagSocket:
     """A sock_diag socket opened inside a namespace (it keeps answering for that namespace)."""
 
     def __init__(self, netns: Optional[str] = None):
-        self.sock = socket_in(netns, socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_SOCK_DIAG)
+        self.sock = netlink_socket_in(netns, NETLINK_SOCK_DIAG)
         self.sock.settimeout(5.0)
         self.seq = 0
 

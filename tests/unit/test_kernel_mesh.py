@@ -91,3 +91,12 @@ def test_a_module_the_kernel_lacks_is_refused_naming_the_key_and_what_it_has(tmp
         require_modules({"flows[0].congestion": "veno", "flows[1].congestion": "illinois"},
                         offered)
     assert loadable(tmp_path / "missing") is None      # unreadable lists refuse nothing
+
+
+# -- netlink port ids inside node namespaces -------------------------------------------------
+def test_explicit_port_ids_never_take_the_process_id_or_the_autobind_range():
+    from harness.kernel.netns import portid_candidates
+    for pid in (1, 4242, (1 << 22) - 1, 1 << 22):
+        ids = portid_candidates(pid)
+        assert pid not in ids and len(set(ids)) == len(ids) == 64
+        assert all((1 << 22) < i < 0x80000000 for i in ids)   # above pid_max, below -4096
