@@ -104,12 +104,16 @@ def test_path_problems_accept_the_chain_and_name_a_shortcut():
     path = ["sta1", "sta2", "sta3", "sta4"]
     good = table({"sta1": [("sta4", "sta2", 900, 3)], "sta2": [("sta4", "sta3", 600, 2)],
                   "sta3": [("sta4", "sta4", 300, 1)]})
-    assert path_problems(path, good, MAC) == []
+    assert path_problems(path, good, MAC) == ([], [])
     bad = table({"sta1": [("sta4", "sta3", 600, 2)], "sta2": [("sta4", "sta3", 600, 2)],
                  "sta3": []})
-    problems = path_problems(path, bad, MAC)
+    problems, _ = path_problems(path, bad, MAC)
     assert any("sta1 reaches sta4 via" in p and "in 2 hops" in p for p in problems)
     assert "sta3 has no path to sta4" in problems
+    flapped = {n: [MeshPath(p.destination, p.next_hop, p.metric, p.hops, flags=0x14) for p in v]
+               for n, v in good.items()}
+    problems, notes = path_problems(path, flapped, MAC)
+    assert problems == [] and len(notes) == 3 and "inactive (flags 0x14)" in notes[0]
 
 
 def test_peer_problems_and_stray_transmissions():
