@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
 from harness.errors import HarnessError
 from harness.kernel.mesh import parse_mpath_dump
-from policies import FlowPlan, NodePair, Policy, RunContext
+from policies import FlowPlan, NodePair, RunContext, SwitchPolicy
 from policies.routes import node_ip, parse_route_get
 from policies.window import check_iperf_cwnd, check_window, prime_cwnd_locks
 
@@ -125,22 +125,16 @@ def _l2_hops(net: Network, node: str, dev: str, dst_mac: Optional[str]) -> int:
     return count if count and count > 0 else 1
 
 
-class AdaptiveWindow(Policy):
+class AdaptiveWindow(SwitchPolicy):
     """Per (sender, receiver): limit = table(RTHC of the route in force), as a primed clamp."""
 
     name = "adaptive_window"
+    meaning = "window limit from the round-trip hop count, paper 001"
 
     def __init__(self, value: bool):
-        if not isinstance(value, bool):
-            raise HarnessError(f"adaptive_window {value!r} is invalid: allowed true (window "
-                               "limit from the round-trip hop count, paper 001) or false (off)")
         super().__init__(value)
         self.limits: Dict[NodePair, Dict[str, Any]] = {}
         self.metrics: Dict[str, str] = {}
-
-    @property
-    def active(self) -> bool:
-        return self.value is True
 
     def apply(self, ctx: RunContext) -> None:
         if not self.active:

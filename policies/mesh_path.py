@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple
 
 from harness.errors import HarnessError
 from harness.kernel import mesh
-from policies import FlowPlan, Policy, PolicyViolation, RunContext
+from policies import FlowPlan, PolicyViolation, RunContext, SwitchPolicy
 
 if TYPE_CHECKING:
     from harness.net import Network, Topology
@@ -116,15 +116,13 @@ def stray_attempts(before: Mapping[Tuple[str, str], int], after: Mapping[Tuple[s
     return out
 
 
-class MeshPathCheck(Policy):
+class MeshPathCheck(SwitchPolicy):
     """``mesh_path: true``: prove and record the enforced path (see the module docstring)."""
 
     name = "mesh_path"
+    meaning = "check and record the 802.11s path before the flows"
 
     def __init__(self, value: bool):
-        if not isinstance(value, bool):
-            raise HarnessError(f"mesh_path {value!r} is invalid: allowed true (check and record "
-                               "the 802.11s path before the flows) or false")
         super().__init__(value)
         self.pairs: Dict[str, Any] = {}
         self.before: Dict[str, Any] = {}
@@ -132,10 +130,6 @@ class MeshPathCheck(Policy):
         self.stray: Dict[str, Dict[str, int]] = {}
         self._mark: Dict[Tuple[str, str], int] = {}
         self.notes: List[str] = []
-
-    @property
-    def active(self) -> bool:
-        return self.value is True
 
     def apply(self, ctx: RunContext) -> None:
         if not self.active:

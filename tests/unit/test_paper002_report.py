@@ -2,11 +2,10 @@
 not a measurement), and its model rows."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import pytest
+from test_papers_report import store
 
 from harness.experiment.results import load_results
 from harness.papers import paper002 as P
@@ -53,14 +52,6 @@ def sweep_records(peak3: int = 7, peak5: int = 5) -> List[Dict[str, Any]]:
                                        mbps=peaked(limit, hops, peak)))
                     i += 1
     return recs
-
-
-def store(root: Path, name: str, recs: List[Dict[str, Any]]) -> Path:
-    (root / "runs").mkdir(parents=True)
-    (root / "experiment.yaml").write_text(f"name: {name}\n")
-    for r in recs:
-        (root / "runs" / f"{r['run_id']}.json").write_text(json.dumps(r))
-    return root
 
 
 def test_samples_are_whole_five_second_bins_of_the_intervals():
