@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from harness.analysis import stats
 from harness.papers import analysis as A
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
@@ -354,6 +355,242 @@ def metric_checks(records: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
     return out
 
 
+# -- what the medium and the kernel saw: the evidence behind the curves ----------------------
+#: A flow counts as stalled when its sender wrote nothing for this many whole seconds.
+STALL_S = 5
+
+
+def _radios(rec: Mapping[str, Any]) -> List[Mapping[str, Any]]:
+    radios = (((rec.get("medium") or {}).get("summary") or {}).get("radios") or {})
+    return [v for v in radios.values() if isinstance(v, Mapping)]
+
+
+def stall_seconds(rec: Mapping[str, Any]) -> int:
+    """The longest run of iperf3 intervals in which the sender sent nothing."""
+    longest = run = 0
+    for iv in (rec.get("flows") or [{}])[0].get("intervals") or []:
+        run = run + 1 if not iv.get("bytes") else 0
+        longest = max(longest, run)
+    return longest
+
+
+def path_lost(rec: Mapping[str, Any]) -> bool:
+    """Whether, after the flow, the sender's path to the receiver was no longer active
+    (HWMP deactivated it and had not found it again)."""
+    check = ((rec.get("policies") or {}).get("mesh_path") or {})
+    after = (check.get("after") or {}).get("paths") or {}
+    for info in (check.get("pairs") or {}).values():
+        path = info.get("path") or []
+        if len(path) < 2:
+            continue
+        entry = next((p for p in after.get(path[0], []) if p.get("destination_node") == path[-1]),
+                     None)
+        if entry is None or not int(entry.get("flags") or 0) & 1:
+            return True
+    return False
+
+
+def tries_share_over(rec: Mapping[str, Any], k: int = 5) -> Optional[float]:
+    """Share of unicast frames (all radios) that used more than ``k`` transmissions."""
+    hist: List[int] = []
+    for r in _radios(rec):
+        for i, n in enumerate(r.get("tries") or []):
+            hist += [0] * (i + 1 - len(hist))
+            hist[i] += int(n)
+    total = sum(hist)
+    return sum(hist[k:]) / total if total else None
+
+
+def failure_shares(rec: Mapping[str, Any]) -> Tuple[Optional[float], Optional[float]]:
+    """(collided, failed otherwise) shares of the medium's transmission attempts: a collision
+    overlapped another transmission; any other failure is the channel (fading, noise)."""
+    links = A.medium_links(rec)
+    attempts = sum(int(l.get("attempts") or 0) for l in links)
+    if not attempts:
+        return None, None
+    coll = sum(int(l.get("collisions") or 0) for l in links)
+    ok = sum(int(l.get("successes") or 0) for l in links)
+    return coll / attempts, max(0, attempts - ok - coll) / attempts
+
+
+def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    """Markdown: per path length and retry limit, what the medium and the kernel saw."""
+    lines = ["| hops | R | runs | mean Mbit/s | median Mbit/s | attempts collided | failed "
+             "otherwise | frames > 5 transmissions | drops at the limit per s | stalled >= "
+             f"{STALL_S} s | path inactive after |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for h in hop_counts(records):
+        groups: Dict[int, List[Mapping[str, Any]]] = {}
+        for rec in records:
+            if (rec.get("status") == "ok" and A.param(rec, "topology.hops") == h
+                    and limit_of(rec) is not None and not policy_case(rec)):
+                groups.setdefault(int(limit_of(rec) or 0), []).append(rec)
+        for limit, recs in sorted(groups.items()):
+            tput = [t for t in (throughput_mbps(r) for r in recs) if t is not None]
+            coll = [c for c, _ in (failure_shares(r) for r in recs) if c is not None]
+            other = [o for _, o in (failure_shares(r) for r in recs) if o is not None]
+            over = [x for x in (tries_share_over(r) for r in recs) if x is not None]
+            drops = []
+            for r in recs:
+                dur = float(((r.get("flows") or [{}])[0]).get("duration") or 0) or 1.0
+                drops.append(sum(int(x.get("limit_drops") or 0) for x in _radios(r)) / dur)
+            stalled = sum(1 for r in recs if stall_seconds(r) >= STALL_S)
+            lost = sum(1 for r in recs if path_lost(r))
+            mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
+            lines.append(f"| {h} | {limit} | {len(recs)} | {mean(tput):.2f} | "
+                         f"{stats_median(tput):.2f} | {mean(coll):.1%} | {mean(other):.2%} | "
+                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {lost} |")
+    return lines
+
+
+def stats_median(xs: Sequence[float]) -> float:
+    return stats.median(list(xs)) if xs else float("nan")
+
+
+def evidence_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    lines = evidence_rows(records)
+    if len(lines) <= 2:
+        return []
+    return ["### What the medium and the kernel saw", "",
+            "Over all congestion modules, per path length and retry limit: the share of the "
+            "medium's transmission attempts that collided (overlapped another transmission) and "
+            "that failed otherwise (the channel: fading, noise), the share of unicast frames that "
+            "needed more than 5 transmissions, the frames dropped at the retry limit per second "
+            f"(all radios), the runs whose sender sent nothing for {STALL_S} s or more, and the "
+            "runs after which the sender's HWMP path to the receiver was inactive (deactivated "
+            "and not found again).", ""] + lines + [""]
+
+
+# -- Eq. 5 beside the fixed limits; the channel's range -------------------------------------
+def policy_series(records: Sequence[Mapping[str, Any]], hops: int, module: str) -> A.Series:
+    """``{f"Eq. 5 {case}": [Mbit/s per run]}`` at one point."""
+    out: A.Series = {}
+    for rec in records:
+        case = policy_case(rec)
+        if (case and rec.get("status") == "ok" and A.param(rec, "topology.hops") == hops
+                and module_of(rec) == module):
+            value = throughput_mbps(rec)
+            if value is not None:
+                out.setdefault(f"{POLICY_KEY} {case}", []).append(value)
+    return out
+
+
+def policy_limits(records: Sequence[Mapping[str, Any]], hops: int) -> Dict[str, List[int]]:
+    """Per case, every limit the policy set on a mesh point at this path length."""
+    out: Dict[str, List[int]] = {}
+    for rec in records:
+        case = policy_case(rec)
+        if case and rec.get("status") == "ok" and A.param(rec, "topology.hops") == hops:
+            history = ((rec.get("policies") or {}).get("airtime_retry") or {}).get("history") or []
+            for step in history:
+                out.setdefault(case, []).extend(
+                    int(d["limit"]) for d in (step.get("nodes") or {}).values()
+                    if d.get("limit") is not None)
+    return out
+
+
+def policy_rows(policy: Sequence[Mapping[str, Any]], sweep: Sequence[Mapping[str, Any]]) -> List[str]:
+    """Markdown: per path length and module, Eq. 5's throughput beside the fixed limits."""
+    cases = sorted({c for c in (policy_case(r) for r in policy) if c})
+    lines = ["| hops | module | " + " | ".join(f"Eq. 5 {c}" for c in cases)
+             + " | best fixed (R) | R = 7 | Eq. 5 / best fixed |",
+             "|---|---|" + "---|" * len(cases) + "---|---|---|"]
+    for h in hop_counts(policy):
+        fixed = curves(sweep, h)
+        for module in MODULES:
+            ps = A.means(policy_series(policy, h, module))
+            if not ps:
+                continue
+            fm = A.means(fixed.get(module, {}))
+            best = argmax(fixed.get(module, {})) if fm else None
+            cells = [f"{ps[f'{POLICY_KEY} {c}']:.2f}" if f"{POLICY_KEY} {c}" in ps else "-"
+                     for c in cases]
+            ratio = (f"{max(ps.values()) / fm[best]:.2f}" if best is not None and fm[best]
+                     else "-")
+            lines.append(f"| {h} | {module} | " + " | ".join(cells) + " | "
+                         + (f"{fm[best]:.2f} ({best})" if best is not None else "-") + " | "
+                         + (f"{fm[DEFAULT_LIMIT]:.2f}" if DEFAULT_LIMIT in fm else "-")
+                         + f" | {ratio} |")
+    return lines
+
+
+def policy_section(policy: ResultSet, sweep: Optional[ResultSet]) -> List[str]:
+    out = ["## The Eq. 5 policy beside the fixed limits", "",
+           f"`{policy.name}`: every mesh point sets the largest retry limit whose T_MultiHop "
+           "over its estimate of the diameter stays under 200 ms, before the flow and every 5 s "
+           "(`policies/airtime_retry.py`). Limits the policy set, over all its decisions:", ""]
+    for h in hop_counts(policy.ok):
+        for case, limits in sorted(policy_limits(policy.ok, h).items()):
+            counts = {x: limits.count(x) for x in sorted(set(limits))}
+            out.append(f"- {h} hops, {case} case: " + ", ".join(f"R = {x}: {n}"
+                                                               for x, n in counts.items()))
+    out.append("")
+    if sweep is not None:
+        out += [f"Mean throughput (Mbit/s) beside `{sweep.name}` (same network, channel, flow "
+                "length and seed; virtual time, so the two experiments do not share a host "
+                "session's load):", ""] + policy_rows(policy.ok, sweep.ok) + [""]
+    return out
+
+
+def channel_label(rec: Mapping[str, Any]) -> str:
+    medium = (rec.get("params") or {}).get("medium") or {}
+    parts = [f"slope {medium.get('exponent'):g}" if medium.get("exponent") else "model default"]
+    parts.append(f"shadowing {medium['shadowing']:g} dB" if medium.get("shadowing") else
+                 "no shadowing")
+    parts.append(f"{medium['fading']} fading" if medium.get("fading") not in (None, "none") else
+                 "no fading")
+    return ", ".join(parts)
+
+
+def channel_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    by: Dict[str, Dict[int, List[float]]] = {}
+    other: Dict[str, List[float]] = {}
+    for rec in records:
+        if rec.get("status") != "ok" or limit_of(rec) is None:
+            continue
+        value = throughput_mbps(rec)
+        if value is None:
+            continue
+        label = channel_label(rec)
+        by.setdefault(label, {}).setdefault(int(limit_of(rec) or 0), []).append(value)
+        fail = failure_shares(rec)[1]
+        if fail is not None:
+            other.setdefault(label, []).append(fail)
+    limits = sorted({x for s in by.values() for x in s})
+    lines = ["| channel | " + " | ".join(f"R = {x}" for x in limits)
+             + " | argmax | attempts failed by the channel |", "|---|" + "---|" * (len(limits) + 2)]
+    for label, s in by.items():
+        m = A.means(s)
+        lines.append(f"| {label} | " + " | ".join(f"{m[x]:.2f}" if x in m else "-" for x in limits)
+                     + f" | {argmax(s)} | {sum(other[label]) / len(other[label]):.3%} |")
+    return lines
+
+
+def channel_section(rs: ResultSet) -> List[str]:
+    return ["## How the curve moves with the channel", "",
+            f"`{rs.name}` (5 hops, cubic): mean throughput (Mbit/s) per retry limit over the "
+            "range of the TGn parameters (docs/papers.md, \"Paper 002\"), and the share of "
+            "transmission attempts the channel failed (not collisions).", ""] \
+        + channel_rows(rs.ok) + [""]
+
+
+def page_sections(sets: Sequence[ResultSet]) -> List[str]:
+    """Paper page: the arithmetic, Eq. 5 beside the fixed limits, the channel's range, and
+    what the medium saw (these need several experiments, or none)."""
+    sweep = next((rs for rs in sets if rs.name.startswith("paper002_retry_sweep")), None)
+    policy = next((rs for rs in sets if rs.name.startswith("paper002_airtime_retry")), None)
+    channel = next((rs for rs in sets if rs.name.startswith("paper002_channel")), None)
+    out: List[str] = [line.replace("### ", "## ", 1) if line.startswith("### ") else line
+                      for line in model_section()]
+    if sweep is not None:
+        out += [line.replace("### ", "## ", 1) if line.startswith("### ") else line
+                for line in evidence_section(sweep.ok) + metric_section(sweep.ok)]
+    if policy is not None:
+        out += policy_section(policy, sweep)
+    if channel is not None:
+        out += channel_section(channel)
+    return out
+
+
 # -- figures and sections --------------------------------------------------------------------
 def fig2(path: Path) -> Path:
     """The paper's Fig. 2: T_MultiHop against retries per hop (5-15), one line per hop count
@@ -492,7 +729,13 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
     out += ["What Eq. 5 (`policies/airtime_retry.py`) chooses on clean links of a given "
             "expected throughput (per-link metric by Linux's formula):", ""]
     out += policy_model_lines() + [""]
-    out += metric_section(recs)
+    out += metric_section(recs) + evidence_section(recs)
+    if rs.name.startswith("paper002_airtime_retry"):
+        out += [line.replace("## ", "### ", 1) if line.startswith("## ") else line
+                for line in policy_section(rs, None)]
+    if rs.name.startswith("paper002_channel"):
+        out += [line.replace("## ", "### ", 1) if line.startswith("## ") else line
+                for line in channel_section(rs)]
     return out + ["### Why we may differ", ""] + why_differ() + [""]
 
 
