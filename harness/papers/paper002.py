@@ -561,7 +561,9 @@ def channel_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     for label, s in by.items():
         m = A.means(s)
         lines.append(f"| {label} | " + " | ".join(f"{m[x]:.2f}" if x in m else "-" for x in limits)
-                     + f" | {argmax(s)} | {sum(other[label]) / len(other[label]):.3%} |")
+                     + f" | {argmax(s)} | "
+                     + (f"{sum(other[label]) / len(other[label]):.3%}" if other.get(label) else "-")
+                     + " |")
     return lines
 
 

@@ -132,3 +132,66 @@ def test_report_section_draws_both_figures_and_fills_the_table(tmp_path):
 def test_fig2_panels_are_the_three_cases(tmp_path):
     pytest.importorskip("matplotlib")
     assert P.fig2(tmp_path / "f.png").stat().st_size > 1000
+
+
+# -- evidence, Eq. 5 and the channel on the paper page -----------------------------------------
+def with_medium(rec, *, attempts, successes, collisions, tries, limit_drops=0):
+    rec = dict(rec)
+    rec["medium"] = {"summary": {
+        "links": {"sta1>sta2": {"attempts": attempts, "successes": successes,
+                                "collisions": collisions}},
+        "radios": {"sta1": {"tries": tries, "limit_drops": limit_drops}}}}
+    return rec
+
+
+def test_evidence_counts_collisions_channel_failures_long_series_and_stalls():
+    stalled = record(0, hops=3, module="cubic", limit=3, mbps=1.0)
+    for iv in stalled["flows"][0]["intervals"][2:9]:
+        iv["bytes"] = 0
+    rec = with_medium(stalled, attempts=100, successes=80, collisions=15, tries=[90, 6, 2, 1, 0, 1],
+                      limit_drops=30)
+    assert P.stall_seconds(rec) == 7 and P.failure_shares(rec) == (0.15, 0.05)
+    assert P.tries_share_over(rec) == pytest.approx(1 / 100)
+    rows = P.evidence_rows([rec])
+    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 |")
+
+
+def test_path_lost_reads_the_sender_path_after_the_flow():
+    check = {"pairs": {"sta1->sta4": {"path": ["sta1", "sta2", "sta3", "sta4"]}},
+             "after": {"paths": {"sta1": [{"destination_node": "sta4", "flags": 0x4}]}}}
+    rec = record(0, hops=3, module="cubic", limit=3, mbps=1.0,
+                 extra={"policies": {"mesh_path": check}})
+    assert P.path_lost(rec)
+    check["after"]["paths"]["sta1"][0]["flags"] = 0x15
+    assert not P.path_lost(rec)
+
+
+def test_policy_and_channel_sections(tmp_path):
+    sweep = sweep_records()
+    policy = []
+    for i, (h, mod) in enumerate([(3, "cubic"), (5, "cubic")]):
+        rec = record(1000 + i, hops=h, module=mod, limit=None, mbps=6.2 if h == 3 else 3.6,
+                     case="normal")
+        rec["policies"] = {"airtime_retry": {"history": [
+            {"t": 0, "nodes": {"sta1": {"limit": 4}}}, {"t": 5, "nodes": {"sta1": {"limit": 10}}}]}}
+        policy.append(rec)
+    rows = P.policy_rows(policy, sweep)
+    assert rows[0].startswith("| hops | module | Eq. 5 normal | best fixed (R) | R = 7 |")
+    assert any(r.startswith("| 3 | cubic | 6.20 | 6.00 (7) |") for r in rows), rows
+    assert P.policy_limits(policy, 3) == {"normal": [4, 10]}
+    chan = []
+    for i, (medium, limit, mbps) in enumerate([({"exponent": 2.0}, 1, 1.0), ({"exponent": 2.0}, 7, 3.0),
+                                               ({"exponent": 3.5, "shadowing": 5.0, "fading": "rayleigh"}, 7, 2.9)]):
+        rec = record(2000 + i, hops=5, module="cubic", limit=limit, mbps=mbps)
+        rec["params"]["medium"] = medium
+        chan.append(rec)
+    rows = P.channel_rows(chan)
+    assert "| slope 2, no shadowing, no fading | 1.00 | 3.00 | 7 |" in rows[2]
+    assert rows[3].startswith("| slope 3.5, shadowing 5 dB, rayleigh fading | - | 2.90 | 7 |")
+    from harness.experiment.results import load_results
+    sets = [load_results(store(tmp_path / n, f"paper002_{n}", r))
+            for n, r in (("retry_sweep", sweep), ("airtime_retry", policy), ("channel", chan))]
+    page = "\n".join(P.page_sections(sets))
+    for heading in ("## The paper's arithmetic", "## The Eq. 5 policy beside the fixed limits",
+                    "## How the curve moves with the channel"):
+        assert heading in page
