@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from harness.net import Network, Topology
     from harness.traffic import FlowRun
 
-__all__ = ["Policy", "PolicyViolation", "FlowPlan", "RunContext", "NodePair"]
+__all__ = ["Policy", "SwitchPolicy", "PolicyViolation", "FlowPlan", "RunContext", "NodePair"]
 
 #: (node, peer) by name: a sender and its receiver, or a node and the destination of a route.
 NodePair = Tuple[str, str]
@@ -122,3 +122,20 @@ class Policy:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}={self.value!r}>"
+
+
+class SwitchPolicy(Policy):
+    """A policy switched on by ``true`` and off by ``false`` (``meaning``: what ``true`` does,
+    for the error message)."""
+
+    meaning = "on"
+
+    def __init__(self, value: bool):
+        if not isinstance(value, bool):
+            raise HarnessError(f"{self.name} {value!r} is invalid: allowed true ({self.meaning}) "
+                               "or false")
+        super().__init__(value)
+
+    @property
+    def active(self) -> bool:
+        return self.value is True

@@ -20,11 +20,11 @@ during a flow (the paper's mobile case) would need a kernel change.
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
 from harness.errors import HarnessError
-from policies import FlowPlan, NodePair, Policy, RunContext
+from harness.kernel.mesh import parse_mpath_dump
+from policies import FlowPlan, NodePair, RunContext, SwitchPolicy
 from policies.routes import node_ip, parse_route_get
 from policies.window import check_iperf_cwnd, check_window, prime_cwnd_locks
 
@@ -56,28 +56,10 @@ def in_table(rthc: int) -> bool:
 
 
 def parse_mpath_hop_count(text: str) -> Optional[int]:
-    """Hop count from ``iw dev X mpath get MAC`` (or one ``mpath dump`` line); None if absent.
-
-    iw prints a header ``DEST ADDR NEXT HOP ... HOP_COUNT PATH_CHANGE`` and one row; the hop
-    count is the column under HOP_COUNT.
-    """
-    lines = [l for l in text.splitlines() if l.strip()]
-    header = next((l for l in lines if "HOP_COUNT" in l), None)
-    if header is None:
-        return None
-    names = re.split(r"\s{1,}", header.replace("DEST ADDR", "DEST_ADDR")
-                     .replace("NEXT HOP", "NEXT_HOP").strip())
-    col = names.index("HOP_COUNT")
-    for line in lines:
-        if line is header:
-            continue
-        cells = line.split()
-        if len(cells) > col and re.fullmatch(r"[0-9a-f:]{17}", cells[0]):
-            try:
-                return int(cells[col])
-            except ValueError:
-                return None
-    return None
+    """Hop count from ``iw dev X mpath get MAC`` (or one ``mpath dump`` line); None if absent
+    (the first row ``harness.kernel.mesh.parse_mpath_dump`` reads)."""
+    rows = parse_mpath_dump(text)
+    return rows[0].hops if rows else None
 
 
 Step = Tuple[Optional[str], int]
@@ -143,22 +125,16 @@ def _l2_hops(net: Network, node: str, dev: str, dst_mac: Optional[str]) -> int:
     return count if count and count > 0 else 1
 
 
-class AdaptiveWindow(Policy):
+class AdaptiveWindow(SwitchPolicy):
     """Per (sender, receiver): limit = table(RTHC of the route in force), as a primed clamp."""
 
     name = "adaptive_window"
+    meaning = "window limit from the round-trip hop count, paper 001"
 
     def __init__(self, value: bool):
-        if not isinstance(value, bool):
-            raise HarnessError(f"adaptive_window {value!r} is invalid: allowed true (window "
-                               "limit from the round-trip hop count, paper 001) or false (off)")
         super().__init__(value)
         self.limits: Dict[NodePair, Dict[str, Any]] = {}
         self.metrics: Dict[str, str] = {}
-
-    @property
-    def active(self) -> bool:
-        return self.value is True
 
     def apply(self, ctx: RunContext) -> None:
         if not self.active:

@@ -66,6 +66,16 @@ POLICIES = (
                       default=True),
         ),
     ),
+    _scalar("mesh_path", "policies.mesh_path:mesh_path",
+            ParamSpec("mesh_path", "bool", "check and record the 802.11s path before the "
+                      "flows", default=False),
+            "pings, iw mpath/station dump and the medium's per-link counters: the path in force "
+            "must be the declared chain (paper 002)"),
+    _scalar("airtime_retry", "policies.airtime_retry:airtime_retry",
+            ParamSpec("airtime_retry", "choice", "retry limit from the diameter's airtime "
+                      "metric (paper 002 Eq. 5), Eq. 4's case", default=None,
+                      choices=("normal", "worst", "best"), nullable=True, null_label="off"),
+            "largest limit keeping T_MultiHop under RTO_min, set on every mesh point at run time"),
     Policy(
         name="mac", apply="policies.mac:apply",
         doc="802.11 settings of every radio (overrides the builder's rate/rts)",
@@ -144,11 +154,24 @@ def check_network_fits(params: Dict[str, Any]) -> None:
         raise SchemaError("topology", str(err)) from None
 
 
+def check_one_retry_limit(params: Dict[str, Any]) -> None:
+    """The Eq. 5 policy chooses the retry limit itself: a fixed one beside it is a contradiction."""
+    if params["policy"].get("airtime_retry") is None:
+        return
+    mac = params["policy"].get("mac") or {}
+    for path, value in (("policy.mac.retry_limit", mac.get("retry_limit")),
+                        ("topology.retry_limit", params["topology"].get("retry_limit"))):
+        if value is not None:
+            raise SchemaError(path, f"{value} fixes the retry limit, and policy.airtime_retry "
+                                    "chooses it at run time: allowed one of them per run")
+
+
 def build_registry() -> Registry:
     """A fresh registry: every builder of ``topologies/``, the policies and medium keys here."""
     registry = Registry()
     registry.add_check(check_rate_fits_phy)
     registry.add_check(check_network_fits)
+    registry.add_check(check_one_retry_limit)
     for builder in BUILDERS.values():
         registry.add_builder(builder)
     for policy in POLICIES:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 from harness.errors import HarnessError, InvalidRun
 from harness.experiment import realise
 from harness.experiment.registry import Registry, default_registry, load_callable
+from harness.kernel.tcp import require_modules
 from harness.medium import counters, daemon
 from harness.medium.spec import medium_with_defaults
 from harness.net import Network, Topology
@@ -285,6 +286,8 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         policy.prepare(topo)
     medium_arg, medium_record = medium_choice(params, topo.medium)
     instances, plans = plan_flows(params, topo.node_names(), topo.aliases)
+    require_modules({f"flows[{i['flow']}].congestion": p.congestion
+                     for i, p in zip(instances, plans) if p.congestion})
     net = Network(topo, name=f"run-{run_id}", medium=medium_arg, seed=seed)
     phases: Dict[str, float] = {}
     mark = [time.monotonic()]

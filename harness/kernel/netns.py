@@ -157,7 +157,7 @@ def netlink_socket_in(ns: Optional[str], proto: int) -> socket.socket:
     namespace), and autobind gives a process's first socket of each protocol in each namespace
     the process id, the port id of the root socket that created the radios. A sock_diag
     socket closed in a node (the TCP sampler) deleted every radio of the run that way
-    (docs/kernel.md, "Radios"). So sockets in other namespaces take an explicit
+    (docs/kernel.md, "Netlink port ids"). So sockets in other namespaces take an explicit
     port id that autobind never gives."""
     sock = socket_in(ns, socket.AF_NETLINK, socket.SOCK_RAW, proto)
     if ns is None:

@@ -8,8 +8,10 @@ the harness changes; ``AllowListGuard`` restores it on stop, which matters on a 
 """
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Mapping, Optional
 
 from harness.errors import HarnessError
 from harness.kernel.netns import Node, run
@@ -41,6 +43,40 @@ def allowed() -> List[str]:
 
 def available() -> List[str]:
     return AVAILABLE_PATH.read_text().split()
+
+
+def loadable(modules_dir: Optional[Path] = None) -> Optional[List[str]]:
+    """The congestion modules this kernel offers: available now, built in, or with a
+    ``tcp_<name>`` module file (``modules.dep``/``modules.builtin``); None when the module
+    lists cannot be read (then nothing is refused in advance)."""
+    base = modules_dir or Path("/lib/modules") / os.uname().release
+    texts = []
+    for fname in ("modules.dep", "modules.builtin"):
+        try:
+            texts.append((base / fname).read_text())
+        except OSError:
+            pass
+    if not texts:
+        return None
+    try:
+        have = set(available())
+    except OSError:
+        have = set()
+    text = "\n".join(texts)
+    have |= {n for n in CONGESTION_MODULES if re.search(rf"/tcp_{n}\.ko", text)}
+    return [n for n in CONGESTION_MODULES if n in have or n in BUILTIN]
+
+
+def require_modules(wanted: Mapping[str, str], offered: Optional[List[str]] = None) -> None:
+    """A clear error for a congestion module this kernel lacks, before anything starts:
+    ``wanted`` maps the key that names it (``flows[0].congestion``) to the module."""
+    offered = loadable() if offered is None else offered
+    if offered is None:
+        return
+    for key, name in wanted.items():
+        if name not in offered:
+            raise HarnessError(f"{key} {name!r}: this kernel ({os.uname().release}) has no "
+                               f"tcp_{name} module: allowed here {', '.join(offered)}")
 
 
 def ensure_congestion_modules(names: Iterable[str]) -> Optional[str]:

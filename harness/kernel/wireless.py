@@ -116,12 +116,17 @@ def prepare_lines(phy: str, intf: str, mode: str, *, rts: Rts = None,
     if arg is not None:
         lines.append(f"iw phy {q(phy)} set rts {arg}")
     if retry_limit is not None:
-        if not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
-            raise HarnessError(f"retry_limit {retry_limit!r} is invalid: allowed 1..255")
-        lines.append(f"iw phy {q(phy)} set retry short {retry_limit} long {retry_limit}")
+        lines += retry_lines(phy, retry_limit)
     if txpower_dbm is not None:
         lines.append(f"iw phy {q(phy)} set txpower fixed {int(round(float(txpower_dbm) * 100))}")
     return lines
+
+
+def retry_lines(phy: str, retry_limit: int) -> List[str]:
+    """Short and long retry limit of a phy (maximum transmissions of a frame)."""
+    if isinstance(retry_limit, bool) or not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
+        raise HarnessError(f"retry_limit {retry_limit!r} is invalid: allowed 1..255")
+    return [f"iw phy {shlex.quote(phy)} set retry short {retry_limit} long {retry_limit}"]
 
 
 def join_lines(intf: str, mode: str, *, network_id: str, freq: int, phy: str,

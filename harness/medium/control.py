@@ -110,6 +110,17 @@ class MediumControl:
     def set_txpower(self, mac: str, dbm: float) -> None:
         self.request("set_txpower", radio=mac, dbm=float(dbm))
 
+    def set_retry(self, mac: str, short: int, long: Optional[int] = None) -> None:
+        """The radio's retry limits (maximum transmissions, 1..255) from now on, as
+        ``iw phy X set retry short N long M`` sets them in the kernel (``long`` = ``short``
+        unless given)."""
+        long = short if long is None else long
+        for name, value in (("short", short), ("long", long)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 255:
+                raise MediumControlError(f"set_retry {mac}: {name} {value!r} is invalid: allowed "
+                                         "an integer 1..255")
+        self.request("set_retry", radio=mac, short=short, long=long)
+
     def set_link(self, a: str, b: str, *, loss: Optional[float] = None,
                  snr: Optional[float] = None, none: bool = False, model: bool = False,
                  per: Optional[float] = None, oneway: bool = False) -> None:

@@ -2,20 +2,21 @@
 one link's or one radio's counters, the goodput of flows while they all send (pure)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
 
 
 def summary(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
     """The few numbers a run's result shows first: lag percentiles, per-radio busy
-    fraction and queue drops, per-link attempts/successes/collisions/retry drops."""
+    fraction, queue drops, retry drops (at the limit or at the end of the kernel's rate
+    table), the retry limit in force and the tries per frame; per-link
+    attempts/successes/collisions/retry drops. Keys a daemon did not report are left out."""
     if not stats:
         return {}
     return {
         "lag_us": stats.get("lag_us"),
-        "radios": {r.get("node") or r["mac"]: {k: r.get(k) for k in
-                   ("busy_fraction", "queue_drops", "tx_frames", "acked", "retry_drops")}
+        "radios": {r.get("node") or r["mac"]: {k: r.get(k) for k in _RADIO_SUMMARY if k in r}
                    for r in stats.get("radios", [])},
         "links": {f"{l.get('tx_node') or l['tx']}>{l.get('rx_node') or l['rx']}":
                   {k: l.get(k) for k in ("attempts", "successes", "collisions", "retry_drops",
@@ -24,7 +25,10 @@ def summary(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
     }
 
 
-_RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "tx_airtime_us")
+_RADIO_SUMMARY = ("busy_fraction", "queue_drops", "tx_frames", "acked", "retry_drops",
+                  "limit_drops", "table_drops", "retry_short", "retry_long", "tries")
+_RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "limit_drops",
+                   "table_drops", "tx_airtime_us")
 _LINK_COUNTERS = ("attempts", "successes", "collisions", "retry_drops", "airtime_us", "delivered")
 
 
@@ -39,7 +43,9 @@ def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str
     radios = []
     for r in after.get("radios", []):
         o = old_r.get(r["mac"], {})
-        d = dict(r, **{k: r.get(k, 0) - o.get(k, 0) for k in _RADIO_COUNTERS})
+        d = dict(r, **{k: r.get(k, 0) - o.get(k, 0) for k in _RADIO_COUNTERS if k in r})
+        if isinstance(r.get("tries"), list):
+            d["tries"] = hist_delta(o.get("tries") or [], r["tries"])
         if "busy_us" in r:
             busy = (r["busy_us"] - o.get("busy_us", 0.0)) / 1e6
         else:  # mediumd's fraction is over its uptime
@@ -57,6 +63,15 @@ def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str
               for k, v in after.get("frames", {}).items()}
     return {"interval_s": dt, "frames": frames, "radios": radios, "links": links,
             "lag_us": after.get("lag_us"), "status_lag_us": after.get("status_lag_us")}
+
+
+def hist_delta(before: List[int], after: List[int]) -> List[int]:
+    """Bin-by-bin difference of two tries histograms (trailing zeros left out, as mediumd
+    writes them)."""
+    out = [a - (before[k] if k < len(before) else 0) for k, a in enumerate(after)]
+    while out and not out[-1]:
+        out.pop()
+    return out
 
 
 def link_stats(stats: Mapping[str, Any], tx: str, rx: str) -> Dict[str, Any]:

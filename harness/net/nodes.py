@@ -179,12 +179,25 @@ class WirelessNode(NetworkNode):
     def join_lines(self, net: Network, radio: Radio) -> List[str]:
         """Up, join, bitrates, the station's address."""
         assert isinstance(self.station, StationSpec)
-        declared = bool(net.topo.wireless_neighbours(self.name))
         lines = wireless.join_lines(radio.intf, self.mode, network_id=net.ssid, freq=radio.freq,
                                     phy=radio.phy_mode, rate=radio.rate, bssid=net.bssid,
-                                    auto_open_plinks=not declared)
+                                    auto_open_plinks=not declares_peering(net))
         lines.append(f"ip addr add {self.station.ip} dev {radio.intf}")
         return lines
+
+    def set_retry_limit(self, net: Network, limit: int) -> None:
+        """Change the retry limit of this node's radios while the network runs: the kernel's
+        setting (``iw phy X set retry``) and the medium's, which enforces it (hwsim does not:
+        docs/kernel.md, "iw"). One process for the node, one control request per radio."""
+        lines = []
+        for radio in self.radios:
+            lines += wireless.retry_lines(radio.phy, limit)
+        self.script(lines)
+        handle = net.medium_handle
+        for radio in self.radios:
+            if handle is not None:
+                handle.control.set_retry(radio.mac, limit)
+            radio.retry_limit = limit
 
     def stop(self, net: Network) -> None:
         """DEL_RADIO only sees radios in the caller's namespace: ask from inside the node."""
@@ -211,14 +224,18 @@ class Station(WirelessNode):
 
 
 class MeshPoint(WirelessNode):
-    """An 802.11s mesh point: with declared neighbours, peer links are opened to them only
-    (and blocked to every other mesh point on the channel); HWMP finds paths."""
+    """An 802.11s mesh point. When the topology declares wireless neighbours, peering is
+    enforced: every mesh point joins without opening peer links by itself, opens them to its
+    declared neighbours only and blocks every other mesh point on the channel (one with no
+    declared neighbour peers with nobody: a bystander that still beacons and senses the
+    channel); HWMP finds paths over the links left. Without declarations mesh points peer
+    freely."""
 
     kind = "mesh_point"
     mode = "mesh"
 
     def connect(self, net: Network) -> None:
-        if not net.topo.wireless_neighbours(self.name):
+        if not declares_peering(net):
             return
         for radio in self.radios:
             peers = net.neighbour_macs(self.name)
@@ -227,6 +244,12 @@ class MeshPoint(WirelessNode):
                       and r.node != self.name and r.mac not in peers]
             wireless.wait_for_peers(self, radio.intf, peers)
             self.script(wireless.plink_lines(radio.intf, peers, others), check=False)
+
+
+def declares_peering(net: Network) -> bool:
+    """Whether the topology declares wireless neighbours: then mesh peer links are only those
+    (see ``MeshPoint``)."""
+    return any(link.kind == "wireless" for link in net.topo.links)
 
 
 #: The class of each kind of node (``Network(node_classes=...)`` overrides entries); classes

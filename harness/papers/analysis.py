@@ -62,6 +62,11 @@ def _links(rec: Mapping[str, Any]) -> List[Mapping[str, Any]]:
     return [v for v in links.values() if isinstance(v, Mapping)]
 
 
+def medium_links(rec: Mapping[str, Any]) -> List[Mapping[str, Any]]:
+    """The medium's per-link counters of an ok run, over the whole run."""
+    return _links(rec)
+
+
 def attempt_success(rec: Mapping[str, Any]) -> Optional[float]:
     """Share of the medium's transmission attempts (all links) that were received: the
     contention and hidden-node collisions a window limit trades against."""

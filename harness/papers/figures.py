@@ -38,7 +38,7 @@ def _colours(n: int) -> Sequence[Any]:
 
 
 def _draw(ax: Axes, lines: Lines, *, xlabel: str, ylabel: str, title: str,
-          ref_y: Optional[float] = None) -> None:
+          ref_y: Optional[float] = None, xscale: Optional[str] = None) -> None:
     for (label, series), colour in zip(lines.items(), _colours(len(lines))):
         xs = [x for x in series if x is not None and series[x]]
         ys = [stats.mean(series[x]) for x in xs]
@@ -50,6 +50,11 @@ def _draw(ax: Axes, lines: Lines, *, xlabel: str, ylabel: str, title: str,
             ax.axhline(stats.mean(series[None]), ls="--", lw=1, color=colour)
     if ref_y is not None:
         ax.axhline(ref_y, ls=":", lw=1.2, color="k")
+    if xscale == "log2":  # values spread over powers of two (retry limits 1..31): label each
+        ticks = sorted({x for series in lines.values() for x in series if x is not None})
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([f"{x:g}" for x in ticks])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize="medium")
@@ -60,12 +65,13 @@ def _draw(ax: Axes, lines: Lines, *, xlabel: str, ylabel: str, title: str,
 
 
 def lines_figure(panels: Sequence[Tuple[str, Lines]], path: Path, *, xlabel: str,
-                 ylabel: str, note: str = "", ref_y: Optional[float] = None) -> Path:
-    """One panel per (title, lines); dashed = no limit, dotted = ``ref_y``. Returns the file
-    written."""
+                 ylabel: str, note: str = "", ref_y: Optional[float] = None,
+                 xscale: Optional[str] = None) -> Path:
+    """One panel per (title, lines); dashed = no limit, dotted = ``ref_y``; ``xscale="log2"``
+    for x values spread over powers of two. Returns the file written."""
     fig, axes = _figure(len(panels))
     for ax, (title, lines) in zip(axes, panels):
-        _draw(ax, lines, xlabel=xlabel, ylabel=ylabel, title=title, ref_y=ref_y)
+        _draw(ax, lines, xlabel=xlabel, ylabel=ylabel, title=title, ref_y=ref_y, xscale=xscale)
     if note:
         fig.text(0.01, 0.01, note, fontsize="x-small")
     fig.tight_layout()

@@ -109,10 +109,14 @@ static void complete(struct medium *m, struct radio *r, bool acked)
 		.tx_radio = ridx(m, r), .acked = acked, .enqueue_ns = f->enqueue_ns,
 		.done_ns = m->now, .cookie = f->fi.cookie, .user = f->fi.user,
 	};
+	int tries = 0;
 	for (int i = 0; i < MEDIUM_MAX_RATES; i++) {
 		rep.attempts[i] = f->fi.rates[i];
 		rep.attempts[i].count = f->used[i];
+		tries += f->used[i];
 	}
+	if (tries > 0 && !f->bcast && !f->no_ack)
+		r->s.tries[tries > MEDIUM_TRIES_BINS ? MEDIUM_TRIES_BINS - 1 : tries - 1]++;
 	r->qhead = f->next;
 	if (!r->qhead)
 		r->qtail = NULL;
@@ -144,11 +148,15 @@ static void attempt_failed(struct medium *m, struct radio *r, bool rts_stage)
 	else
 		r->eifs = true;
 	r->cw = 2 * r->cw + 1 > r->tm.cw_max ? r->tm.cw_max : 2 * r->cw + 1;
-	if (f->src_cnt >= r->cfg.retry_short || f->lrc_cnt >= r->cfg.retry_long ||
-	    !current_entry(f, r->cfg.phy)) {
+	bool at_limit = f->src_cnt >= r->cfg.retry_short || f->lrc_cnt >= r->cfg.retry_long;
+	if (at_limit || !current_entry(f, r->cfg.phy)) {
 		if (f->dst >= 0)
 			m->ls[IDX(m, ridx(m, r), f->dst)].retry_drops++;
 		r->s.retry_drops++;
+		if (at_limit)
+			r->s.limit_drops++;
+		else
+			r->s.table_drops++;
 		complete(m, r, false);
 		return;
 	}

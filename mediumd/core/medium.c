@@ -363,6 +363,16 @@ int medium_set_txpower(struct medium *m, int radio, double dbm)
 	return 0;
 }
 
+int medium_set_retry(struct medium *m, int radio, int retry_short, int retry_long)
+{
+	if (!check_radio(m, radio) || retry_short < 1 || retry_short > 255 ||
+	    retry_long < 1 || retry_long > 255)
+		return -EINVAL;
+	m->r[radio].cfg.retry_short = retry_short;
+	m->r[radio].cfg.retry_long = retry_long;
+	return 0;
+}
+
 int medium_set_link_override(struct medium *m, int tx, int rx,
 			     const struct medium_link_override *ov)
 {
@@ -415,6 +425,8 @@ int medium_radio_stats(const struct medium *m, int radio, struct medium_radio_st
 	out->busy_fraction = span ? (double)out->busy_ns / (double)span : 0;
 	out->queue_len = r->qlen;
 	out->queue_limit = (uint32_t)r->cfg.queue_limit;
+	out->retry_short = r->cfg.retry_short;
+	out->retry_long = r->cfg.retry_long;
 	return 0;
 }
 
@@ -439,6 +451,16 @@ static void json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The tries histogram without its trailing empty bins: [frames with 1 try, 2, ...]. */
+static void tries_json(FILE *out, const uint64_t *tries)
+{
+	int last = MEDIUM_TRIES_BINS - 1;
+	while (last >= 0 && !tries[last])
+		last--;
+	for (int k = 0; k <= last; k++)
+		fprintf(out, "%s%llu", k ? ", " : "", (unsigned long long)tries[k]);
+}
+
 int medium_stats_json(const struct medium *m, FILE *out)
 {
 	char mac[18];
@@ -452,15 +474,21 @@ int medium_stats_json(const struct medium *m, FILE *out)
 			i ? "," : "", i, mac);
 		json_str(out, m->r[i].cfg.name);
 		fprintf(out, ", \"enqueued\": %llu, \"queue_drops\": %llu, \"tx_frames\": %llu, "
-			"\"acked\": %llu, \"retry_drops\": %llu, \"tx_airtime_ns\": %llu, "
+			"\"acked\": %llu, \"retry_drops\": %llu, \"limit_drops\": %llu, "
+			"\"table_drops\": %llu, \"tx_airtime_ns\": %llu, "
 			"\"busy_ns\": %llu, \"busy_fraction\": %.6f, \"queue_len\": %u, "
-			"\"queue_limit\": %u, "
-			"\"noise_dbm\": %.2f, \"rx_sensitivity_dbm\": %.2f, \"cs_threshold_dbm\": %.2f}",
+			"\"queue_limit\": %u, \"retry_short\": %d, \"retry_long\": %d, "
+			"\"noise_dbm\": %.2f, \"rx_sensitivity_dbm\": %.2f, \"cs_threshold_dbm\": %.2f, "
+			"\"tries\": [",
 			(unsigned long long)s.enqueued, (unsigned long long)s.queue_drops,
 			(unsigned long long)s.tx_frames, (unsigned long long)s.acked,
-			(unsigned long long)s.retry_drops, (unsigned long long)s.tx_airtime_ns,
+			(unsigned long long)s.retry_drops, (unsigned long long)s.limit_drops,
+			(unsigned long long)s.table_drops, (unsigned long long)s.tx_airtime_ns,
 			(unsigned long long)s.busy_ns, s.busy_fraction, s.queue_len, s.queue_limit,
+			s.retry_short, s.retry_long,
 			m->r[i].noise_dbm, m->r[i].rx_sens_dbm, m->r[i].cs_thr_dbm);
+		tries_json(out, s.tries);
+		fprintf(out, "]}");
 	}
 	fprintf(out, "\n], \"links\": [");
 	int first = 1;

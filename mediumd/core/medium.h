@@ -305,6 +305,9 @@ uint64_t medium_now(const struct medium *m);
 
 int medium_set_position(struct medium *m, int radio, double x, double y, double z);
 int medium_set_txpower(struct medium *m, int radio, double dbm);
+/* Retry limits (maximum transmissions, as the config's retry_short/retry_long):
+ * frames from now on, and the frame in service at its next failure; each 1..255. */
+int medium_set_retry(struct medium *m, int radio, int retry_short, int retry_long);
 /* Directed link tx -> rx; kind MEDIUM_LINK_MODEL removes an override. */
 int medium_set_link_override(struct medium *m, int tx, int rx,
 			     const struct medium_link_override *ov);
@@ -334,12 +337,22 @@ struct medium_link_stats {	/* directed link tx -> rx (data frames)     */
 	uint64_t delivered;	/* data frames handed to rx (deduplicated)     */
 };
 
+/* Histogram bins of data transmissions per finished unicast frame: bin k counts
+ * frames that used k + 1 transmissions; the last bin also holds longer ones. */
+#define MEDIUM_TRIES_BINS 32
+
 struct medium_radio_stats {
 	uint64_t enqueued;	/* frames accepted                            */
 	uint64_t queue_drops;	/* frames refused by the queue                */
 	uint64_t tx_frames;	/* frames finished (acked or not)             */
 	uint64_t acked;
-	uint64_t retry_drops;
+	uint64_t retry_drops;	/* = limit_drops + table_drops                */
+	uint64_t limit_drops;	/* dropped on reaching retry_short/retry_long  */
+	uint64_t table_drops;	/* dropped at the end of the kernel's rate table,
+				 * below the retry limit                      */
+	uint64_t tries[MEDIUM_TRIES_BINS];	/* unicast frames by transmissions used */
+	int      retry_short;	/* the retry limits in force (max transmissions) */
+	int      retry_long;
 	uint64_t tx_airtime_ns;	/* own transmissions, all kinds               */
 	uint64_t busy_ns;	/* carrier sense busy (own tx, others, NAV)   */
 	double   busy_fraction;	/* busy_ns / time since the first advance/enqueue */

@@ -39,10 +39,27 @@ static void lag_json(struct jbuf *b, const char *key, const struct lagstat *s)
  *   lag_us: {count,p50,p90,p99,max,mean} of delivery time - logical time
  *   status_lag_us: the same for tx statuses
  *   radios: [{mac, enqueued, queue_drops, tx_frames, acked, retry_drops,
- *             tx_airtime_us, busy_fraction, queue_len, queue_limit}]
+ *             limit_drops, table_drops, retry_short, retry_long,
+ *             tx_airtime_us, busy_fraction, queue_len, queue_limit, tries}]
+ *           retry_drops = limit_drops (the retry limit reached) + table_drops (the
+ *           kernel's rate table ended first); tries[k] = unicast frames that used
+ *           k + 1 transmissions (trailing zeros left out; the last bin of
+ *           MEDIUM_TRIES_BINS holds longer ones too)
  *   links:  [{tx, rx, attempts, successes, collisions, retry_drops, airtime_us,
  *             delivered}] for directed links that carried anything
  */
+static void tries_json(struct jbuf *b, const uint64_t *tries)
+{
+	int last = MEDIUM_TRIES_BINS - 1, k;
+
+	while (last >= 0 && !tries[last])
+		last--;
+	jb_arr_begin(b, "tries");
+	for (k = 0; k <= last; k++)
+		jb_u64(b, NULL, tries[k]);
+	jb_arr_end(b);
+}
+
 void stats_json(struct daemon *d, struct jbuf *b)
 {
 	const struct hwsim_nl_counters *nc = hwsim_nl_counters(d->nl);
@@ -79,10 +96,15 @@ void stats_json(struct daemon *d, struct jbuf *b)
 		jb_u64(b, "tx_frames", rs.tx_frames);
 		jb_u64(b, "acked", rs.acked);
 		jb_u64(b, "retry_drops", rs.retry_drops);
+		jb_u64(b, "limit_drops", rs.limit_drops);
+		jb_u64(b, "table_drops", rs.table_drops);
+		jb_i64(b, "retry_short", rs.retry_short);
+		jb_i64(b, "retry_long", rs.retry_long);
 		jb_num(b, "tx_airtime_us", us(rs.tx_airtime_ns));
 		jb_num(b, "busy_fraction", rs.busy_fraction);
 		jb_u64(b, "queue_len", rs.queue_len);
 		jb_u64(b, "queue_limit", rs.queue_limit);
+		tries_json(b, rs.tries);
 		jb_obj_end(b);
 	}
 	jb_arr_end(b);
@@ -200,6 +222,25 @@ static int cmd_set_txpower(struct daemon *d, const struct json_obj *req,
 	    (rc = need_num(req, "dbm", &dbm, err, errlen)) < 0)
 		return rc;
 	return core_result(medium_set_txpower(d->m, r, dbm), "set_txpower", err, errlen);
+}
+
+static int cmd_set_retry(struct daemon *d, const struct json_obj *req,
+			 char *err, size_t errlen)
+{
+	static const char *const keys[] = { "radio", "short", "long", NULL };
+	double s, l;
+	int r, rc;
+
+	if ((rc = only_keys(req, keys, err, errlen)) < 0 ||
+	    (rc = need_radio(d, req, "radio", &r, err, errlen)) < 0 ||
+	    (rc = need_num(req, "short", &s, err, errlen)) < 0 ||
+	    (rc = need_num(req, "long", &l, err, errlen)) < 0)
+		return rc;
+	if (s != (int)s || l != (int)l || s < 1 || s > 255 || l < 1 || l > 255) {
+		snprintf(err, errlen, "\"short\" and \"long\" must be integers 1..255");
+		return -EINVAL;
+	}
+	return core_result(medium_set_retry(d->m, r, (int)s, (int)l), "set_retry", err, errlen);
 }
 
 static int cmd_set_link(struct daemon *d, const struct json_obj *req,
@@ -349,10 +390,12 @@ int commands_handle(void *ctx, const struct json_obj *req, struct jbuf *reply,
 		return cmd_set_txpower(d, req, err, errlen);
 	if (!strcmp(cmd, "set_link"))
 		return cmd_set_link(d, req, err, errlen);
+	if (!strcmp(cmd, "set_retry"))
+		return cmd_set_retry(d, req, err, errlen);
 	if (!strcmp(cmd, "get_link"))
 		return cmd_get_link(d, req, reply, err, errlen);
 	if (!strcmp(cmd, "capture"))
 		return cmd_capture(d, req, reply, err, errlen);
-	snprintf(err, errlen, "unknown cmd \"%s\" (ping, stats, set_position, set_txpower, set_link, get_link, capture)", cmd);
+	snprintf(err, errlen, "unknown cmd \"%s\" (ping, stats, set_position, set_txpower, set_retry, set_link, get_link, capture)", cmd);
 	return -EINVAL;
 }

@@ -5,6 +5,8 @@
  *   {"cmd":"stats"}                                  -> {"ok":true, <stats>}
  *   {"cmd":"set_position","radio":MAC,"x":m,"y":m[,"z":m]}   z defaults to 0
  *   {"cmd":"set_txpower","radio":MAC,"dbm":P}
+ *   {"cmd":"set_retry","radio":MAC,"short":N,"long":N}   retry limits (max
+ *        transmissions, 1..255) from now on, as iw phy set retry would
  *   {"cmd":"set_link","a":MAC,"b":MAC, one of "loss_db":dB | "snr_db":dB |
  *        "none":true | "model":true [,"per":p] [,"directed":true]}
  *        both directions unless directed; "model" removes the override;

@@ -15,7 +15,7 @@
 
 static int status_count[MAXF], deliver_count[MAXF][NR];
 static uint64_t enq_time[MAXF];
-static int retry_short[NR];
+static int retry_short[NR], retry_long[NR];	/* largest limits ever set */
 static uint64_t last_cb_time;
 static int failures;
 
@@ -40,7 +40,8 @@ static void on_status(void *ctx, const struct medium_tx_report *rep)
 	for (int i = 0; i < MEDIUM_MAX_RATES; i++)
 		if (rep->attempts[i].idx >= 0)
 			tries += rep->attempts[i].count;
-	CHECK(tries <= retry_short[rep->tx_radio] + 4, "%d tries > limits", tries);
+	CHECK(tries <= retry_short[rep->tx_radio] + retry_long[rep->tx_radio],
+	      "%d tries > limits", tries);
 	CHECK(!rep->queue_drop || tries == 0, "queue drop with tries");
 	CHECK(rep->done_ns >= last_cb_time, "status time went backwards");
 	last_cb_time = rep->done_ns;
@@ -75,8 +76,10 @@ int main(int argc, char **argv)
 	}
 	struct medium *m = medium_new(&cfg);
 	medium_config_free(&cfg);
-	for (int i = 0; i < NR; i++)
+	for (int i = 0; i < NR; i++) {
 		retry_short[i] = 4;
+		retry_long[i] = 4;
+	}
 	struct medium_callbacks cb = { NULL, on_deliver, on_status, NULL };
 	medium_set_callbacks(m, &cb);
 	uint64_t now = 1000000000ULL;	/* a CLOCK_MONOTONIC-like start */
@@ -112,8 +115,16 @@ int main(int argc, char **argv)
 			struct medium_link_override ov = { (enum medium_link_kind)(rnd(&s) % 4),
 							   (double)(rnd(&s) % 100), (double)(rnd(&s) % 50) / 100 };
 			medium_set_link_override(m, r, (r + 1) % NR, &ov);
-		} else {
+		} else if (op < 98) {
 			medium_set_txpower(m, r, (double)(rnd(&s) % 25));
+		} else {	/* limits 0..8: 0 must be refused, the others take effect */
+			int lim = (int)(rnd(&s) % 9);
+			int rc = medium_set_retry(m, r, lim, lim ? lim : 1);
+			CHECK((rc == 0) == (lim > 0), "set_retry %d returned %d", lim, rc);
+			if (lim > retry_short[r])
+				retry_short[r] = lim;
+			if (lim > retry_long[r])
+				retry_long[r] = lim;
 		}
 	}
 	/* drain */
@@ -128,6 +139,17 @@ int main(int argc, char **argv)
 	struct medium_radio_stats rs;
 	medium_radio_stats(m, 0, &rs);
 	CHECK(rs.busy_fraction >= 0 && rs.busy_fraction <= 1.0, "busy fraction %f", rs.busy_fraction);
+	for (int r = 0; r < NR; r++) {
+		uint64_t hist = 0;
+		medium_radio_stats(m, r, &rs);
+		for (int k = 0; k < MEDIUM_TRIES_BINS; k++)
+			hist += rs.tries[k];
+		CHECK(rs.retry_drops == rs.limit_drops + rs.table_drops, "radio %d: drops %llu != "
+		      "%llu + %llu", r, (unsigned long long)rs.retry_drops,
+		      (unsigned long long)rs.limit_drops, (unsigned long long)rs.table_drops);
+		CHECK(hist <= rs.tx_frames, "radio %d: %llu frames in the tries histogram, %llu "
+		      "finished", r, (unsigned long long)hist, (unsigned long long)rs.tx_frames);
+	}
 	printf("{\"frames\": %ld, \"events\": %llu, \"failures\": %d}\n", nframes,
 	       (unsigned long long)medium_events_processed(m), failures);
 	medium_free(m);

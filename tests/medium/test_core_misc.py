@@ -116,6 +116,23 @@ def test_retry_limit_caps_the_rate_table(sim):
     assert not f["acked"] and f["attempts_per_rate"] == [[11, 3], [1, 0]]
 
 
+def test_drops_say_whether_the_limit_or_the_table_ended_the_frame(sim):
+    """On a dead link, a table longer than the limit ends at the limit (a limit drop); a table
+    shorter than the limit ends at the table (a table drop). The tries histogram counts each
+    unicast frame by the transmissions it used; the limits in force are reported."""
+    conf = ("seed 1\ndefaults phy b retry_short 3 retry_long 3\n" +
+            radios([("a", 0, 0), ("b", 10, 0)]) + "link a b snr -20\n")
+    out = sim(conf, "duration 1\nframe 1000 a b len 1000 rates 11x4,1x4\n"
+                    "frame 200000 a b len 1000 rates 11x1,1x1\n"
+                    "frame 400000 a broadcast len 100 rate 1\n")
+    a = next(r for r in out["medium"]["radios"] if r["name"] == "a")
+    print(f"dead link, limit 3: tables 11x4,1x4 and 11x1,1x1 -> limit drops {a['limit_drops']}, "
+          f"table drops {a['table_drops']}, tries histogram {a['tries']}")
+    assert (a["limit_drops"], a["table_drops"], a["retry_drops"]) == (1, 1, 2)
+    assert a["tries"] == [0, 1, 1]          # one frame used 2 transmissions, one used 3
+    assert (a["retry_short"], a["retry_long"]) == (3, 3)
+
+
 def test_free_space_received_power(sim):
     """Friis at 2412 MHz, 100 m: 20 log10(4 pi d / lambda) = 80.09 dB."""
     import math

@@ -259,6 +259,18 @@ def test_stats_delta_gives_interval_counters_and_busy_fraction():
     assert d["links"][0]["attempts"] == 20 and d["links"][1]["attempts"] == 3
 
 
+def test_retry_counters_in_the_summary_and_the_interval():
+    radio = {"mac": "m1", "node": "sta1", "retry_drops": 3, "limit_drops": 2, "table_drops": 1,
+             "retry_short": 7, "retry_long": 7, "tries": [90, 8, 2]}
+    assert summary({"radios": [radio]})["radios"]["sta1"] == {
+        k: v for k, v in radio.items() if k not in ("mac", "node")}
+    later = dict(radio, retry_drops=5, limit_drops=4, tries=[100, 8, 2, 1])
+    d = stats_delta({"radios": [radio]}, {"radios": [later]})["radios"][0]
+    assert (d["retry_drops"], d["limit_drops"], d["table_drops"]) == (2, 2, 0)
+    assert d["tries"] == [10, 0, 0, 1]
+    assert stats_delta({"radios": [radio]}, {"radios": [radio]})["radios"][0]["tries"] == []
+
+
 def test_launch_fails_loudly_when_mediumd_exits(tmp_path, mediumd_binary):
     """No hwsim here: the daemon exits at once; the error carries its own message and the
     files stay for inspection."""

@@ -80,16 +80,20 @@ def test_encoding_is_compact_json_line_with_cmd_first():
 
 
 def test_commands_send_the_documented_fields(serve):
-    srv = serve(OK, OK, OK, OK, OK)
+    srv = serve(OK, OK, OK, OK, OK, OK, OK)
     with MediumControl(srv.path) as ctl:
         ctl.set_position(A, 10, -3)
         ctl.set_txpower(B, 20)
+        ctl.set_retry(A, 9)
+        ctl.set_retry(B, 3, 2)
         ctl.set_link(A, B, loss=95)
         ctl.set_link(A, B, none=True, oneway=True)
         ctl.set_link(A, B, snr=12, per=0.1)
     assert srv.requests() == [
         {"cmd": "set_position", "radio": A, "x": 10.0, "y": -3.0, "z": 0.0},
         {"cmd": "set_txpower", "radio": B, "dbm": 20.0},
+        {"cmd": "set_retry", "radio": A, "short": 9, "long": 9},
+        {"cmd": "set_retry", "radio": B, "short": 3, "long": 2},
         {"cmd": "set_link", "a": A, "b": B, "loss_db": 95.0},
         {"cmd": "set_link", "a": A, "b": B, "none": True, "directed": True},
         {"cmd": "set_link", "a": A, "b": B, "snr_db": 12.0, "per": 0.1},
@@ -141,6 +145,13 @@ def test_connection_closed_before_reply_is_an_error(serve):
     with MediumControl(srv.path, timeout=2) as ctl:
         with pytest.raises(MediumControlError, match="closed the control connection"):
             ctl.stats()
+
+
+def test_set_retry_refuses_limits_outside_1_255_before_sending(tmp_path):
+    ctl = MediumControl(str(tmp_path / "nothing.sock"))
+    for bad in (0, 256, 2.5, True):
+        with pytest.raises(MediumControlError, match="allowed an integer 1..255"):
+            ctl.set_retry(A, bad)
 
 
 def test_set_link_needs_exactly_one_kind_before_sending(tmp_path):

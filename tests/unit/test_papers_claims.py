@@ -106,14 +106,14 @@ def test_experiments_map_to_papers():
 
 
 def test_papers_are_found_by_module_name_and_provide_what_reports_use():
-    assert paper_keys() == ["000", "001", "003", "004"]
+    assert paper_keys() == ["000", "001", "002", "003", "004"]
     for key in paper_keys():
         module = paper_module(key)
         assert module.PAPER.key == key and module.ROWS_FROM
         assert all(prefix.startswith(f"paper{key}_") for prefix in module.ROWS_FROM)
         for name in ("rows", "why_differ", "report_section"):
             assert callable(getattr(module, name)), f"paper{key}.{name}"
-    with pytest.raises(HarnessError, match="paper .999. is unknown: allowed 000, 001, 003, 004"):
+    with pytest.raises(HarnessError, match="paper .999. is unknown: allowed 000, 001, 002, 003, 004"):
         paper_module("999")
 
 

@@ -1,0 +1,146 @@
+"""What the kernel says about an 802.11s mesh through ``iw``: the path table
+(``iw dev X mpath dump``) and the peer links with their airtime metric (``iw dev X station
+dump``), parsed (pure) and read from a node in one process each.
+
+Why parse text: iw is the tool the paper used, and its output is what a reader can check by
+hand. Two traps (docs/kernel.md, "Mesh paths and metrics"): iw prints a metric of
+0xffffffff (a blocked or unusable link) as -1, and prints the expected throughput scaled by
+1000/1024 with the fraction not zero-padded ("%u.%u", so 18.59 means 18.059).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+if TYPE_CHECKING:
+    from harness.kernel.netns import Node
+
+#: nl80211 path flags (``mpath dump``'s FLAGS column).
+MPATH_ACTIVE = 0x01
+MPATH_RESOLVING = 0x02
+MPATH_SN_VALID = 0x04
+MPATH_FIXED = 0x08
+MPATH_RESOLVED = 0x10
+
+_MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}")
+
+
+@dataclass(frozen=True)
+class MeshPath:
+    """One entry of a mesh point's path table."""
+
+    destination: str
+    next_hop: str
+    metric: int
+    hops: int
+    flags: int = MPATH_ACTIVE
+    sn: int = 0
+
+    @property
+    def active(self) -> bool:
+        return bool(self.flags & MPATH_ACTIVE)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Peer:
+    """One peer of a mesh point as ``station dump`` shows it."""
+
+    mac: str
+    plink: str                            # ESTAB, BLOCKED, LISTEN, ...
+    airtime_metric: Optional[int]         # None: the kernel's maximum (not usable)
+    expected_throughput_kbps: Optional[int]
+    tx_bitrate_mbps: Optional[float]
+    tx_packets: int = 0
+    tx_retries: int = 0
+    tx_failed: int = 0
+    signal_dbm: Optional[float] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+def _columns(header: str) -> List[str]:
+    return header.replace("DEST ADDR", "DEST_ADDR").replace("NEXT HOP", "NEXT_HOP").split()
+
+
+def parse_mpath_dump(text: str) -> List[MeshPath]:
+    """Rows of ``iw dev X mpath dump`` (or ``mpath get``), by the header's column names."""
+    lines = [l for l in text.splitlines() if l.strip()]
+    header = next((l for l in lines if "HOP_COUNT" in l or "METRIC" in l), None)
+    if header is None:
+        return []
+    cols = _columns(header)
+    out: List[MeshPath] = []
+    for line in lines:
+        cells = line.split()
+        if line is header or not cells or not _MAC.fullmatch(cells[0]):
+            continue
+        row = dict(zip(cols, cells))
+        try:
+            out.append(MeshPath(destination=row["DEST_ADDR"], next_hop=row["NEXT_HOP"],
+                                metric=int(row.get("METRIC", "0")),
+                                hops=int(row.get("HOP_COUNT", "0")),
+                                flags=int(row.get("FLAGS", "0x1"), 0),
+                                sn=int(row.get("SN", "0"))))
+        except (KeyError, ValueError):
+            continue
+    return out
+
+
+def expected_throughput_kbps(printed: str) -> Optional[int]:
+    """The kernel's expected throughput (kbit/s) from iw's ``18.859Mbps``: iw prints
+    ``thr * 1000 / 1024`` as ``%u.%u`` (integer and remainder of a division by 1000, the
+    remainder not zero-padded), so the digits after the point are an integer of kbit/s/1.024."""
+    m = re.match(r"\s*(\d+)\.(\d+)\s*Mbps", printed)
+    if not m:
+        return None
+    shown = int(m.group(1)) * 1000 + int(m.group(2))
+    return round(shown * 1024 / 1000)
+
+
+def _int(value: str) -> int:
+    m = re.match(r"\s*(-?\d+)", value)
+    return int(m.group(1)) if m else 0
+
+
+def parse_station_dump(text: str) -> Dict[str, Peer]:
+    """``iw dev X station dump`` (or ``station get``): one ``Peer`` per ``Station`` block."""
+    out: Dict[str, Peer] = {}
+    blocks = re.split(r"^Station ", text, flags=re.M)
+    for block in blocks[1:]:
+        mac = block.split()[0].lower()
+        if not _MAC.fullmatch(mac):
+            continue
+        fields: Dict[str, str] = {}
+        for line in block.splitlines()[1:]:
+            key, sep, value = line.strip().partition(":")
+            if sep:
+                fields[key.strip()] = value.strip()
+        metric = fields.get("mesh airtime link metric")
+        m = _int(metric) if metric is not None else None
+        rate = re.match(r"([\d.]+)\s*MBit/s", fields.get("tx bitrate", ""))
+        signal = re.match(r"(-?\d+)", fields.get("signal", ""))
+        out[mac] = Peer(mac=mac, plink=fields.get("mesh plink", ""),
+                        airtime_metric=m if m is not None and m >= 0 else None,
+                        expected_throughput_kbps=expected_throughput_kbps(
+                            fields.get("expected throughput", "")),
+                        tx_bitrate_mbps=float(rate.group(1)) if rate else None,
+                        tx_packets=_int(fields.get("tx packets", "0")),
+                        tx_retries=_int(fields.get("tx retries", "0")),
+                        tx_failed=_int(fields.get("tx failed", "0")),
+                        signal_dbm=float(signal.group(1)) if signal else None)
+    return out
+
+
+def read_paths(node: Node, intf: str) -> List[MeshPath]:
+    """The node's path table now."""
+    return parse_mpath_dump(node.cmd(["iw", "dev", intf, "mpath", "dump"]).stdout)
+
+
+def read_peers(node: Node, intf: str) -> Dict[str, Peer]:
+    """The node's peers and their links now."""
+    return parse_station_dump(node.cmd(["iw", "dev", intf, "station", "dump"]).stdout)

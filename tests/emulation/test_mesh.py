@@ -1,0 +1,61 @@
+"""802.11s mesh points through the medium (paper 002's building blocks): the enforced path,
+a retry limit changed while the network runs, and radios that survive a sampled TCP flow."""
+from __future__ import annotations
+
+import pytest
+
+from harness.kernel import mesh
+from harness.medium.counters import radio_stats, stats_delta
+from harness.medium.spec import MediumSpec
+from harness.net.network import Network
+from harness.traffic.flows import Flow, ping, run_flow
+from topologies.mesh_chain import build
+
+pytestmark = pytest.mark.emulation
+
+
+def room(**medium) -> MediumSpec:
+    return MediumSpec.from_dict({"propagation": "log_distance", "exponent": 2.0, **medium})
+
+
+def test_radios_survive_a_flow_whose_sender_was_sampled(make_network):
+    """Closing the TCP sampler's sock_diag socket must not delete the run's radios
+    (docs/kernel.md, "Netlink port ids"): it did, at the end of every sampled flow."""
+    net = make_network(build(hops=1), medium=room())
+    ping(net, "sta1", "sta2", count=3)
+    run = run_flow(net, Flow("sta1", "sta2", 3, "tcp", congestion="cubic"), sample_ss=True,
+                   ss_interval=0.5)
+    assert run.ss, "no socket samples"
+    for node in ("sta1", "sta2"):
+        out = net[node].cmd(["iw", "dev"]).stdout
+        assert "Interface wlan0" in out, f"{node} lost its radio after a sampled flow:\n{out}"
+    assert ping(net, "sta1", "sta2", count=3).received >= 2
+
+
+def test_the_chain_is_the_only_path_and_a_retry_limit_set_at_run_time_is_enforced():
+    """3 hops in one room: HWMP routes hop by hop along the declared chain; then the retry
+    limit goes from 7 to 2 on every node while the network runs and, on a link losing half
+    its frames, no frame is transmitted more than twice without RTS or twice after a CTS (the
+    short and long counters, docs/medium.md "DCF"), so never more than 3 times in all."""
+    topo = build(hops=3, retry_limit=7)
+    spec = room(links=[{"a": "sta1", "b": "sta2", "per": 0.5, "oneway": True}])
+    with Network(topo, medium=spec) as net:
+        assert ping(net, "sta1", "sta4", count=5).received >= 1
+        table = mesh.read_paths(net["sta1"], "wlan0")
+        far = next(p for p in table if p.destination == net.radios[3].mac.lower())
+        assert far.next_hop == net.radios[1].mac.lower() and far.hops == 3, table
+        before = net.medium_stats()
+        assert radio_stats(before, "sta1")["retry_short"] == 7
+        for name in ("sta1", "sta2", "sta3", "sta4"):
+            net[name].set_retry_limit(net, 2)
+        info = net["sta1"].cmd(["iw", "phy", net.radios[0].phy, "info"]).stdout
+        assert "limit: 2" in info, info
+        run_flow(net, Flow("sta1", "sta2", 4, "udp", bitrate="2M", extra=["-l", "1000"]))
+        delta = stats_delta(before, net.medium_stats())
+    sta1 = radio_stats(delta, "sta1")
+    print(f"\nafter set_retry_limit(2), loss 0.5 on sta1->sta2: limit {sta1['retry_short']}, "
+          f"tries histogram {sta1['tries']}, drops at the limit {sta1['limit_drops']}, at the "
+          f"table's end {sta1['table_drops']}")
+    assert sta1["retry_short"] == 2 and len(sta1["tries"]) <= 3, sta1
+    assert sta1["tries"][-1] <= 0.05 * sum(sta1["tries"]), sta1   # 3: only short + long mixed
+    assert sta1["limit_drops"] >= 10, sta1       # about a quarter of ~1000 frames reach it

@@ -1,0 +1,227 @@
+"""Paper 002 (Rethfeldt et al., IEEE 802.11s) on the emulator, in the paper's regime: an
+enforced 3- or 5-hop 802.11s chain in one room (builder mesh_chain, peer links only along the
+chain, HWMP with the airtime metric), 802.11g with minstrel, RTS/CTS off, the TGn indoor
+channel's parameters below their breakpoint, one TCP flow first -> last.
+
+Claims (papers.md 002.4, catalogue E10-E12):
+- the retry limit R is what the medium enforces on every radio (its counters and, frame by
+  frame, its capture), and the path in force is the declared chain (policy mesh_path);
+- the airtime metric the kernel reports is Eq. 2 in Linux's fixed point on minstrel's expected
+  throughput (e = 0), not on the PHY rate: the difference is minstrel's per-frame MAC cost;
+- limit 1 loses to the default 7 (002.4 claim 2);
+- the Eq. 5 policy sets on every mesh point the limit Eq. 5 gives for its own path table, and
+  the medium enforces it;
+- slow: every module at 3 and 5 hops peaks at a limit in [5, 9] with both ends below the peak
+  (claim 1), 5 hops below 3 hops (claim 6), and where frames' retry series end (our explanation
+  when the decline beyond the peak is missing).
+Quick: experiments/papers/002_retry_sweep_quick.yaml (2 runs), 002_airtime_retry_quick.yaml
+(1 run): about 5 minutes of VM time. Slow: 002_retry_sweep_reduced.yaml, 002_airtime_retry_reduced.yaml
+(every point, 2 x 30 s), then the full files (10 x 100 s; see docs/papers.md for the hours).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping
+
+import pytest
+from paperlib import run_file, show
+
+from harness.analysis import trends
+from harness.medium.pcap import frame_tries, read_attempts
+from harness.papers import analysis as A
+from harness.papers import paper002 as P
+from policies import frame_travel as ft
+
+pytestmark = [pytest.mark.emulation, pytest.mark.paper]
+
+REGIME = {"paper": "002", "phy": "802.11g, minstrel", "rts": "off", "mesh": "enforced chain",
+          "channel": "TGn below breakpoint (slope 2, 3 dB shadowing, Rayleigh)"}
+WHAT = "throughput (Mbit/s)"
+
+
+def radios(rec: Mapping[str, Any]) -> Dict[str, Dict[str, Any]]:
+    return rec["medium"]["summary"]["radios"]
+
+
+def check_limit_enforced(records: List[Mapping[str, Any]]) -> None:
+    """Every radio ran with the run's limit, no frame got more transmissions than the two
+    counters allow (R without RTS and R after a CTS: at most 2R - 1 in all), and the path
+    check held before and after the flow."""
+    for rec in records:
+        limit = P.limit_of(rec)
+        check = rec["policies"]["mesh_path"]
+        assert check["pairs"] and not any(check["stray_attempts"].values()), check
+        for node, r in radios(rec).items():
+            text = f"{rec['run_id']} {node}: limit {limit}, medium {r}"
+            print(text)
+            assert r["retry_short"] == r["retry_long"] == limit, text
+            assert len(r["tries"]) <= 2 * limit - 1, text
+            if limit == 1:
+                assert r["tries"] == [r["tries"][0]] and r["retry_drops"] == r["limit_drops"], text
+
+
+def check_capture(rec: Mapping[str, Any]) -> None:
+    """The retry-limit test's rules frame by frame from the medium's capture (docs/medium.md):
+    no frame gets more than R data transmissions without RTS, none after its R-th such failure,
+    and none more than R after a CTS."""
+    limit = P.limit_of(rec)
+    pcap = rec["medium"].get("pcap")
+    assert pcap, "the quick run keeps the medium's capture (medium.pcap: true)"
+    attempts = read_attempts(pcap)
+    macs = sorted({a.ta for a in attempts if a.kind == "data" and a.ta})
+    frames = [f for ta in macs for ra in macs if ta != ra for f in frame_tries(attempts, ta, ra)]
+    plain_over = [f for f in frames if len(f.plain) > limit]
+    long_over = [f for f in frames if len(f.protected) > limit]
+    after_last = [f for f in frames
+                  if len(f.plain) >= limit and f.tries.index(f.plain[limit - 1]) < len(f.tries) - 1]
+    hist: Dict[int, int] = {}
+    for f in frames:
+        hist[len(f.tries)] = hist.get(len(f.tries), 0) + 1
+    print(f"R={limit}: {len(frames)} unicast frames in the capture, data transmissions per "
+          f"frame {dict(sorted(hist.items()))}; over R without RTS {len(plain_over)}, after the "
+          f"R-th failure {len(after_last)}, over R after a CTS {len(long_over)}")
+    assert len(frames) > 1000
+    assert not plain_over and not long_over and not after_last
+
+
+def check_metric(records: List[Mapping[str, Any]]) -> None:
+    """The kernel's metric on every established link equals Linux's Eq. 2 on minstrel's
+    expected throughput (+-1 for the rounding of iw's printed number); Eq. 2 on the PHY rate
+    (the paper's reading) is smaller by about rate / expected throughput, because minstrel's
+    throughput has the MAC's per-frame overhead taken out of the PHY rate."""
+    checks = P.metric_checks(records)
+    assert checks, "no established peer links recorded"
+    for c in checks:
+        line = (f"{c['node']}->{c['peer']}: kernel {c['kernel']}, Linux formula "
+                f"{c['kernel_formula']} (expected throughput {c['expected_tp_mbps']:.2f} Mbit/s), "
+                f"Eq. 2 at the PHY rate {c['tx_rate_mbps']:g} Mbit/s with e = {c['err']:.2f}: "
+                f"{c['eq2_phy']:.0f}")
+        print(line)
+        assert abs(c["kernel"] - c["kernel_formula"]) <= 1, line
+        assert c["expected_tp_mbps"] < 0.6 * c["tx_rate_mbps"], line
+        assert c["kernel"] > 1.5 * c["eq2_phy"], line
+
+
+def check_eq5(rec: Mapping[str, Any]) -> None:
+    """Each mesh point's limit is Eq. 5 on its own recorded diameter, the medium enforces the
+    last one, and the policy ran again during the flow."""
+    policy = rec["policies"]["airtime_retry"]
+    case = ft.case(policy["value"])
+    history = policy["history"]
+    assert len(history) >= 2, f"evaluated {len(history)} time(s)"
+    for step in history:
+        for node, d in step["nodes"].items():
+            want = ft.retry_limit_for(d["diameter_metric"], d["diameter_hops"], case)
+            print(f"t={step['t']} {node}: diameter {d['diameter_metric']:.0f} over "
+                  f"{d['diameter_hops']} hops -> limit {d['limit']} (T_MultiHop "
+                  f"{d['t_multihop_ms']} ms)")
+            assert d["diameter_hops"] == 3 and d["limit"] == want, (node, d)
+    for node, r in radios(rec).items():
+        assert r["retry_short"] == policy["limits"][node], (node, r, policy["limits"])
+    assert rec["flows"][0]["throughput_bps"] > 0.5e6
+
+
+# -- quick (CI) ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def quick_sweep(tmp_path_factory):
+    return run_file("002_retry_sweep_quick", tmp_path_factory.mktemp("p002") / "sweep")
+
+
+def test_path_in_force_and_retry_limit_enforced(quick_sweep):
+    check_limit_enforced(quick_sweep.ok)
+    for rec in quick_sweep.ok:
+        check_capture(rec)
+
+
+def test_kernel_metric_is_eq2_on_minstrels_expected_throughput(quick_sweep):
+    check_metric(quick_sweep.ok)
+
+
+def test_retry_limit_1_loses_to_the_default_7(quick_sweep):
+    s = P.curves(quick_sweep.ok, 3)["cubic"]
+    show(s, WHAT, "retry limit", {**REGIME, "hops": 3, "tcp": "cubic"})
+    trends.assert_ordering({"R = 7": s[7], "R = 1": s[1]}, strict=True, what=WHAT,
+                           x_name="retry limit", regime={**REGIME, "hops": 3})
+
+
+def test_eq5_policy_sets_the_limit_of_its_own_table_on_every_mesh_point(tmp_path):
+    rs = run_file("002_airtime_retry_quick", tmp_path / "eq5")
+    for rec in rs.ok:
+        check_eq5(rec)
+
+
+# -- slow (every point, then the paper's full suite) -------------------------------------------
+SWEEPS = ["002_retry_sweep_reduced", "002_retry_sweep"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SWEEPS)
+def test_full_every_module_peaks_inside_5_to_9_with_both_ends_below(name):
+    rs = run_file(name)
+    check_limit_enforced(rs.ok)
+    failures = []
+    for hops in (3, 5):
+        for module, s in P.curves(rs.ok, hops).items():
+            regime = {**REGIME, "hops": hops, "tcp": module, "experiment": name}
+            show(s, WHAT, "retry limit", regime)
+            try:
+                trends.assert_argmax_in(s, *P.PEAK_BAND, what=WHAT, x_name="retry limit",
+                                        regime=regime)
+                assert P.concave(s), f"{hops} hops {module}: no interior peak with both ends below"
+            except AssertionError as err:
+                failures.append(str(err))
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SWEEPS)
+def test_full_limit_1_below_7_and_5_hops_below_3(name):
+    rs = run_file(name)
+    for hops in (3, 5):
+        for module, s in P.curves(rs.ok, hops).items():
+            trends.assert_ordering({"R = 7": s[7], "R = 1": s[1]}, strict=True, what=WHAT,
+                                   x_name="retry limit", regime={**REGIME, "hops": hops,
+                                                                 "tcp": module})
+    three, five = P.curves(rs.ok, 3), P.curves(rs.ok, 5)
+    for module in five:
+        for limit in five[module]:
+            trends.assert_ordering({"3 hops": three[module][limit], "5 hops": five[module][limit]},
+                                   strict=True, what=WHAT, x_name="path length",
+                                   regime={**REGIME, "tcp": module, "retry limit": limit})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SWEEPS)
+def test_full_where_retry_series_end(name):
+    """Our explanation for a missing decline beyond the peak: with the medium's losses
+    (collisions in one carrier-sense domain, fading far below the margin) a frame almost never
+    needs more than a few transmissions, so limits of 7 and above change nothing. Asserted:
+    at R >= 7 fewer than 1 % of unicast frames use more than 5 transmissions."""
+    rs = run_file(name)
+    for rec in rs.ok:
+        limit = P.limit_of(rec)
+        if limit is None or limit < 7:
+            continue
+        tries = [0] * 32
+        for r in radios(rec).values():
+            for k, n in enumerate(r["tries"]):
+                tries[k] += n
+        share = sum(tries[5:]) / max(1, sum(tries))
+        print(f"{rec['run_id']} {rec['point']}: {share:.3%} of frames used more than 5 "
+              f"transmissions")
+        assert share < 0.01, (rec["point"], tries)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["002_airtime_retry_reduced", "002_airtime_retry"])
+def test_full_eq5_policy_holds_its_limits(name):
+    rs = run_file(name)
+    for rec in rs.ok:
+        policy = rec["policies"]["airtime_retry"]
+        case = ft.case(policy["value"])
+        for step in policy["history"]:
+            for d in step["nodes"].values():
+                if d["limit"] is not None:
+                    assert d["limit"] == ft.retry_limit_for(d["diameter_metric"],
+                                                            d["diameter_hops"], case)
+        assert all(r["retry_short"] == policy["limits"][n] for n, r in radios(rec).items())
+    assert A.collect(rs.ok, "topology.hops", P.throughput_mbps)

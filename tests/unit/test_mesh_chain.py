@@ -1,0 +1,152 @@
+"""Paper 002's network, without a kernel: the mesh_chain builder, the path check's and the
+Eq. 5 policy's pure parts, and the mesh-specific bad input of experiment files."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.experiment import schema
+from harness.kernel.mesh import MeshPath, Peer
+from policies import frame_travel as ft
+from policies.airtime_retry import AirtimeRetry, limit_for_paths
+from policies.mesh_path import MeshPathCheck, expected_path, path_problems, peer_problems, stray_attempts
+from topologies import BUILDERS
+from topologies.mesh_chain import build
+
+
+def test_chain_of_mesh_points_one_metre_apart_peering_only_along_it():
+    topo = build(hops=5)
+    assert topo.node_names() == [f"sta{i}" for i in range(1, 7)]
+    assert all(topo.node_kind(n) == "mesh_point" for n in topo.node_names())
+    assert [s.position[0] for s in topo.stations.values()] == [0, 1, 2, 3, 4, 5]
+    assert topo.wireless_neighbours("sta3") == ["sta2", "sta4"]
+    assert all(s.rate is None and s.rts is False and s.phy == "g" for s in topo.stations.values())
+    assert not topo.routes                     # HWMP routes, not IP
+    assert "mesh_chain" in BUILDERS
+
+
+def test_bystanders_peer_with_nobody_and_first_last_stay_the_path_ends():
+    topo = build(hops=3, nodes=6)
+    names = topo.node_names()
+    assert names[0] == "sta1" and names[-1] == "sta4" and {"idle1", "idle2"} <= set(names)
+    assert topo.wireless_neighbours("idle1") == []
+    assert expected_path(topo, "sta1", "sta4") == ["sta1", "sta2", "sta3", "sta4"]
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"hops": 5, "nodes": 4}, r"topology.hops 5 needs 6 mesh points but topology.nodes is 4: a "
+                              r"path cannot be longer than the nodes; allowed hops 1..3"),
+    ({"hops": 0}, r"topology.hops 0 is invalid: allowed 1..15"),
+    ({"hops": 3, "nodes": 17}, r"topology.nodes 17 is invalid: allowed 2..16"),
+    ({"hops": 3, "spacing": 0}, r"topology.spacing 0 is invalid"),
+])
+def test_bad_geometry_names_the_key_and_the_allowed_values(kw, message):
+    with pytest.raises(HarnessError, match=message):
+        build(**kw)
+
+
+def exp(text: str):
+    return schema.loads(textwrap.dedent(text))
+
+
+BASE = """\
+    name: x
+    topology: {builder: mesh_chain, hops: 3}
+    flows: [{src: first, dst: last}]
+"""
+
+
+@pytest.mark.parametrize("policy, message", [
+    ("{mac: {retry_limit: 0}}", r"policy.mac.retry_limit: 0 is out of range; expected an "
+                                r"integer in \[1, 31\]"),
+    ("{mac: {retry_limit: 32}}", r"policy.mac.retry_limit: 32 is out of range"),
+    ("{congestion: hybla}", r"policy.congestion: hybla .* expected one of reno, cubic"),
+    ("{airtime_retry: normal, mac: {retry_limit: 7}}",
+     r"policy.mac.retry_limit: 7 fixes the retry limit, and policy.airtime_retry chooses it"),
+    ("{airtime_retry: typical}", r"policy.airtime_retry: typical .* expected one of normal, "
+                                 r"worst, best"),
+])
+def test_mesh_specific_bad_input_is_one_clear_error(policy, message):
+    from harness.experiment.sweep import expand
+    with pytest.raises(HarnessError, match=message):
+        expand(exp(BASE + f"    policy: {policy}\n"))
+
+
+def test_the_paper_files_validate_and_plan_the_papers_points():
+    from pathlib import Path
+
+    from harness.experiment.sweep import expand
+    papers = Path(__file__).resolve().parents[2] / "experiments" / "papers"
+    runs = {f.stem: expand(schema.load(f)) for f in sorted(papers.glob("002_*.yaml"))}
+    assert len(runs["002_retry_sweep"]) == 2 * 6 * 7 * 10
+    assert len(runs["002_retry_sweep_reduced"]) == 2 * 6 * 7 * 2
+    full = {(r.params["topology"]["hops"], r.params["flows"][0]["congestion"],
+             r.params["policy"]["mac"]["retry_limit"]) for r in runs["002_retry_sweep"]}
+    assert full == {(h, m, x) for h in (3, 5)
+                    for m in ("cubic", "bic", "vegas", "veno", "westwood", "illinois")
+                    for x in (1, 3, 5, 7, 9, 16, 31)}
+    assert all(r.params["flows"][0]["duration"] == 100 for r in runs["002_retry_sweep"])
+    assert all(r.params["policy"]["mesh_path"] for rs in runs.values() for r in rs)
+
+
+# -- the path check -------------------------------------------------------------------------
+MAC = {f"sta{i}": f"02:00:00:00:0{i}:00" for i in range(1, 5)}
+
+
+def table(rows):
+    return {node: [MeshPath(MAC[d], MAC[nh], m, h) for d, nh, m, h in entries]
+            for node, entries in rows.items()}
+
+
+def test_path_problems_accept_the_chain_and_name_a_shortcut():
+    path = ["sta1", "sta2", "sta3", "sta4"]
+    good = table({"sta1": [("sta4", "sta2", 900, 3)], "sta2": [("sta4", "sta3", 600, 2)],
+                  "sta3": [("sta4", "sta4", 300, 1)]})
+    assert path_problems(path, good, MAC) == ([], [])
+    bad = table({"sta1": [("sta4", "sta3", 600, 2)], "sta2": [("sta4", "sta3", 600, 2)],
+                 "sta3": []})
+    problems, _ = path_problems(path, bad, MAC)
+    assert any("sta1 reaches sta4 via" in p and "in 2 hops" in p for p in problems)
+    assert "sta3 has no path to sta4" in problems
+    flapped = {n: [MeshPath(p.destination, p.next_hop, p.metric, p.hops, flags=0x14) for p in v]
+               for n, v in good.items()}
+    problems, notes = path_problems(path, flapped, MAC)
+    assert problems == [] and len(notes) == 3 and "inactive (flags 0x14)" in notes[0]
+
+
+def test_peer_problems_and_stray_transmissions():
+    topo = build(hops=3)
+    node_of = {m: n for n, m in MAC.items()}
+    peer = lambda mac, state: Peer(mac, state, 300, 19000, 54.0)  # noqa: E731
+    peers = {"sta2": {MAC["sta1"]: peer(MAC["sta1"], "ESTAB"), MAC["sta3"]: peer(MAC["sta3"], "ESTAB"),
+                      MAC["sta4"]: peer(MAC["sta4"], "BLOCKED")},
+             "sta1": {MAC["sta2"]: peer(MAC["sta2"], "ESTAB"), MAC["sta3"]: peer(MAC["sta3"], "ESTAB")}}
+    problems = peer_problems(topo, peers, node_of)
+    assert problems == ["sta1 has peer links to ['sta2', 'sta3'], declared ['sta2']"]
+    before = {("sta1", "sta2"): 10, ("sta1", "sta3"): 1}
+    after = {("sta1", "sta2"): 50, ("sta1", "sta3"): 3, ("sta2", "sta4"): 0}
+    assert stray_attempts(before, after, topo) == {"sta1>sta3": 2}
+
+
+def test_path_check_value_must_be_a_bool():
+    with pytest.raises(HarnessError, match="mesh_path 'yes' is invalid: allowed true"):
+        MeshPathCheck("yes")  # type: ignore[arg-type]
+
+
+# -- Eq. 5 on one node's table ---------------------------------------------------------------
+def test_each_node_takes_its_limit_from_its_own_table():
+    link = ft.kernel_airtime_metric(19_000)
+    middle = [MeshPath("a", "b", 2 * link, 2), MeshPath("e", "d", 3 * link, 3),
+              MeshPath("d", "d", link, 1)]
+    got = limit_for_paths(middle, ft.CASES["normal"])
+    assert got["diameter_hops"] == 5 and got["diameter_metric"] == 5 * link
+    assert got["limit"] == ft.retry_limit_for(5 * link, 5, ft.CASES["normal"])
+    end = limit_for_paths([MeshPath("f", "b", 5 * link, 5)], ft.CASES["normal"])
+    assert end["limit"] == got["limit"]         # both ends of the diameter agree
+    inactive = limit_for_paths([MeshPath("f", "b", 5 * link, 5, flags=0)], ft.CASES["normal"])
+    assert inactive["limit"] is None            # nothing known: the limit stays as it is
+    with pytest.raises(HarnessError, match="airtime_retry 'typical' is invalid: allowed best, "
+                                           "worst, normal"):
+        AirtimeRetry("typical")

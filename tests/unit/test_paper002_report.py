@@ -1,0 +1,197 @@
+"""Paper 002's report from stored records (synthetic records: the analysis and the sections,
+not a measurement), and its model rows."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+import pytest
+from test_papers_report import store
+
+from harness.experiment.results import load_results
+from harness.papers import paper002 as P
+from harness.papers import section
+from policies import frame_travel as ft
+
+
+def record(i: int, *, hops: int, module: str, limit: Optional[int], mbps: float,
+           case: Optional[str] = None, seconds: int = 20,
+           extra: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    policy: Dict[str, Any] = {"congestion": module}
+    if limit is not None:
+        policy["mac"] = {"rate": None, "rts": None, "retry_limit": limit}
+    if case is not None:
+        policy["airtime_retry"] = case
+    per_s = mbps * 1e6 / 8
+    intervals = [{"start": float(t), "end": float(t + 1), "bytes": per_s} for t in range(seconds)]
+    rec = {"schema": 1, "run_id": f"r{i:04d}", "experiment": "x", "index": i, "repetition": 0,
+           "seed": i, "status": "ok", "point": {"topology.hops": hops},
+           "flows": [{"throughput_bps": mbps * 1e6, "bytes": int(per_s * seconds),
+                      "duration": float(seconds), "mss": 1448, "intervals": intervals}],
+           "params": {"topology": {"builder": "mesh_chain", "hops": hops}, "policy": policy,
+                      "medium": {}, "flows": [{"src": "first", "dst": "last",
+                                               "congestion": module, "count": 1}]},
+           "environment": {"where": "vm", "accel": "tcg", "kernel": "6.1"}}
+    rec.update(extra or {})
+    return rec
+
+
+def peaked(limit: int, hops: int, peak: int) -> float:
+    """Concave in log2(limit) with its top at ``peak``; 5 hops carry less."""
+    import math
+    base = 6.0 if hops == 3 else 3.5
+    return base * (1 - 0.08 * abs(math.log2(limit) - math.log2(peak)))
+
+
+def sweep_records(peak3: int = 7, peak5: int = 5) -> List[Dict[str, Any]]:
+    recs, i = [], 0
+    for hops, peak in ((3, peak3), (5, peak5)):
+        for module in P.MODULES:
+            for limit in P.RETRY_LIMITS:
+                for _rep in range(2):
+                    recs.append(record(i, hops=hops, module=module, limit=limit,
+                                       mbps=peaked(limit, hops, peak)))
+                    i += 1
+    return recs
+
+
+def test_samples_are_whole_five_second_bins_of_the_intervals():
+    rec = record(0, hops=3, module="cubic", limit=7, mbps=4.0, seconds=12)
+    assert P.samples_mbps(rec) == pytest.approx([4.0, 4.0])      # 0-5, 5-10; 10-12 left out
+    assert P.samples_mbps({"status": "failed"}) == []
+
+
+def test_curves_group_by_module_and_limit_and_leave_policy_runs_out():
+    recs = sweep_records() + [record(999, hops=3, module="cubic", limit=None, mbps=9,
+                                     case="normal")]
+    data = P.curves(recs, 3)
+    assert list(data) == list(P.MODULES)
+    assert sorted(data["cubic"]) == list(P.RETRY_LIMITS) and len(data["cubic"][7]) == 2
+
+
+def test_argmax_concavity_and_gains():
+    s = {1: [1.0], 3: [2.0], 7: [3.0], 31: [2.5]}
+    assert P.argmax(s) == 7 and P.concave(s)
+    assert not P.concave({1: [1.0], 3: [2.0], 31: [3.0]})       # peak at the end
+    top, gain = P.gains(s)
+    assert top == 3.0 and gain == pytest.approx(200.0)           # best of 5-9 over the worst
+
+
+def test_sweep_rows_agree_with_a_sweep_shaped_like_the_papers():
+    rows = {r.claim.key: r for r in P.rows(sweep_records())}
+    for key in ("002.concave", "002.argmax", "002.small_hurts", "002.decline_3",
+                "002.decline_5", "002.five_below_three", "002.cc_independent"):
+        assert rows[key].verdict == "agrees", (key, rows[key])
+    assert rows["002.concave"].ours == "12 of 12"
+
+
+def test_sweep_rows_say_where_ours_differ():
+    flat = [record(i, hops=3, module="cubic", limit=x, mbps=5.0 if x > 1 else 2.0)
+            for i, x in enumerate(P.RETRY_LIMITS)]
+    rows = {r.claim.key: r for r in P.rows(flat)}
+    assert rows["002.concave"].verdict == "differs"        # no interior peak: flat from 3 on
+    assert rows["002.small_hurts"].verdict == "agrees"
+    assert rows["002.decline_5"].verdict == "not in these results"
+
+
+def test_model_rows_hold_the_papers_arithmetic():
+    rows = {r.claim.key: r for r in P.model_rows()}
+    assert rows["002.t_normal"].ours == "236.8" and rows["002.t_best"].ours == "60.8"
+    assert rows["002.worst_cross"].ours == 7 and rows["002.worst_cross"].verdict == "agrees"
+    assert rows["002.normal_extra"].ours == "2-3"
+    assert rows["002.test_frame"].ours == 8192
+
+
+def test_metric_checks_read_the_path_check_of_a_record():
+    tp = 27_000
+    stations = {"sta2": {
+        "02:00:00:00:00:01": {"plink": "ESTAB", "airtime_metric": ft.kernel_airtime_metric(tp),
+                              "expected_throughput_kbps": tp, "tx_bitrate_mbps": 54.0,
+                              "tx_packets": 90, "tx_retries": 10, "tx_failed": 0, "node": "sta1"},
+        "02:00:00:00:00:04": {"plink": "BLOCKED", "airtime_metric": None,
+                              "expected_throughput_kbps": None, "tx_bitrate_mbps": 1.0}}}
+    rec = record(0, hops=3, module="cubic", limit=7, mbps=5,
+                 extra={"policies": {"mesh_path": {"stations": stations}}})
+    (one,) = P.metric_checks([rec])
+    assert one["kernel"] == one["kernel_formula"] == 304 and one["peer"] == "sta1"
+    assert one["eq2_phy"] == pytest.approx(ft.airtime_metric(54, 0.1))
+    row = {r.claim.key: r for r in P.rows([rec])}["002.alm_kernel"]
+    assert row.ours == "1 of 1 links" and "agrees" in row.verdict
+
+
+def test_report_section_draws_both_figures_and_fills_the_table(tmp_path):
+    pytest.importorskip("matplotlib")
+    root = store(tmp_path / "res", "paper002_retry_sweep", sweep_records())
+    text = section(load_results(root), root / "report.md")
+    assert "Paper 002: comparison with the paper" in text
+    assert "paper002_throughput_vs_retry_limit.png" in text and "paper002_fig2_travel_time.png" in text
+    assert (root / "report-figures" / "paper002_fig2_travel_time.png").exists()
+    assert "| 236 ms | §III text, Eq. 4 (text) | 236.8 ms |" in text
+    assert "### Throughput (Mbit/s) per retry limit, 5 hops" in text
+
+
+def test_fig2_panels_are_the_three_cases(tmp_path):
+    pytest.importorskip("matplotlib")
+    assert P.fig2(tmp_path / "f.png").stat().st_size > 1000
+
+
+# -- evidence, Eq. 5 and the channel on the paper page -----------------------------------------
+def with_medium(rec, *, attempts, successes, collisions, tries, limit_drops=0):
+    rec = dict(rec)
+    rec["medium"] = {"summary": {
+        "links": {"sta1>sta2": {"attempts": attempts, "successes": successes,
+                                "collisions": collisions}},
+        "radios": {"sta1": {"tries": tries, "limit_drops": limit_drops}}}}
+    return rec
+
+
+def test_evidence_counts_collisions_channel_failures_long_series_and_stalls():
+    stalled = record(0, hops=3, module="cubic", limit=3, mbps=1.0)
+    for iv in stalled["flows"][0]["intervals"][2:9]:
+        iv["bytes"] = 0
+    rec = with_medium(stalled, attempts=100, successes=80, collisions=15, tries=[90, 6, 2, 1, 0, 1],
+                      limit_drops=30)
+    assert P.stall_seconds(rec) == 7 and P.failure_shares(rec) == (0.15, 0.05)
+    assert P.tries_share_over(rec) == pytest.approx(1 / 100)
+    rows = P.evidence_rows([rec])
+    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 |")
+
+
+def test_path_lost_reads_the_sender_path_after_the_flow():
+    check = {"pairs": {"sta1->sta4": {"path": ["sta1", "sta2", "sta3", "sta4"]}},
+             "after": {"paths": {"sta1": [{"destination_node": "sta4", "flags": 0x4}]}}}
+    rec = record(0, hops=3, module="cubic", limit=3, mbps=1.0,
+                 extra={"policies": {"mesh_path": check}})
+    assert P.path_lost(rec)
+    check["after"]["paths"]["sta1"][0]["flags"] = 0x15
+    assert not P.path_lost(rec)
+
+
+def test_policy_and_channel_sections(tmp_path):
+    sweep = sweep_records()
+    policy = []
+    for i, (h, mod) in enumerate([(3, "cubic"), (5, "cubic")]):
+        rec = record(1000 + i, hops=h, module=mod, limit=None, mbps=6.2 if h == 3 else 3.6,
+                     case="normal")
+        rec["policies"] = {"airtime_retry": {"history": [
+            {"t": 0, "nodes": {"sta1": {"limit": 4}}}, {"t": 5, "nodes": {"sta1": {"limit": 10}}}]}}
+        policy.append(rec)
+    rows = P.policy_rows(policy, sweep)
+    assert rows[0].startswith("| hops | module | Eq. 5 normal | best fixed (R) | R = 7 |")
+    assert any(r.startswith("| 3 | cubic | 6.20 | 6.00 (7) |") for r in rows), rows
+    assert P.policy_limits(policy, 3) == {"normal": [4, 10]}
+    chan = []
+    for i, (medium, limit, mbps) in enumerate([({"exponent": 2.0}, 1, 1.0), ({"exponent": 2.0}, 7, 3.0),
+                                               ({"exponent": 3.5, "shadowing": 5.0, "fading": "rayleigh"}, 7, 2.9)]):
+        rec = record(2000 + i, hops=5, module="cubic", limit=limit, mbps=mbps)
+        rec["params"]["medium"] = medium
+        chan.append(rec)
+    rows = P.channel_rows(chan)
+    assert "| slope 2, no shadowing, no fading | 1.00 | 3.00 | 7 |" in rows[2]
+    assert rows[3].startswith("| slope 3.5, shadowing 5 dB, rayleigh fading | - | 2.90 | 7 |")
+    from harness.experiment.results import load_results
+    sets = [load_results(store(tmp_path / n, f"paper002_{n}", r))
+            for n, r in (("retry_sweep", sweep), ("airtime_retry", policy), ("channel", chan))]
+    page = "\n".join(P.page_sections(sets))
+    for heading in ("## The paper's arithmetic", "## The Eq. 5 policy beside the fixed limits",
+                    "## How the curve moves with the channel"):
+        assert heading in page
