@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
@@ -18,6 +18,12 @@ OUT_OF_SCOPE = ("TCP-DCA and TCP-TDA (paper 004) and the mobile-MANET evaluation
                 "(random waypoint, DSR, 5-25 flows) are out of scope: the first need a modified "
                 "kernel (receiver-side ACK thinning with a cwnd TCP option), the second "
                 "mobility and a reactive routing daemon.")
+
+
+def out_of_scope(module: Any) -> str:
+    """The paper's own out-of-scope note (``OUT_OF_SCOPE`` in its module), else the chain
+    papers' (001, 004)."""
+    return str(getattr(module, "OUT_OF_SCOPE", OUT_OF_SCOPE))
 
 
 def figures_ok() -> bool:
@@ -40,6 +46,7 @@ def render(key: str, rs: ResultSet, report_path: Path, fmt: str = "png") -> str:
     from harness.papers import paper_module
     fig_dir = Path(report_path).parent / f"{Path(report_path).stem}-figures"
     out = [f"## Paper {key}: comparison with the paper", ""]
-    out += paper_module(key).report_section(rs, fig_dir, Path(report_path), fmt)
-    out += ["### Out of scope", "", OUT_OF_SCOPE, ""]
+    module = paper_module(key)
+    out += module.report_section(rs, fig_dir, Path(report_path), fmt)
+    out += ["### Out of scope", "", out_of_scope(module), ""]
     return "\n".join(out)

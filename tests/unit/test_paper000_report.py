@@ -1,0 +1,164 @@
+"""Paper 000's grid analyses and report from stored records (synthetic records shaped like the
+paper's results, or against them: the criteria and the sections, not a measurement)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional
+
+import pytest
+from test_papers_report import store
+
+from harness.experiment.results import load_results
+from harness.papers import map_analysis as M
+from harness.papers import map_links, paper000, section
+
+PATHS = ["-".join(map(str, p)) for p in map_links.PATHS]
+#: 1-hop means per rate; longer paths carry a fixed share of them (auto below 5.5 at 3 hops).
+BASE = {2: 1400.0, 5.5: 3000.0, "auto": 4500.0}
+SHARE = {1: 1.0, 2: 1 / 3, 3: 1 / 6, 4: 1 / 8}
+#: RTS/CTS off over on at 1 hop (the paper's +4/12/23 %).
+RTS_COST = {2: 0.04, 5.5: 0.12, "auto": 0.23}
+#: Throughput lost per segment away from the best window, per hop count.
+SLOPE = {1: 0.01, 2: 0.03, 3: 0.08, 4: 0.1}
+
+
+def paper_best(hops: int, rts: bool) -> int:
+    return 1 if rts and hops >= 2 else min(6, math.ceil(1.5 * hops))
+
+
+def paper_kbps(path: str, rate: Any, rts: bool, window: Optional[int],
+               one_hop_slope: float = SLOPE[1]) -> float:
+    """A grid shaped as paper 000 states its results (000.4)."""
+    h = M.hops_of(path)
+    base = BASE[rate] * SHARE[h] * (0.9 * BASE[5.5] / BASE["auto"] if h == 3 and rate == "auto"
+                                     else 1.0)
+    if h == 1:
+        rts_factor = 1 / (1 + RTS_COST[rate]) if rts else 1.0
+    else:
+        rts_factor = (0.95 if h == 2 else 1.25) if rts else 1.0
+    x = 7 if window is None else window
+    slope = one_hop_slope if h == 1 else SLOPE[h]
+    return base * rts_factor * (1 - slope * abs(x - paper_best(h, rts)))
+
+
+def paper_rtt(path: str, rts: bool) -> float:
+    return (12.0 if rts else 10.0) if M.hops_of(path) <= 2 else (200.0 if rts else 300.0)
+
+
+def record(i: int, path: str, rate: Any, rts: bool, window: Optional[int], kbps: float,
+           rtt: float, seed: int = 1) -> Dict[str, Any]:
+    return {"schema": 1, "run_id": f"r{i:04d}", "experiment": "x", "index": i, "repetition": 0,
+            "seed": i, "status": "ok",
+            "point": {"topology.path": path, "topology.rate": rate, "topology.rts": rts,
+                      "policy.rwnd_clamp": window},
+            "flows": [{"throughput_bps": kbps * 1e3, "bytes": int(kbps * 1e3 / 8 * 20),
+                       "duration": 20.0, "mss": 1448, "rtt_mean_ms": rtt}],
+            "params": {"topology": {"builder": "campus", "campus": "purdue-map",
+                                    "routing": "pinned", "path": path, "rate": rate,
+                                    "rts": rts, "shadowing_seed": seed},
+                       "policy": {"congestion": "bic", "sack": True, "rwnd_clamp": window},
+                       "medium": {}, "flows": [{"src": "first", "dst": "last"}]},
+            "environment": {"where": "vm", "accel": "tcg", "kernel": "6.1",
+                            "code_revision": "abc"}}
+
+
+def grid_records(paths: List[str] = PATHS, seed: int = 1, **kw: Any) -> List[Dict[str, Any]]:
+    out = []
+    for path in paths:
+        for rate in M.RATES:
+            for rts in M.RTS:
+                for w in M.WINDOWS:
+                    out.append(record(len(out), path, rate, rts, w,
+                                      paper_kbps(path, rate, rts, w, **kw),
+                                      paper_rtt(path, rts), seed))
+    return out
+
+
+def test_spread_best_window_and_gain_definitions():
+    assert M.spread({1: 100.0, 2: 150.0, None: 120.0}) == pytest.approx(50.0)
+    assert M.spread({1: 0.0, 2: 5.0}) == math.inf        # the paper's 9277 %: a zero average
+    assert M.spread({1: 5.0}) is None
+    assert M.best_window({1: 10.0, 3: 12.0, 5: 12.0, None: 99.0}) == 3   # ties: the smaller
+    grid = M.Grid.of(grid_records(PATHS[:4]))
+    assert M.rts_gain(grid, 1, 5.5, favour=False) == pytest.approx(12.0)
+    assert M.rts_gain(grid, 1, 5.5, favour=True) == pytest.approx(100 / 1.12 - 100)
+
+
+def test_averages_are_over_the_hop_counts_paths_and_a_missing_path_drops_the_point():
+    recs = grid_records(["22-13", "23-1"])
+    recs[0]["flows"][0]["throughput_bps"] = 2e6            # 22-13, 2 Mbit/s, RTS off, window 1
+    grid = M.Grid.of(recs)
+    one = paper_kbps("23-1", 2, False, 1)
+    assert grid.avg(1, 2, False, 1) == pytest.approx((2000.0 + one) / 2)
+    gone = M.Grid.of(recs[1:])                              # 22-13 lacks that point now
+    assert gone.avg(1, 2, False, 1) is None and 1 not in gone.series(1, 2, False)
+    assert 2 in gone.series(1, 2, False)
+
+
+def test_table3_names_the_setting_and_on_off_when_the_paths_disagree():
+    recs = grid_records(PATHS[4:8])                         # the 2-hop paths: RTS off wins
+    for r in recs:                                          # ... except on 5-3-23 at 2 Mbit/s
+        if r["point"]["topology.path"] == "5-3-23" and r["point"]["topology.rate"] == 2 \
+                and r["point"]["topology.rts"]:
+            r["flows"][0]["throughput_bps"] *= 2
+    t3 = M.table3(M.Grid.of(recs))
+    assert t3[(2, 5.5)] == M.Table3Cell("off", "3")
+    assert t3[(2, 2)].rts == "on/off" and t3[(2, 2)].window == "1 / 3"
+
+
+def test_a_grid_shaped_like_the_paper_reproduces_every_measured_claim():
+    verdicts = {v.key: v for v in M.verdicts(M.Grid.of(grid_records()))}
+    assert [k for k, v in verdicts.items() if v.holds is not True] == ["eleven"]
+    assert verdicts["eleven"].holds is None                 # not in the grid
+
+
+def test_claims_fail_where_the_grid_differs_from_the_paper():
+    flat = {v.key: v for v in M.verdicts(M.Grid.of(grid_records(one_hop_slope=0.1)))}
+    assert flat["window_1hop"].holds is False               # 1 hop: spread of 150 %
+    recs = grid_records()
+    for r in recs:                                          # RTS/CTS costs at 3-4 hops too
+        if M.hops_of(r["point"]["topology.path"]) >= 3 and r["point"]["topology.rts"]:
+            r["flows"][0]["throughput_bps"] *= 0.5
+    worse = {v.key: v for v in M.verdicts(M.Grid.of(recs))}
+    assert worse["rts_3_4hops"].holds is False
+    assert "-" in worse["rts_3_4hops"].ours
+
+
+def test_a_partial_grid_leaves_claims_of_missing_hop_counts_unjudged():
+    verdicts = {v.key: v for v in M.verdicts(M.Grid.of(grid_records(PATHS[:6])))}
+    assert verdicts["window_1hop"].holds is True
+    assert verdicts["rts_1hop"].holds is True
+    for key in ("spread_grows", "rts_3_4hops", "best_on", "rtt_flip", "auto_vs_55"):
+        assert verdicts[key].holds is None, key
+
+
+def test_reproduced_needs_two_layouts_and_stays_open_until_then():
+    assert paper000.reproduced([True, True, False]) == "yes"
+    assert paper000.reproduced([True, False, False]) == "no"
+    assert paper000.reproduced([True]).startswith("open (1 of 1")
+    assert paper000.reproduced([False]).startswith("open (0 of 1")
+    assert paper000.reproduced([None, None]) == "not measured"
+    assert paper000.reproduced([False, False]) == "no"
+
+
+def test_the_report_lists_what_a_partial_grid_covers(tmp_path):
+    root = store(tmp_path / "m", "paper000_map", grid_records(PATHS[:5]))
+    text = section(load_results(root), root / "report.md")
+    assert "**Partial grid.**" in text
+    assert "| 1 | 22-13 | 42 | 42 |" in text and "| 2 | 28-29-34 | 0 | 0 |" in text
+    assert "### The paper's claims (000.4) on this layout" in text
+    assert paper000.OUT_OF_SCOPE in text and "TCP-DCA" not in text
+    full = store(tmp_path / "f", "paper000_map", grid_records())
+    assert "Partial grid" not in section(load_results(full), full / "report.md")
+
+
+def test_the_page_judges_each_claim_over_the_layouts(tmp_path):
+    sets = [load_results(store(tmp_path / f"s{seed}", name, grid_records(seed=seed)))
+            for seed, name in ((1, "paper000_map"), (2, "paper000_map_seed2"))]
+    page = "\n".join(paper000.page_sections(sets))
+    assert "| 4 | RTS/CTS hurts at 1 hop, more at higher rates | yes | yes | yes |" in page
+    assert "| 12 | 11 Mbit/s gives very low throughput beyond 1 hop | - | - | not measured |" \
+        in page
+    one = "\n".join(paper000.page_sections(sets[:1]))
+    assert "| 4 | RTS/CTS hurts at 1 hop, more at higher rates | yes | open (1 of 1" in one
+    assert "| fact | seed 1 |" in one
