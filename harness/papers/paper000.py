@@ -345,14 +345,18 @@ def why_differ() -> List[str]:
 
 
 def mechanism_lines(sender: Sequence[Mapping[str, Any]], grid: M.Grid) -> List[str]:
+    """The sender's limit beside the grid's receiver window at the same points (the column
+    only where the grid is given)."""
     rows = M.mechanism_rows(sender, grid)
     if not rows:
         return []
-    out = ["| path | RTS/CTS | window | sender limit (cwnd_clamp) kbit/s | receiver window "
-           "(rwnd_clamp, the grid) kbit/s |", "|---|---|---|---|---|"]
+    both = bool(grid.kbps)
+    out = ["| path | RTS/CTS | window | sender limit (cwnd_clamp) kbit/s |"
+           + (" receiver window (rwnd_clamp, the grid) kbit/s |" if both else ""),
+           "|---|---|---|---|" + ("---|" if both else "")]
     for path, rts, w, cw, rw in rows:
-        out.append(f"| {path} | {'on' if rts else 'off'} | {M.window_label(w)} | {cw:.0f} | "
-                   f"{f'{rw:.0f}' if rw is not None else '-'} |")
+        out.append(f"| {path} | {'on' if rts else 'off'} | {M.window_label(w)} | {cw:.0f} |"
+                   + (f" {f'{rw:.0f}' if rw is not None else '-'} |" if both else ""))
     return out
 
 

@@ -162,3 +162,20 @@ def test_the_page_judges_each_claim_over_the_layouts(tmp_path):
     one = "\n".join(paper000.page_sections(sets[:1]))
     assert "| 4 | RTS/CTS hurts at 1 hop, more at higher rates | yes | open (1 of 1" in one
     assert "| fact | seed 1 |" in one
+
+
+def test_the_sender_limit_is_set_beside_the_receiver_window_at_the_same_points():
+    sender = []
+    for i, w in enumerate((1, 2, None)):
+        rec = record(i, "22-13", 5.5, False, None, 300.0 if w == 1 else 3300.0, 10.0)
+        rec["params"]["policy"] = {"congestion": "bic", "sack": True, "cwnd_clamp": w}
+        sender.append(rec)
+    grid = M.Grid.of(grid_records(["22-13"]))
+    rows = M.mechanism_rows(sender, grid)
+    assert [(w, cw) for _p, _r, w, cw, _rw in rows] == [(1, 300.0), (2, 3300.0), (None, 3300.0)]
+    assert rows[0][4] == pytest.approx(paper_kbps("22-13", 5.5, False, 1))
+    assert M.Grid.of(sender).kbps == {}                 # sender limits stay out of the grid
+    beside = paper000.mechanism_lines(sender, grid)
+    alone = paper000.mechanism_lines(sender, M.Grid.of([]))
+    assert beside[0].count("|") == 6 and alone[0].count("|") == 5
+    assert alone[2] == "| 22-13 | off | 1 | 300 |"
