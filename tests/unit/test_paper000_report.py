@@ -179,3 +179,10 @@ def test_the_sender_limit_is_set_beside_the_receiver_window_at_the_same_points()
     alone = paper000.mechanism_lines(sender, M.Grid.of([]))
     assert beside[0].count("|") == 6 and alone[0].count("|") == 5
     assert alone[2] == "| 22-13 | off | 1 | 300 |"
+
+
+def test_the_rts_cts_exchange_costs_more_with_the_long_preamble_and_at_higher_rates():
+    long_ = [M.rts_cost_model(r) for r in (2.0, 5.5, 11.0)]
+    short = [M.rts_cost_model(r, short_preamble=True) for r in (2.0, 5.5, 11.0)]
+    assert long_ == sorted(long_) and short == sorted(short)
+    assert all(0 < s < lg for s, lg in zip(short, long_))
