@@ -208,25 +208,35 @@ def scaling_lines(grid: M.Grid) -> List[str]:
     return out
 
 
+#: The paper's 14 paths as the experiments name them, and the grid's points per path
+#: (3 rates x 2 RTS/CTS x 7 windows).
+PATH_NAMES = ["-".join(map(str, p)) for p in map_links.PATHS]
+POINTS = len(M.RATES) * len(M.RTS) * len(M.WINDOWS)
+
+
+def coverage(grid: M.Grid) -> Dict[str, List[int]]:
+    """Per paper path: [grid points measured, runs]."""
+    out = {p: [0, 0] for p in PATH_NAMES}
+    for key, vals in grid.kbps.items():
+        if key[0] in out:
+            out[key[0]][0] += 1
+            out[key[0]][1] += len(vals)
+    return out
+
+
 def coverage_lines(grid: M.Grid) -> List[str]:
-    """Which of the paper's 14 paths the records cover, and how many of each path's 42 grid
-    points (3 rates x 2 RTS/CTS x 7 windows) and runs: a partial grid's averages per hop count
-    are over the paths it has, and a point some path lacks drops out of that hop count."""
-    points = len(M.RATES) * len(M.RTS) * len(M.WINDOWS)
-    out = ["| hops | path | grid points measured (of %d) | runs |" % points,
-           "|---|---|---|---|"]
-    for path in ("-".join(map(str, p)) for p in map_links.PATHS):
-        keys = [k for k in grid.kbps if k[0] == path]
-        runs = sum(len(grid.kbps[k]) for k in keys)
-        out.append(f"| {M.hops_of(path)} | {path} | {len(keys)} | {runs} |")
+    """Which of the paper's 14 paths the records cover, and how many of each path's grid
+    points and runs: a partial grid's averages per hop count are over the paths it has, and a
+    point some path lacks drops out of that hop count."""
+    out = [f"| hops | path | grid points measured (of {POINTS}) | runs |", "|---|---|---|---|"]
+    for path, (points, runs) in coverage(grid).items():
+        out.append(f"| {M.hops_of(path)} | {path} | {points} | {runs} |")
     return out
 
 
 def complete(grid: M.Grid) -> bool:
     """Every point of the paper's grid measured on every one of its paths."""
-    points = len(M.RATES) * len(M.RTS) * len(M.WINDOWS)
-    return all(sum(1 for k in grid.kbps if k[0] == "-".join(map(str, p))) == points
-               for p in map_links.PATHS)
+    return all(points == POINTS for points, _runs in coverage(grid).values())
 
 
 def reproduced(marks: Sequence[Optional[bool]], layouts: int = 3) -> str:
