@@ -380,14 +380,18 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
             mechanism_lines(recs, M.Grid.of([])) + [""]
     grid = M.Grid.of(recs)
     seed = layout_of(recs)
+    durations = sorted({float(f.get("duration") or 0) for r in recs
+                        for f in (r.get("params") or {}).get("flows") or []})
     out: List[str] = [f"Layout: shadowing seed {seed if seed is not None else 'mixed'}"
                       f"{' (the default)' if seed == 1 else ''}; window: receiver window "
-                      "(`rwnd_clamp`), Linux delayed ACK; BIC with SACK; 20 s flows.", ""]
+                      "(`rwnd_clamp`), Linux delayed ACK; BIC with SACK; "
+                      + "/".join(f"{d:g}" for d in durations) + " s flows.", ""]
     if not complete(grid):
         out += ["**Partial grid.** What the records cover of the paper's 14 paths; each hop "
                 "count's averages below are over the paths measured, and a claim whose hop "
                 "counts are missing is not judged (\"-\").", ""] + coverage_lines(grid) + [""]
-    if figures_ok() and grid.kbps:  # Figs. 2-13 for the default layout (docs/ stays small)
+    windows = {k[3] for k in grid.kbps}
+    if figures_ok() and len(windows) > 1:  # Figs. 2-13: curves over windows, default layout
         out += floorplan(fig_dir, report, fmt, seed)
         out += figures(grid, fig_dir, report, fmt) if seed == 1 else \
             ["Figures in the layout of Figs. 2-13: the default layout's report (seed 1).", ""]

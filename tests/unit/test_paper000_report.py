@@ -57,7 +57,7 @@ def record(i: int, path: str, rate: Any, rts: bool, window: Optional[int], kbps:
                                     "routing": "pinned", "path": path, "rate": rate,
                                     "rts": rts, "shadowing_seed": seed},
                        "policy": {"congestion": "bic", "sack": True, "rwnd_clamp": window},
-                       "medium": {}, "flows": [{"src": "first", "dst": "last"}]},
+                       "medium": {}, "flows": [{"src": "first", "dst": "last", "duration": 20}]},
             "environment": {"where": "vm", "accel": "tcg", "kernel": "6.1",
                             "code_revision": "abc"}}
 
@@ -144,7 +144,7 @@ def test_reproduced_needs_two_layouts_and_stays_open_until_then():
 def test_the_report_lists_what_a_partial_grid_covers(tmp_path):
     root = store(tmp_path / "m", "paper000_map", grid_records(PATHS[:5]))
     text = section(load_results(root), root / "report.md")
-    assert "**Partial grid.**" in text
+    assert "**Partial grid.**" in text and "BIC with SACK; 20 s flows." in text
     assert "| 1 | 22-13 | 42 | 42 |" in text and "| 2 | 28-29-34 | 0 | 0 |" in text
     assert "### The paper's claims (000.4) on this layout" in text
     assert paper000.OUT_OF_SCOPE in text and "TCP-DCA" not in text
