@@ -583,12 +583,28 @@ def e17_table(records: Sequence[Rec]) -> Dict[Tuple[str, str], Dict[str, float]]
 
 
 # -- report sections -------------------------------------------------------------------------
-def why_differ() -> List[str]:
+def buffers_line(records: Sequence[Rec]) -> str:
+    """What limited the windows in these records: 2.6.14's socket buffers (policy
+    ``tcp_buffers``, the paper's hosts) or today's."""
+    used = sorted({str(A.param(r, "policy.tcp_buffers")) for r in records})
+    if not used:
+        return ("The experiment files set Linux 2.6.14's socket buffer limits in every node "
+                "(policy `tcp_buffers`), so a window stops near 128 KB as on the paper's hosts.")
+    if used == ["linux-2.6.14"]:
+        return ("Every node ran with Linux 2.6.14's socket buffer limits (policy `tcp_buffers`: "
+                "send buffer at most 128 KB, receive buffer at most 170 KB, a quarter of it "
+                "kept as overhead), so a window stops near 128 KB as on the paper's hosts.")
+    if used == ["None"]:
+        return ("Today's socket buffers (a receive buffer that grows to 6 MB; 2.6.14: at most "
+                "170 KB): where nothing else limits a sender's window, a loss-based module "
+                "fills whatever queue is in front of the bottleneck.")
+    return f"Socket buffer limits differ between these records ({', '.join(used)})."
+
+
+def why_differ(records: Sequence[Rec] = ()) -> List[str]:
     return [
         "- **Kernel.** Linux 6.1 instead of 2.6.14.3: today's Reno, BIC, H-TCP, Vegas and "
-        "Westwood+ code, TCP small queues, a receive buffer that grows to 6 MB (2.6.14: at most "
-        "170 KB), and pacing-free senders. Where a sender's window is not limited by the "
-        "receiver, a loss-based module fills whatever queue is in front of the bottleneck.",
+        "Westwood+ code, TCP small queues and pacing-free senders. " + buffers_line(records),
         "- **Queues.** The wired links are netem-shaped veths with a 1000-packet queue at each "
         "end (Linux's default txqueuelen, where a 2005 host also queued); the wireless hop's "
         "queue is the medium's per-radio queue of 100 frames (hwsim never stops the kernel's "
@@ -852,7 +868,7 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
     out += ["### The paper's numbers beside ours", "",
             "Rows this experiment does not measure show `-` (see the other paper-003 reports)."]
     out += [""] + comparison_table(rows(recs)) + [""]
-    return out + ["### Why we may differ", ""] + why_differ() + [""]
+    return out + ["### Why we may differ", ""] + why_differ(recs) + [""]
 
 
 def page_sections(sets: Sequence[ResultSet]) -> List[str]:
