@@ -286,8 +286,9 @@ def queue_summary(rec: Rec) -> Dict[str, Dict[str, Optional[float]]]:
     inside = [s for s in samples if lo <= off + s["t"] <= hi] or samples
     out: Dict[str, Dict[str, Optional[float]]] = {}
     for node in samples[-1].get("medium", {}):
-        lens = [s["medium"][node]["queue_len"] for s in inside if node in s.get("medium", {})]
-        first, last = samples[0]["medium"].get(node, {}), samples[-1]["medium"][node]
+        lens = [s["medium"][node]["queue_len"] for s in inside
+                if s.get("medium", {}).get(node, {}).get("queue_len") is not None]
+        first, last = samples[0].get("medium", {}).get(node, {}), samples[-1]["medium"][node]
         out[node] = {"queue_mean": stats.mean(lens) if lens else None,
                      "queue_max": float(max(lens)) if lens else None,
                      "queue_drops": float((last.get("queue_drops") or 0)
