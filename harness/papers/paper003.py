@@ -602,6 +602,19 @@ def buffers_line(records: Sequence[Rec]) -> str:
     return f"Socket buffer limits differ between these records ({', '.join(used)})."
 
 
+def scale_line(records: Sequence[Rec]) -> str:
+    """How much smaller these records' transfers were than the paper's 800 MB."""
+    ks = sorted({round(scale(r)) for r in records if r.get("flows") and not math.isnan(scale(r))})
+    if len(ks) != 1:
+        return ("50 MB transfers in the full files instead of 800 MB (1/16), 8 MB in the quick "
+                "and reduced ones (1/100): completion times are compared after multiplying by "
+                "the scale; the first seconds (slow start) weigh that many times more.")
+    k = ks[0]
+    return (f"{PAPER_BYTES / k / 1e6:.0f} MB transfers instead of 800 MB (1/{k}): completion "
+            f"times are compared after multiplying by {k}; the first seconds (slow start) "
+            f"weigh {k} times more.")
+
+
 def why_differ(records: Sequence[Rec] = ()) -> List[str]:
     return [
         "- **Kernel.** Linux 6.1 instead of 2.6.14.3: today's Reno, BIC, H-TCP, Vegas and "
@@ -615,8 +628,7 @@ def why_differ(records: Sequence[Rec] = ()) -> List[str]:
         "(COST 231 multi-wall loss) with Rayleigh fading per frame, ACKs at 24 Mbit/s, no "
         "WMM, no 802.11n, no rate control; the paper's router, distance and walls are not "
         "given.",
-        "- **Scale.** 50 MB transfers instead of 800 MB (1/16): completion times are "
-        "compared after multiplying by 16; the first seconds (slow start) weigh 16 times more.",
+        "- **Scale.** " + scale_line(records),
         "- **Measurement.** cwnd and RTT are the sending socket's (tcp_info every 0.1 s): in "
         "uploads the client's, as in the paper; in downloads the server's (a receiver has no "
         "cwnd). The paper's tcpdump/tcptrace RTT at the client would see the same path.",
