@@ -87,6 +87,13 @@ PAPER = Paper("002", "Rethfeldt et al.: Cross-Layer Cooperation of Congestion an
                "paper002_channel": CHANNEL})
 #: The claim rows come from the retry-limit sweep (the policy runs carry no fixed limit).
 ROWS_FROM = ("paper002_retry_sweep",)
+#: What this reproduction does not attempt (the pages' closing note).
+OUT_OF_SCOPE = ("The paper's own software and hardware are not reproduced: iperf 2.0.5 (iperf3 "
+                "here), Linux 3.12.43's airtime metric on the last transmit rate (Linux 6.1's, "
+                "on minstrel's expected throughput) and the rt2800usb adapters' hardware "
+                "retries (mac80211's rate table and the medium here). The paper prints its "
+                "absolute throughputs only in Fig. 3, so shapes and the percentages of its "
+                "text are compared, not levels.")
 
 
 # -- what a record says ----------------------------------------------------------------

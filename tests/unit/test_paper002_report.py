@@ -129,6 +129,15 @@ def test_report_section_draws_both_figures_and_fills_the_table(tmp_path):
     assert "### Throughput (Mbit/s) per retry limit, 5 hops" in text
 
 
+def test_pages_close_with_paper_002s_own_out_of_scope_note(tmp_path):
+    from harness.papers.summary import render
+    root = store(tmp_path / "res", "paper002_retry_sweep", sweep_records())
+    rs = load_results(root)
+    for text in (section(rs, root / "report.md"), render("002", [rs], tmp_path / "paper002.md")):
+        tail = text.split("Out of scope", 1)[1]
+        assert "iperf 2.0.5" in tail and "TCP-DCA" not in tail
+
+
 def test_fig2_panels_are_the_three_cases(tmp_path):
     pytest.importorskip("matplotlib")
     assert P.fig2(tmp_path / "f.png").stat().st_size > 1000
