@@ -162,7 +162,31 @@ def test_evidence_counts_collisions_channel_failures_long_series_and_stalls():
     assert P.stall_seconds(rec) == 7 and P.failure_shares(rec) == (0.15, 0.05)
     assert P.tries_share_over(rec) == pytest.approx(1 / 100)
     rows = P.evidence_rows([rec])
-    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 |")
+    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 |")
+
+
+def ss(t, acked, retrans, state=0, unacked=10, rtt=50.0, rttvar=10.0):
+    return {"t": t, "local": "10.0.0.1:1", "peer": "10.0.0.4:5201", "bytes_acked": acked,
+            "retrans_total": retrans, "ca_state": state, "unacked": unacked, "rtt_ms": rtt,
+            "rttvar_ms": rttvar}
+
+
+def test_held_counts_only_holds_without_a_timeout_longer_than_twice_it():
+    rec = record(0, hops=3, module="bic", limit=7, mbps=1.0)
+    flow = rec["flows"][0]
+    # progress, then 3 s Open with nothing acked or retransmitted (the timer never fired)
+    flow["ss"] = [ss(0.0, 0, 0), ss(0.5, 100, 0)] + [ss(0.5 + k / 2, 200, 0) for k in range(1, 8)]
+    assert P.held_seconds(rec) == pytest.approx(3.0)
+    # the same silence in Loss (the timer fired) or with a retransmission is no hold
+    flow["ss"] = [ss(0.5 + k / 2, 200, 0, state=4) for k in range(8)]
+    assert P.held_seconds(rec) == 0
+    flow["ss"] = [ss(0.5 + k / 2, 200, k) for k in range(8)]
+    assert P.held_seconds(rec) == 0
+    # shorter than twice a long timeout (srtt 300 + 4 x 200 ms = 1.1 s): no hold
+    flow["ss"] = [ss(k / 2, 200, 0, rtt=300.0, rttvar=200.0) for k in range(4)]
+    assert P.held_seconds(rec) == 0
+    flow["ss"] = [ss(k / 2, 200, 0, unacked=0) for k in range(8)]   # idle, nothing in flight
+    assert P.held_seconds(rec) == 0
 
 
 def test_path_lost_reads_the_sender_path_after_the_flow():
