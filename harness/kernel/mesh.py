@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 if TYPE_CHECKING:
@@ -145,25 +144,3 @@ def read_paths(node: Node, intf: str) -> List[MeshPath]:
 def read_peers(node: Node, intf: str) -> Dict[str, Peer]:
     """The node's peers and their links now."""
     return parse_station_dump(node.cmd(["iw", "dev", intf, "station", "dump"]).stdout)
-
-
-#: mac80211's forwarding counters of a mesh interface (debugfs, per wiphy and interface):
-#: frames forwarded, and frames dropped because their TTL ran out, because HWMP found no path
-#: for them (queued for a discovery that failed, then discarded) or because the forwarding
-#: queue was full. The guest mounts debugfs at boot (vm/guest/rc.sh).
-MESH_STATS = ("fwded_mcast", "fwded_unicast", "fwded_frames", "dropped_frames_ttl",
-              "dropped_frames_no_route", "dropped_frames_congestion")
-DEBUGFS = Path("/sys/kernel/debug/ieee80211")
-
-
-def read_mesh_stats(phy: str, intf: str, root: Path = DEBUGFS) -> Dict[str, int]:
-    """The counters of ``MESH_STATS`` that the kernel offers for ``intf`` on wiphy ``phy``
-    ({} where debugfs is not mounted): whether frames died inside the mesh, not on the air."""
-    where = root / phy / f"netdev:{intf}" / "mesh_stats"
-    out: Dict[str, int] = {}
-    for name in MESH_STATS:
-        try:
-            out[name] = int((where / name).read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            continue
-    return out

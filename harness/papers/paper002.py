@@ -416,20 +416,6 @@ def held_seconds(rec: Mapping[str, Any]) -> float:
     return longest
 
 
-def mesh_drops(rec: Mapping[str, Any]) -> Optional[int]:
-    """Frames mac80211 dropped inside the mesh over the flows, all mesh points: no path (queued
-    for an HWMP discovery that failed), TTL or a full forwarding queue (``mesh_stats`` of the
-    path check, after minus before); None where the record has no such counters."""
-    check = ((rec.get("policies") or {}).get("mesh_path") or {})
-    before = (check.get("before") or {}).get("mesh_stats") or {}
-    after = (check.get("after") or {}).get("mesh_stats") or {}
-    keys = ("dropped_frames_no_route", "dropped_frames_ttl", "dropped_frames_congestion")
-    if not any(k in counters for counters in after.values() for k in keys):
-        return None
-    return sum(int(after[n].get(k, 0)) - int((before.get(n) or {}).get(k, 0))
-               for n in after for k in keys)
-
-
 def path_lost(rec: Mapping[str, Any]) -> bool:
     """Whether, after the flow, the sender's path to the receiver was no longer active
     (HWMP deactivated it and had not found it again)."""
@@ -473,8 +459,8 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """Markdown: per path length and retry limit, what the medium and the kernel saw."""
     lines = ["| hops | R | runs | mean Mbit/s | median Mbit/s | attempts collided | failed "
              "otherwise | frames > 5 transmissions | drops at the limit per s | stalled >= "
-             f"{STALL_S} s | held, no timeout | dropped in the mesh | path inactive after |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             f"{STALL_S} s | held, no timeout | path inactive after |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for h in hop_counts(records):
         groups: Dict[int, List[Mapping[str, Any]]] = {}
         for rec in records:
@@ -492,13 +478,11 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
                 drops.append(sum(int(x.get("limit_drops") or 0) for x in _radios(r)) / dur)
             stalled = sum(1 for r in recs if stall_seconds(r) >= STALL_S)
             held = sum(1 for r in recs if held_seconds(r) > 0)
-            in_mesh = [d for d in (mesh_drops(r) for r in recs) if d is not None]
             lost = sum(1 for r in recs if path_lost(r))
             mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
             lines.append(f"| {h} | {limit} | {len(recs)} | {mean(tput):.2f} | "
                          f"{stats_median(tput):.2f} | {mean(coll):.1%} | {mean(other):.2%} | "
-                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | "
-                         f"{sum(in_mesh) if in_mesh else '-'} | {lost} |")
+                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | {lost} |")
     return lines
 
 
@@ -518,9 +502,7 @@ def evidence_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
             f"(all radios), the runs whose sender sent nothing for {STALL_S} s or more, the "
             f"runs whose sender held data in flight for {HELD_S:g} s or more (and over twice its "
             "retransmission timeout) with no acknowledgement, no retransmission and no timeout "
-            "(`held_seconds`: the segments were held, not lost), the frames mac80211 dropped "
-            "inside the mesh over the flows (no HWMP path, TTL, full forwarding queue; all runs, "
-            "where recorded), and the "
+            "(`held_seconds`: the segments were held, not lost), and the "
             "runs after which the sender's HWMP path to the receiver was inactive (deactivated "
             "and not found again).", ""] + lines + [""]
 

@@ -100,15 +100,3 @@ def test_explicit_port_ids_never_take_the_process_id_or_the_autobind_range():
         ids = portid_candidates(pid)
         assert pid not in ids and len(set(ids)) == len(ids) == 64
         assert all((1 << 22) < i < 0x80000000 for i in ids)   # above pid_max, below -4096
-
-
-def test_mesh_stats_read_from_debugfs_and_empty_without_it(tmp_path):
-    from harness.kernel.mesh import read_mesh_stats
-    where = tmp_path / "hx-ab-sta1-0" / "netdev:wlan0" / "mesh_stats"
-    where.mkdir(parents=True)
-    (where / "dropped_frames_no_route").write_text("17\n")
-    (where / "fwded_frames").write_text("4021\n")
-    (where / "dropped_frames_ttl").write_text("garbage\n")
-    assert read_mesh_stats("hx-ab-sta1-0", "wlan0", root=tmp_path) == {
-        "fwded_frames": 4021, "dropped_frames_no_route": 17}
-    assert read_mesh_stats("hx-ab-sta9-0", "wlan0", root=tmp_path) == {}

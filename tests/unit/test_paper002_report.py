@@ -162,14 +162,7 @@ def test_evidence_counts_collisions_channel_failures_long_series_and_stalls():
     assert P.stall_seconds(rec) == 7 and P.failure_shares(rec) == (0.15, 0.05)
     assert P.tries_share_over(rec) == pytest.approx(1 / 100)
     rows = P.evidence_rows([rec])
-    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | - | 0 |")
-    assert P.mesh_drops(rec) is None
-    rec["policies"] = {"mesh_path": {
-        "before": {"mesh_stats": {"sta1": {"dropped_frames_no_route": 2, "fwded_frames": 0}}},
-        "after": {"mesh_stats": {"sta1": {"dropped_frames_no_route": 9, "fwded_frames": 50},
-                                 "sta2": {"dropped_frames_ttl": 1}}}}}
-    assert P.mesh_drops(rec) == 8
-    assert "| 1 | 0 | 8 | 0 |" in P.evidence_rows([rec])[2]
+    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 |")
 
 
 def ss(t, acked, retrans, state=0, unacked=10, rtt=50.0, rttvar=10.0):
