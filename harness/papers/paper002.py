@@ -388,9 +388,12 @@ HELD_S = 1.0
 def held_seconds(rec: Mapping[str, Any]) -> float:
     """The longest time the sender's socket samples (``flows[0].ss``) show data in flight in
     the Open or Disorder state with nothing acknowledged and nothing retransmitted, counted
-    only when longer than twice the timeout the samples imply (max(200 ms, srtt + 4 rttvar)).
-    A live sender's timer fires by then and enters Loss; a hold this long means the segments
-    and the timer were held (in a queue of the host, or the sender's clock), not lost."""
+    only when longer than twice the sender's retransmission timeout: the kernel's own
+    (``rto_ms``, tcpi_rto with its backoff) where the samples carry it, else estimated as
+    max(200 ms, srtt + 4 rttvar). A live sender's timer fires by then and enters Loss; a hold
+    this long means the segments or the timer were held, not lost. (Measured: a bic flow
+    with its timeout grown to 3 s by the RTT's variance sat 3 s in Open; the timer was
+    pending and fired on time, so that is no hold.)"""
     longest = 0.0
     samples = (rec.get("flows") or [{}])[0].get("ss") or []
     by_socket: Dict[Tuple[Any, Any], List[Mapping[str, Any]]] = {}
@@ -404,8 +407,9 @@ def held_seconds(rec: Mapping[str, Any]) -> float:
             same = start is not None and all(s.get(k) == start.get(k)
                                              for k in ("bytes_acked", "retrans_total"))
             if open_ and same and start is not None:
-                rto = max(0.2, (float(start.get("rtt_ms") or 0)
-                                + 4 * float(start.get("rttvar_ms") or 0)) / 1e3)
+                rto = (float(start["rto_ms"]) / 1e3 if start.get("rto_ms")
+                       else max(0.2, (float(start.get("rtt_ms") or 0)
+                                      + 4 * float(start.get("rttvar_ms") or 0)) / 1e3))
                 span = float(s["t"]) - float(start["t"])
                 if span >= max(HELD_S, 2 * rto):
                     longest = max(longest, span)

@@ -185,6 +185,11 @@ def test_held_counts_only_holds_without_a_timeout_longer_than_twice_it():
     # shorter than twice a long timeout (srtt 300 + 4 x 200 ms = 1.1 s): no hold
     flow["ss"] = [ss(k / 2, 200, 0, rtt=300.0, rttvar=200.0) for k in range(4)]
     assert P.held_seconds(rec) == 0
+    # the kernel's own timeout, where sampled, decides: 3 s of silence under a 3 s timeout
+    flow["ss"] = [dict(ss(k / 2, 200, 0), rto_ms=2968.0) for k in range(8)]
+    assert P.held_seconds(rec) == 0
+    flow["ss"] = [dict(ss(k / 2, 200, 0), rto_ms=400.0) for k in range(8)]
+    assert P.held_seconds(rec) == pytest.approx(3.5)
     flow["ss"] = [ss(k / 2, 200, 0, unacked=0) for k in range(8)]   # idle, nothing in flight
     assert P.held_seconds(rec) == 0
 
