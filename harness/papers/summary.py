@@ -77,8 +77,8 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
     # claims that need several experiments at once (e.g. 001: adaptive against the sweep)
     out += getattr(module, "page_sections", lambda _sets: [])(sets)
     out += ["## Why we may differ", ""] + module.why_differ() + [""]
-    from harness.papers.sections import OUT_OF_SCOPE
-    return "\n".join(out + ["## Out of scope", "", OUT_OF_SCOPE, ""])
+    from harness.papers.sections import out_of_scope
+    return "\n".join(out + ["## Out of scope", "", out_of_scope(key), ""])
 
 
 def default_output(sets: Sequence[ResultSet]) -> Path:
