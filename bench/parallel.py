@@ -7,7 +7,10 @@ per sweep point the median goodput against the run-to-run spread (the range of t
 repetitions at --jobs 1). Run it on an otherwise idle host: the speed-up is a wall-clock
 figure (the results themselves do not depend on host load in virtual time).
 
-Usage: python3 bench/parallel.py [--jobs N] [--out DIR] [--json]
+The speed-up grows with the sweep: each worker boots its own VM once (about 30 s), a fixed
+cost the runs amortise, so ``--repetitions`` makes the sweep longer (16: 48 runs).
+
+Usage: python3 bench/parallel.py [--jobs N] [--repetitions R] [--out DIR] [--json]
 """
 from __future__ import annotations
 
@@ -20,14 +23,27 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPERIMENT = ROOT / "experiments" / "vm" / "parallel_check.yaml"
 
 
-def timed_run(out: Path, jobs: int) -> float:
-    cmd = [sys.executable, "-m", "harness", "run", str(EXPERIMENT), "--output", str(out),
+def experiment_file(out: Path, repetitions: Optional[int]) -> Path:
+    """The check's experiment file, or a copy with another number of repetitions."""
+    if repetitions is None:
+        return EXPERIMENT
+    import yaml
+    doc = yaml.safe_load(EXPERIMENT.read_text())
+    doc["repetitions"] = repetitions
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / EXPERIMENT.name
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+def timed_run(experiment: Path, out: Path, jobs: int) -> float:
+    cmd = [sys.executable, "-m", "harness", "run", str(experiment), "--output", str(out),
            "--fresh", "--no-report", "--jobs", str(jobs)]
     t0 = time.monotonic()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -45,16 +61,33 @@ def by_point(out: Path) -> Dict[int, List[float]]:
     return dict(got)
 
 
+def per_run_cost(out: Path) -> Dict[str, float]:
+    """Median wall and QEMU CPU seconds a worker spent per run (a worker's first run also
+    boots its VM: those are the runs far above the median)."""
+    wall, cpu = [], []
+    for path in (out / "runs").glob("*.json"):
+        timing = json.loads(path.read_text()).get("timing", {})
+        if "host_seconds" in timing:
+            wall.append(timing["host_seconds"])
+            cpu.append(timing.get("host_cpu_seconds") or 0.0)
+    if not wall:
+        return {}
+    return {"median_wall": round(statistics.median(wall), 2),
+            "median_qemu_cpu": round(statistics.median(cpu), 2), "max_wall": max(wall)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--repetitions", type=int, help="repetitions per point (default: the file's 4)")
     ap.add_argument("--out", default="/tmp/harness-parallel-bench")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     out = Path(args.out)
     load = os.getloadavg()[0]
-    serial_s = timed_run(out / "jobs1", 1)
-    parallel_s = timed_run(out / f"jobs{args.jobs}", args.jobs)
+    experiment = experiment_file(out, args.repetitions)
+    serial_s = timed_run(experiment, out / "jobs1", 1)
+    parallel_s = timed_run(experiment, out / f"jobs{args.jobs}", args.jobs)
     one, many = by_point(out / "jobs1"), by_point(out / f"jobs{args.jobs}")
     rows: List[Dict[str, Any]] = []
     for hops in sorted(one):
@@ -67,7 +100,9 @@ def main() -> int:
     report = {"bench": "parallel", "jobs": args.jobs, "load_before": round(load, 2),
               "cores": os.cpu_count(), "wall_s_jobs1": round(serial_s, 1),
               f"wall_s_jobs{args.jobs}": round(parallel_s, 1),
-              "speedup": round(serial_s / parallel_s, 2), "points": rows}
+              "runs": sum(len(v) for v in one.values()),
+              "speedup": round(serial_s / parallel_s, 2), "points": rows,
+              f"host_seconds_per_run_jobs{args.jobs}": per_run_cost(out / f"jobs{args.jobs}")}
     if args.json:
         print(json.dumps(report, indent=1))
     else:

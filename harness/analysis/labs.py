@@ -8,8 +8,10 @@ A handout's instructor section quotes what the harness measured, never numbers t
 
 ``update(handout)`` rewrites every such block from the results it names (a results directory or
 a packed archive, relative to the checkout; ``where=key:value;key:value`` keeps only the runs
-with those parameters; ``range=metric`` adds its smallest and largest run); ``stale(handout)`` lists the blocks whose text differs from what the
-results give, which a unit test asserts is none, so a handout cannot drift from its data.
+with those parameters; ``range=metric`` adds its smallest and largest run; ``flow=N`` counts
+only each run's flow N, 0 the file's first, so crossed flows get a table each);
+``stale(handout)`` lists the blocks whose text differs from what the results give, which a
+unit test asserts is none, so a handout cannot drift from its data.
 
     python3 -m harness.analysis.labs labs/*/README.md           # rewrite the tables
     python3 -m harness.analysis.labs --check labs/*/README.md   # exit 1 if one is stale
@@ -39,13 +41,13 @@ def _fmt(v: float) -> str:
 
 
 def parse_spec(text: str) -> Dict[str, Any]:
-    """``PATH rows=a,b metrics=x,y [where=k:v;k:v]`` -> its parts (an unknown word is an error
-    naming the allowed ones)."""
+    """``PATH rows=a,b metrics=x,y [where=k:v;k:v] [range=x] [flow=N]`` -> its parts (an unknown
+    word is an error naming the allowed ones)."""
     words = text.split()
     if not words or "=" in words[0]:
         raise HarnessError(f"measured block {text!r}: starts with the results path")
     spec: Dict[str, Any] = {"path": words[0], "rows": [], "metrics": ["throughput"], "where": {},
-                            "ranges": []}
+                            "ranges": [], "flow": None}
     for word in words[1:]:
         key, _, value = word.partition("=")
         if key == "rows":
@@ -62,9 +64,14 @@ def parse_spec(text: str) -> Dict[str, Any]:
                 spec["where"][k] = yaml.safe_load(v)
         elif key == "range":
             spec["ranges"] = [v for v in value.split(",") if v]
+        elif key == "flow":
+            if not value.isdigit():
+                raise HarnessError(f"measured block: flow={value} is invalid: allowed a flow's "
+                                   "index, 0 for the first")
+            spec["flow"] = int(value)
         else:
             raise HarnessError(f"measured block: {key!r} unknown; allowed rows, metrics, "
-                               "where, range")
+                               "where, range, flow")
     unknown = [m for m in spec["ranges"] if m not in spec["metrics"]]
     if unknown:
         raise HarnessError(f"measured block: range={unknown[0]} is not one of its metrics")
@@ -73,16 +80,20 @@ def parse_spec(text: str) -> Dict[str, Any]:
 
 def measured_table(path: Path, rows: Sequence[str], metrics: Sequence[str],
                    where: Optional[Mapping[str, Any]] = None,
-                   ranges: Sequence[str] = ()) -> str:
+                   ranges: Sequence[str] = (), flow: Optional[int] = None) -> str:
     """Mean ± 95 % CI of each metric per combination of ``rows`` values, over the successful
     runs that match ``where``, in the order the runs were planned; the metrics in ``ranges``
-    also get their smallest and largest run."""
+    also get their smallest and largest run; with ``flow`` only that flow of each run counts."""
     rs = load_results(path)
     records = [r for r in rs.ok
                if all(stats._hashable(stats.param(r, k)) == stats._hashable(v)
                       for k, v in (where or {}).items())]
+    if flow is not None:
+        records = [dict(r, flows=[r["flows"][flow]]) for r in records
+                   if len(r.get("flows") or []) > flow]
     if not records:
-        raise HarnessError(f"{path}: no successful run matches {dict(where or {})}")
+        raise HarnessError(f"{path}: no successful run matches {dict(where or {})}"
+                           + ("" if flow is None else f" with a flow {flow}"))
     groups = stats.group_by(records, list(rows))
     head = [short_name(k) for k in rows] + ["runs"]
     for m in metrics:
@@ -110,7 +121,7 @@ def _blocks(text: str) -> List[Tuple[re.Match, str]]:
     for match in BLOCK.finditer(text):
         spec = parse_spec(match.group("spec"))
         table = measured_table(code_root() / spec["path"], spec["rows"], spec["metrics"],
-                               spec["where"], spec["ranges"])
+                               spec["where"], spec["ranges"], spec["flow"])
         out.append((match, table))
     return out
 

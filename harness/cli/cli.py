@@ -31,7 +31,7 @@ def register(sub: Subparsers) -> None:
         "cli", help="start a network and open a prompt on it (nodes, links, ping, iperf, move, "
                     "medium, rts, cwnd, capture, plot)",
         description="Examples: harness cli (a 3-hop chain); harness cli chain hops=5 rate=11; "
-                    "harness cli labs/hidden-terminal/lab.yaml; harness cli experiments/"
+                    "harness cli labs/02-hidden-terminal/lab.yaml; harness cli experiments/"
                     "quick_chain.yaml topology.hops=2; harness cli my_mininet_wifi_script.py. "
                     "Type help at the prompt for its commands.")
     p.add_argument("target", nargs="?", metavar="TARGET",

@@ -595,7 +595,9 @@ class Session:
         return self._node_of_ip(via) if via else dst
 
     def path_in_force(self, src: str, dst: str) -> Optional[List[str]]:
-        return scenes.path_of(self.next_hop_in_force, src, dst)
+        """The nodes a packet crosses now, switches and access points included."""
+        path = scenes.path_of(self.next_hop_in_force, src, dst)
+        return scenes.through_bridges(self.net.topo, path) if path else None
 
     def routes(self, name: Optional[str] = None) -> str:
         names = [name] if name else self.node_names

@@ -44,6 +44,10 @@ TCP_INFO_FIELDS = (
     ("retrans", 36, "I"), ("rtt_us", 68, "I"), ("rttvar_us", 72, "I"),
     ("snd_ssthresh", 76, "I"), ("snd_cwnd", 80, "I"), ("snd_mss", 16, "I"),
     ("total_retrans", 100, "I"), ("bytes_acked", 120, "Q"),
+    # the retransmission timer: its timeout, how often it has backed off, and how long ago
+    # the socket last sent data and last heard an ACK (a flow that sits still: lost or held?)
+    ("backoff", 4, "B"), ("rto_us", 8, "I"), ("last_data_sent_ms", 44, "I"),
+    ("last_ack_recv_ms", 56, "I"),
 )
 
 
@@ -56,6 +60,10 @@ class TcpSocket:
     state: int
     congestion: Optional[str]
     info: Dict[str, Optional[int]]
+    #: inet_diag's pending timer (1 retransmission/probe, 2 keepalive, 4 zero-window probe,
+    #: 0 none) and the milliseconds until it fires (0 when overdue).
+    timer: Optional[int] = None
+    timer_ms: Optional[int] = None
 
     @property
     def ports(self) -> Tuple[int, int]:
@@ -83,8 +91,9 @@ def parse_tcp_info(raw: bytes) -> Dict[str, Optional[int]]:
 
 def parse_socket(payload: bytes) -> TcpSocket:
     """One inet_diag_msg with its attributes (pure)."""
-    family, state, _timer, _retrans = _MSG_HEAD.unpack_from(payload, 0)
+    family, state, timer, _retrans = _MSG_HEAD.unpack_from(payload, 0)
     sport, dport, src, dst, _if, _cookie = _SOCKID.unpack_from(payload, _MSG_HEAD.size)
+    expires = _MSG_TAIL.unpack_from(payload, _MSG_HEAD.size + _SOCKID.size)[0]
     off = _MSG_HEAD.size + _SOCKID.size + _MSG_TAIL.size
     size = 4 if family == socket.AF_INET else 16
     fam = socket.AF_INET if family == socket.AF_INET else socket.AF_INET6
@@ -102,7 +111,8 @@ def parse_socket(payload: bytes) -> TcpSocket:
         elif kind == INET_DIAG_CONG:
             cong = data.split(b"\0", 1)[0].decode(errors="replace") or None
         off += (length + 3) & ~3
-    return TcpSocket(local, peer, state, cong, info)
+    return TcpSocket(local, peer, state, cong, info, timer=timer,
+                     timer_ms=expires if timer else None)
 
 
 def parse_dump(data: bytes) -> Tuple[List[TcpSocket], bool]:

@@ -239,11 +239,54 @@ def path_of(hop: Any, src: str, dst: str) -> Optional[List[str]]:
 
 
 def static_path(topo: Topology, src: str, dst: str) -> Optional[List[str]]:
-    """The path of the topology's static routes from ``src`` to ``dst`` (IBSS chains); None for
-    802.11s mesh points, whose paths HWMP finds at run time."""
+    """The path of the topology's static routes from ``src`` to ``dst`` (IBSS chains, through
+    the switches and access points of a LAN); None for 802.11s mesh points, whose paths HWMP
+    finds at run time."""
     if src in topo.stations and topo.stations[src].mode == "mesh":
         return None
-    return path_of(lambda node, d: next_hop(topo, node, d), src, dst)
+    path = path_of(lambda node, d: next_hop(topo, node, d), src, dst)
+    return through_bridges(topo, path) if path else None
+
+
+#: Node kinds that forward frames at layer 2: an IP hop across them crosses them.
+BRIDGES = ("switch", "access_point")
+
+
+def through_bridges(topo: Topology, path: Sequence[str]) -> List[str]:
+    """``path`` with each IP hop between two nodes that share no link replaced by the
+    shortest way over the topology's links through switches and access points (``server ->
+    client`` on a LAN is ``server, sw1, ap1, client``); a hop with no such way stays as it is."""
+    out = [path[0]] if path else []
+    for a, b in zip(path, path[1:]):
+        out += _bridged(topo, a, b)[1:]
+    return out
+
+
+def _bridged(topo: Topology, a: str, b: str) -> List[str]:
+    neighbours: Dict[str, List[str]] = {}
+    for link in topo.links:
+        neighbours.setdefault(link.a, []).append(link.b)
+        neighbours.setdefault(link.b, []).append(link.a)
+    if b in neighbours.get(a, []):
+        return [a, b]
+    before: Dict[str, str] = {a: a}
+    frontier = [a]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for other in neighbours.get(node, []):
+                if other in before:
+                    continue
+                before[other] = node
+                if other == b:
+                    way = [b]
+                    while way[-1] != a:
+                        way.append(before[way[-1]])
+                    return way[::-1]
+                if topo.node_kind(other) in BRIDGES:
+                    nxt.append(other)
+        frontier = nxt
+    return [a, b]
 
 
 # -- what a running network adds -----------------------------------------------------------

@@ -87,6 +87,13 @@ PAPER = Paper("002", "Rethfeldt et al.: Cross-Layer Cooperation of Congestion an
                "paper002_channel": CHANNEL})
 #: The claim rows come from the retry-limit sweep (the policy runs carry no fixed limit).
 ROWS_FROM = ("paper002_retry_sweep",)
+#: What this reproduction does not attempt (the pages' closing note).
+OUT_OF_SCOPE = ("The paper's own software and hardware are not reproduced: iperf 2.0.5 (iperf3 "
+                "here), Linux 3.12.43's airtime metric on the last transmit rate (Linux 6.1's, "
+                "on minstrel's expected throughput) and the rt2800usb adapters' hardware "
+                "retries (mac80211's rate table and the medium here). The paper prints its "
+                "absolute throughputs only in Fig. 3, so shapes and the percentages of its "
+                "text are compared, not levels.")
 
 
 # -- what a record says ----------------------------------------------------------------
@@ -374,6 +381,45 @@ def stall_seconds(rec: Mapping[str, Any]) -> int:
     return longest
 
 
+#: A hold counts when it lasts this long and over twice the sender's retransmission timeout.
+HELD_S = 1.0
+
+
+def held_seconds(rec: Mapping[str, Any]) -> float:
+    """The longest time the sender's socket samples (``flows[0].ss``) show data in flight in
+    the Open or Disorder state with nothing acknowledged and nothing retransmitted, counted
+    only when longer than twice the sender's retransmission timeout: the kernel's own
+    (``rto_ms``, tcpi_rto with its backoff) where the samples carry it, else estimated as
+    max(200 ms, srtt + 4 rttvar). A live sender's timer fires by then and enters Loss; a hold
+    this long means the segments or the timer were held, not lost. (Measured: a bic flow
+    with its timeout grown to 3 s by the RTT's variance sat 3 s in Open; the timer was
+    pending and fired on time, so that is no hold.)"""
+    longest = 0.0
+    samples = (rec.get("flows") or [{}])[0].get("ss") or []
+    by_socket: Dict[Tuple[Any, Any], List[Mapping[str, Any]]] = {}
+    for s in samples:
+        if isinstance(s, Mapping) and isinstance(s.get("t"), (int, float)):
+            by_socket.setdefault((s.get("local"), s.get("peer")), []).append(s)
+    for series in by_socket.values():
+        start: Optional[Mapping[str, Any]] = None
+        for s in series:
+            open_ = int(s.get("ca_state") or 0) in (0, 1) and int(s.get("unacked") or 0) > 0
+            same = start is not None and all(s.get(k) == start.get(k)
+                                             for k in ("bytes_acked", "retrans_total"))
+            if open_ and same and start is not None:
+                rto = (float(start["rto_ms"]) / 1e3 if start.get("rto_ms")
+                       else max(0.2, (float(start.get("rtt_ms") or 0)
+                                      + 4 * float(start.get("rttvar_ms") or 0)) / 1e3))
+                span = float(s["t"]) - float(start["t"])
+                if span >= max(HELD_S, 2 * rto):
+                    longest = max(longest, span)
+            elif open_:
+                start = s
+            else:
+                start = None
+    return longest
+
+
 def path_lost(rec: Mapping[str, Any]) -> bool:
     """Whether, after the flow, the sender's path to the receiver was no longer active
     (HWMP deactivated it and had not found it again)."""
@@ -417,7 +463,8 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """Markdown: per path length and retry limit, what the medium and the kernel saw."""
     lines = ["| hops | R | runs | mean Mbit/s | median Mbit/s | attempts collided | failed "
              "otherwise | frames > 5 transmissions | drops at the limit per s | stalled >= "
-             f"{STALL_S} s | path inactive after |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             f"{STALL_S} s | held, no timeout | path inactive after |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for h in hop_counts(records):
         groups: Dict[int, List[Mapping[str, Any]]] = {}
         for rec in records:
@@ -434,11 +481,12 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
                 dur = float(((r.get("flows") or [{}])[0]).get("duration") or 0) or 1.0
                 drops.append(sum(int(x.get("limit_drops") or 0) for x in _radios(r)) / dur)
             stalled = sum(1 for r in recs if stall_seconds(r) >= STALL_S)
+            held = sum(1 for r in recs if held_seconds(r) > 0)
             lost = sum(1 for r in recs if path_lost(r))
             mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
             lines.append(f"| {h} | {limit} | {len(recs)} | {mean(tput):.2f} | "
                          f"{stats_median(tput):.2f} | {mean(coll):.1%} | {mean(other):.2%} | "
-                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {lost} |")
+                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | {lost} |")
     return lines
 
 
@@ -455,7 +503,10 @@ def evidence_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
             "medium's transmission attempts that collided (overlapped another transmission) and "
             "that failed otherwise (the channel: fading, noise), the share of unicast frames that "
             "needed more than 5 transmissions, the frames dropped at the retry limit per second "
-            f"(all radios), the runs whose sender sent nothing for {STALL_S} s or more, and the "
+            f"(all radios), the runs whose sender sent nothing for {STALL_S} s or more, the "
+            f"runs whose sender held data in flight for {HELD_S:g} s or more (and over twice its "
+            "retransmission timeout) with no acknowledgement, no retransmission and no timeout "
+            "(`held_seconds`: the segments were held, not lost), and the "
             "runs after which the sender's HWMP path to the receiver was inactive (deactivated "
             "and not found again).", ""] + lines + [""]
 

@@ -286,8 +286,9 @@ def queue_summary(rec: Rec) -> Dict[str, Dict[str, Optional[float]]]:
     inside = [s for s in samples if lo <= off + s["t"] <= hi] or samples
     out: Dict[str, Dict[str, Optional[float]]] = {}
     for node in samples[-1].get("medium", {}):
-        lens = [s["medium"][node]["queue_len"] for s in inside if node in s.get("medium", {})]
-        first, last = samples[0]["medium"].get(node, {}), samples[-1]["medium"][node]
+        lens = [s["medium"][node]["queue_len"] for s in inside
+                if s.get("medium", {}).get(node, {}).get("queue_len") is not None]
+        first, last = samples[0].get("medium", {}).get(node, {}), samples[-1]["medium"][node]
         out[node] = {"queue_mean": stats.mean(lens) if lens else None,
                      "queue_max": float(max(lens)) if lens else None,
                      "queue_drops": float((last.get("queue_drops") or 0)
@@ -583,12 +584,41 @@ def e17_table(records: Sequence[Rec]) -> Dict[Tuple[str, str], Dict[str, float]]
 
 
 # -- report sections -------------------------------------------------------------------------
-def why_differ() -> List[str]:
+def buffers_line(records: Sequence[Rec]) -> str:
+    """What limited the windows in these records: 2.6.14's socket buffers (policy
+    ``tcp_buffers``, the paper's hosts) or today's."""
+    used = sorted({str(A.param(r, "policy.tcp_buffers")) for r in records})
+    if not used:
+        return ("The experiment files set Linux 2.6.14's socket buffer limits in every node "
+                "(policy `tcp_buffers`), so a window stops near 128 KB as on the paper's hosts.")
+    if used == ["linux-2.6.14"]:
+        return ("Every node ran with Linux 2.6.14's socket buffer limits (policy `tcp_buffers`: "
+                "send buffer at most 128 KB, receive buffer at most 170 KB, a quarter of it "
+                "kept as overhead), so a window stops near 128 KB as on the paper's hosts.")
+    if used == ["None"]:
+        return ("Today's socket buffers (a receive buffer that grows to 6 MB; 2.6.14: at most "
+                "170 KB): where nothing else limits a sender's window, a loss-based module "
+                "fills whatever queue is in front of the bottleneck.")
+    return f"Socket buffer limits differ between these records ({', '.join(used)})."
+
+
+def scale_line(records: Sequence[Rec]) -> str:
+    """How much smaller these records' transfers were than the paper's 800 MB."""
+    ks = sorted({round(scale(r)) for r in records if r.get("flows") and not math.isnan(scale(r))})
+    if len(ks) != 1:
+        return ("50 MB transfers in the full files instead of 800 MB (1/16), 8 MB in the quick "
+                "and reduced ones (1/100): completion times are compared after multiplying by "
+                "the scale; the first seconds (slow start) weigh that many times more.")
+    k = ks[0]
+    return (f"{PAPER_BYTES / k / 1e6:.0f} MB transfers instead of 800 MB (1/{k}): completion "
+            f"times are compared after multiplying by {k}; the first seconds (slow start) "
+            f"weigh {k} times more.")
+
+
+def why_differ(records: Sequence[Rec] = ()) -> List[str]:
     return [
         "- **Kernel.** Linux 6.1 instead of 2.6.14.3: today's Reno, BIC, H-TCP, Vegas and "
-        "Westwood+ code, TCP small queues, a receive buffer that grows to 6 MB (2.6.14: at most "
-        "170 KB), and pacing-free senders. Where a sender's window is not limited by the "
-        "receiver, a loss-based module fills whatever queue is in front of the bottleneck.",
+        "Westwood+ code, TCP small queues and pacing-free senders. " + buffers_line(records),
         "- **Queues.** The wired links are netem-shaped veths with a 1000-packet queue at each "
         "end (Linux's default txqueuelen, where a 2005 host also queued); the wireless hop's "
         "queue is the medium's per-radio queue of 100 frames (hwsim never stops the kernel's "
@@ -598,8 +628,7 @@ def why_differ() -> List[str]:
         "(COST 231 multi-wall loss) with Rayleigh fading per frame, ACKs at 24 Mbit/s, no "
         "WMM, no 802.11n, no rate control; the paper's router, distance and walls are not "
         "given.",
-        "- **Scale.** 50 MB transfers instead of 800 MB (1/16): completion times are "
-        "compared after multiplying by 16; the first seconds (slow start) weigh 16 times more.",
+        "- **Scale.** " + scale_line(records),
         "- **Measurement.** cwnd and RTT are the sending socket's (tcp_info every 0.1 s): in "
         "uploads the client's, as in the paper; in downloads the server's (a receiver has no "
         "cwnd). The paper's tcpdump/tcptrace RTT at the client would see the same path.",
@@ -852,7 +881,7 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
     out += ["### The paper's numbers beside ours", "",
             "Rows this experiment does not measure show `-` (see the other paper-003 reports)."]
     out += [""] + comparison_table(rows(recs)) + [""]
-    return out + ["### Why we may differ", ""] + why_differ() + [""]
+    return out + ["### Why we may differ", ""] + why_differ(recs) + [""]
 
 
 def page_sections(sets: Sequence[ResultSet]) -> List[str]:

@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
 
+#: The default out-of-scope note (papers 001 and 004); a paper module may set its own
+#: ``OUT_OF_SCOPE`` (``out_of_scope``).
 OUT_OF_SCOPE = ("TCP-DCA and TCP-TDA (paper 004) and the mobile-MANET evaluation of paper 001 "
                 "(random waypoint, DSR, 5-25 flows) are out of scope: the first need a modified "
                 "kernel (receiver-side ACK thinning with a cwnd TCP option), the second "
                 "mobility and a reactive routing daemon.")
 
 
-def out_of_scope(module: Any) -> str:
-    """The paper's own out-of-scope note (``OUT_OF_SCOPE`` in its module), else the chain
-    papers' (001, 004)."""
-    return str(getattr(module, "OUT_OF_SCOPE", OUT_OF_SCOPE))
+def out_of_scope(key: str) -> str:
+    """Paper ``key``'s out-of-scope note: its module's ``OUT_OF_SCOPE``, else the default."""
+    from harness.papers import paper_module
+    return str(getattr(paper_module(key), "OUT_OF_SCOPE", OUT_OF_SCOPE))
 
 
 def figures_ok() -> bool:
@@ -46,7 +48,6 @@ def render(key: str, rs: ResultSet, report_path: Path, fmt: str = "png") -> str:
     from harness.papers import paper_module
     fig_dir = Path(report_path).parent / f"{Path(report_path).stem}-figures"
     out = [f"## Paper {key}: comparison with the paper", ""]
-    module = paper_module(key)
-    out += module.report_section(rs, fig_dir, Path(report_path), fmt)
-    out += ["### Out of scope", "", out_of_scope(module), ""]
+    out += paper_module(key).report_section(rs, fig_dir, Path(report_path), fmt)
+    out += ["### Out of scope", "", out_of_scope(key), ""]
     return "\n".join(out)

@@ -78,7 +78,7 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
     out += getattr(module, "page_sections", lambda _sets: [])(sets)
     out += ["## Why we may differ", ""] + module.why_differ() + [""]
     from harness.papers.sections import out_of_scope
-    return "\n".join(out + ["## Out of scope", "", out_of_scope(module), ""])
+    return "\n".join(out + ["## Out of scope", "", out_of_scope(key), ""])
 
 
 def default_output(sets: Sequence[ResultSet]) -> Path:

@@ -52,6 +52,15 @@ class SsSample:
     in_flight: Optional[int] = None
     #: tcpi_ca_state: 0 open, 1 disorder, 2 CWR, 3 recovery, 4 loss.
     ca_state: Optional[int] = None
+    #: The retransmission timeout and its backoffs (tcpi_rto, tcpi_backoff), the pending
+    #: timer (inet_diag: 1 retransmission/probe, 0 none) and ms until it fires, and ms since
+    #: data was last sent and an ACK last arrived: whether a silent flow waits on its timer.
+    rto_ms: Optional[float] = None
+    backoff: Optional[int] = None
+    timer: Optional[int] = None
+    timer_ms: Optional[int] = None
+    since_send_ms: Optional[int] = None
+    since_ack_ms: Optional[int] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
@@ -69,7 +78,11 @@ def sample_of(sock: TcpSocket, t: float) -> SsSample:
                     rttvar_ms=ms(info.get("rttvar_us")), unacked=info.get("unacked") or 0,
                     bytes_acked=info.get("bytes_acked") or 0,
                     retrans_total=info.get("total_retrans"), mss=info.get("snd_mss"),
-                    in_flight=in_flight(info), ca_state=info.get("ca_state"))
+                    in_flight=in_flight(info), ca_state=info.get("ca_state"),
+                    rto_ms=ms(info.get("rto_us")), backoff=info.get("backoff"),
+                    timer=sock.timer, timer_ms=sock.timer_ms,
+                    since_send_ms=info.get("last_data_sent_ms"),
+                    since_ack_ms=info.get("last_ack_recv_ms"))
 
 
 def in_flight(info: Dict[str, Optional[int]]) -> Optional[int]:

@@ -3,7 +3,7 @@
 What it shows (issue 3, "End to end, in the VM"):
 - one hop, saturated UDP (1472-byte payload) and TCP at 2, 11 (802.11b) and 54 Mbit/s
   (802.11g): goodput within 3% of harness.medium.analytic (TCP: one ACK exchange per two
-  segments), and in virtual time a delivery lag p99 under 100 us (UDP) or 300 us (TCP);
+  segments), and in virtual time a delivery lag p99 under 100 us (UDP) or 500 us (TCP);
 - a 4-station chain (ns-2 geometry, static routes): the 3-hop UDP flow gets well below the
   one-hop value, and the medium's counters say the air was busy (contention), with lag
   percentiles reported so a CPU-starved run is recognisable;
@@ -56,11 +56,11 @@ TOLERANCE_PCT = 3.0
 #: clock does not run while QEMU waits for the host, so only guest work delays a frame. With
 #: UDP that is mediumd's own wake-up (p99 ~30 us measured). With TCP the one vCPU also runs
 #: both endpoints' TCP work, much of it in the softirqs the medium's own deliveries trigger,
-#: which no priority can pre-empt: measured p99 131 us at 54 Mbit/s, 25 us at 11 Mbit/s (with
-#: mediumd at real-time priority and preempt=full; 491 / 360 us before). The throughput itself
+#: which no priority can pre-empt: measured p99 131-262 us at 54 Mbit/s, 25 us at 11 Mbit/s
+#: (with mediumd at real-time priority and preempt=full; 491 / 360 us before). The throughput itself
 #: is asserted against the analytic value; these bounds catch a medium whose timing has come
 #: loose from the guest's clock (wall-clock runs on a busy host: milliseconds).
-VIRTUAL_LAG_P99_US = {"udp": 100.0, "tcp": 300.0}
+VIRTUAL_LAG_P99_US = {"udp": 100.0, "tcp": 500.0}
 
 
 def virtual_time() -> bool:

@@ -4,6 +4,7 @@ each has a quick form in CI (tests/emulation/test_labs.py), and every measured t
 its committed results give (harness.analysis.labs)."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -58,6 +59,29 @@ def test_measured_block_specs_are_checked():
         labs.parse_spec("results-archive/x metrics=speed")
     spec = labs.parse_spec("results-archive/x rows=a,b metrics=throughput,rtt where=k:1;j:true")
     assert spec == {"path": "results-archive/x", "rows": ["a", "b"],
-                    "metrics": ["throughput", "rtt"], "where": {"k": 1, "j": True}, "ranges": []}
+                    "metrics": ["throughput", "rtt"], "where": {"k": 1, "j": True}, "ranges": [],
+                    "flow": None}
+    assert labs.parse_spec("results-archive/x flow=1")["flow"] == 1
+    with pytest.raises(Exception, match="flow=first is invalid"):
+        labs.parse_spec("results-archive/x flow=first")
     with pytest.raises(Exception, match="range=rtt is not one of its metrics"):
         labs.parse_spec("results-archive/x metrics=throughput range=rtt")
+
+
+def test_flow_picks_one_flow_of_each_run(tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for i, (down, up) in enumerate([(2e6, 6e6), (4e6, 8e6)]):
+        record = {"run_id": f"r{i}", "index": 0, "repetition": i, "status": "ok",
+                  "point": {"policy.congestion": "reno"},
+                  "params": {"policy": {"congestion": "reno"}},
+                  "flows": [{"throughput_bps": down}, {"throughput_bps": up}]}
+        (runs / f"r{i}.json").write_text(json.dumps(record))
+    both = labs.measured_table(tmp_path, ["policy.congestion"], ["throughput"])
+    assert "| reno | 2 | 10 ± " in both, both
+    down = labs.measured_table(tmp_path, ["policy.congestion"], ["throughput"], flow=0)
+    assert "| reno | 2 | 3 ± " in down, down
+    up = labs.measured_table(tmp_path, ["policy.congestion"], ["throughput"], flow=1)
+    assert "| reno | 2 | 7 ± " in up, up
+    with pytest.raises(Exception, match="with a flow 2"):
+        labs.measured_table(tmp_path, ["policy.congestion"], ["throughput"], flow=2)

@@ -145,8 +145,13 @@ def test_each_node_takes_its_limit_from_its_own_table():
     assert got["limit"] == ft.retry_limit_for(5 * link, 5, ft.CASES["normal"])
     end = limit_for_paths([MeshPath("f", "b", 5 * link, 5)], ft.CASES["normal"])
     assert end["limit"] == got["limit"]         # both ends of the diameter agree
+    # a path HWMP is refreshing or let expire still belongs to the network's diameter
     inactive = limit_for_paths([MeshPath("f", "b", 5 * link, 5, flags=0)], ft.CASES["normal"])
-    assert inactive["limit"] is None            # nothing known: the limit stays as it is
+    assert inactive["limit"] == got["limit"] and inactive["diameter_hops"] == 5
+    unusable = [MeshPath("f", "b", 0xFFFFFFFF, 5, flags=0),
+                MeshPath("g", "00:00:00:00:00:00", 3 * link, 3, flags=0x2),
+                MeshPath("h", "b", 0, 0, flags=0x2)]
+    assert limit_for_paths(unusable, ft.CASES["normal"])["limit"] is None   # nothing known
     with pytest.raises(HarnessError, match="airtime_retry 'typical' is invalid: allowed best, "
                                            "worst, normal"):
         AirtimeRetry("typical")

@@ -129,6 +129,15 @@ def test_report_section_draws_both_figures_and_fills_the_table(tmp_path):
     assert "### Throughput (Mbit/s) per retry limit, 5 hops" in text
 
 
+def test_pages_close_with_paper_002s_own_out_of_scope_note(tmp_path):
+    from harness.papers.summary import render
+    root = store(tmp_path / "res", "paper002_retry_sweep", sweep_records())
+    rs = load_results(root)
+    for text in (section(rs, root / "report.md"), render("002", [rs], tmp_path / "paper002.md")):
+        tail = text.split("Out of scope", 1)[1]
+        assert "iperf 2.0.5" in tail and "TCP-DCA" not in tail
+
+
 def test_fig2_panels_are_the_three_cases(tmp_path):
     pytest.importorskip("matplotlib")
     assert P.fig2(tmp_path / "f.png").stat().st_size > 1000
@@ -153,7 +162,36 @@ def test_evidence_counts_collisions_channel_failures_long_series_and_stalls():
     assert P.stall_seconds(rec) == 7 and P.failure_shares(rec) == (0.15, 0.05)
     assert P.tries_share_over(rec) == pytest.approx(1 / 100)
     rows = P.evidence_rows([rec])
-    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 |")
+    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 |")
+
+
+def ss(t, acked, retrans, state=0, unacked=10, rtt=50.0, rttvar=10.0):
+    return {"t": t, "local": "10.0.0.1:1", "peer": "10.0.0.4:5201", "bytes_acked": acked,
+            "retrans_total": retrans, "ca_state": state, "unacked": unacked, "rtt_ms": rtt,
+            "rttvar_ms": rttvar}
+
+
+def test_held_counts_only_holds_without_a_timeout_longer_than_twice_it():
+    rec = record(0, hops=3, module="bic", limit=7, mbps=1.0)
+    flow = rec["flows"][0]
+    # progress, then 3 s Open with nothing acked or retransmitted (the timer never fired)
+    flow["ss"] = [ss(0.0, 0, 0), ss(0.5, 100, 0)] + [ss(0.5 + k / 2, 200, 0) for k in range(1, 8)]
+    assert P.held_seconds(rec) == pytest.approx(3.0)
+    # the same silence in Loss (the timer fired) or with a retransmission is no hold
+    flow["ss"] = [ss(0.5 + k / 2, 200, 0, state=4) for k in range(8)]
+    assert P.held_seconds(rec) == 0
+    flow["ss"] = [ss(0.5 + k / 2, 200, k) for k in range(8)]
+    assert P.held_seconds(rec) == 0
+    # shorter than twice a long timeout (srtt 300 + 4 x 200 ms = 1.1 s): no hold
+    flow["ss"] = [ss(k / 2, 200, 0, rtt=300.0, rttvar=200.0) for k in range(4)]
+    assert P.held_seconds(rec) == 0
+    # the kernel's own timeout, where sampled, decides: 3 s of silence under a 3 s timeout
+    flow["ss"] = [dict(ss(k / 2, 200, 0), rto_ms=2968.0) for k in range(8)]
+    assert P.held_seconds(rec) == 0
+    flow["ss"] = [dict(ss(k / 2, 200, 0), rto_ms=400.0) for k in range(8)]
+    assert P.held_seconds(rec) == pytest.approx(3.5)
+    flow["ss"] = [ss(k / 2, 200, 0, unacked=0) for k in range(8)]   # idle, nothing in flight
+    assert P.held_seconds(rec) == 0
 
 
 def test_path_lost_reads_the_sender_path_after_the_flow():

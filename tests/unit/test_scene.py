@@ -111,3 +111,14 @@ def test_picture_refuses_unknown_nodes_and_formats(tmp_path):
         draw_scene(scene, tmp_path / "x.png", formats=["jpg"])
     with pytest.raises(HarnessError, match="no nodes"):
         draw_scene({"name": "empty", "nodes": []}, tmp_path / "x.png")
+
+
+def test_paths_on_a_lan_cross_its_switch_and_access_point():
+    from topologies import lan
+    hybrid = lan.build(wireless=True)
+    assert scenes.static_path(hybrid, "server", "client") == ["server", "sw1", "ap1", "client"]
+    assert scenes.static_path(hybrid, "client", "server") == ["client", "ap1", "sw1", "server"]
+    assert scenes.static_path(lan.build(wireless=False), "server", "client") == \
+        ["server", "sw1", "client"]
+    # an IP hop with no way through a bridge stays as it is (stations in range, no links)
+    assert scenes.through_bridges(chain.build(hops=2), ["sta1", "sta3"]) == ["sta1", "sta3"]

@@ -27,11 +27,12 @@ def rta(kind: int, data: bytes) -> bytes:
     return struct.pack("=HH", length, kind) + data + b"\0" * ((-length) % 4)
 
 
-def diag_msg(local=("10.0.0.1", 46546), peer=("10.0.0.4", 5201), info=b"", cong=b"reno\0"):
-    head = struct.pack("=BBBB", socket.AF_INET, D.TCP_ESTABLISHED, 0, 0)
+def diag_msg(local=("10.0.0.1", 46546), peer=("10.0.0.4", 5201), info=b"", cong=b"reno\0",
+             timer=0, expires=0):
+    head = struct.pack("=BBBB", socket.AF_INET, D.TCP_ESTABLISHED, timer, 0)
     sockid = struct.pack("!HH16s16sI8s", local[1], peer[1], socket.inet_aton(local[0]),
                          socket.inet_aton(peer[0]), 0, b"\0" * 8)
-    body = head + sockid + struct.pack("=IIIII", 0, 0, 0, 0, 0)
+    body = head + sockid + struct.pack("=IIIII", expires, 0, 0, 0, 0)
     if info:
         body += rta(D.INET_DIAG_INFO, info)
     if cong:
@@ -69,6 +70,19 @@ def test_parse_dump_reads_endpoints_congestion_and_tcp_info():
     assert (sample.retrans_total, sample.mss, sample.bytes_acked, sample.t) == (4, 1448,
                                                                              12800000, 1.5)
     assert sample.in_flight == 9 and sample.ca_state == 0
+
+
+def test_samples_carry_the_retransmission_timer_and_the_last_send_and_ack():
+    # struct tcp_info: backoff at byte 4, rto 8 (us), last_data_sent 44, last_ack_recv 56 (ms)
+    info = tcp_info(backoff=3, rto_us=1_600_000, last_data_sent_ms=1234, last_ack_recv_ms=4321)
+    assert info[4] == 3 and struct.unpack_from("=I", info, 8) == (1_600_000,)
+    assert struct.unpack_from("=I", info, 44) == (1234,) and struct.unpack_from("=I", info, 56) == (4321,)
+    (sock,), _ = D.parse_dump(diag_msg(info=info, timer=1, expires=250) + done())
+    s = traffic.sample_of(sock, 0.0)
+    assert (s.rto_ms, s.backoff, s.timer, s.timer_ms) == (1600.0, 3, 1, 250)
+    assert (s.since_send_ms, s.since_ack_ms) == (1234, 4321)
+    (idle,), _ = D.parse_dump(diag_msg(info=tcp_info(), timer=0, expires=99) + done())
+    assert traffic.sample_of(idle, 0.0).timer_ms is None     # no timer pending
 
 
 def test_in_flight_leaves_out_segments_marked_lost_or_sacked_and_adds_retransmissions():
