@@ -37,6 +37,25 @@ def _colours(n: int) -> Sequence[Any]:
     return [cmap(i / (n - 1) * 0.9) for i in range(n)]
 
 
+def _label(ax: Axes, *, xlabel: str, ylabel: str, title: str) -> None:
+    """Axis labels, the title, a light grid, and values from zero (every figure here)."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize="medium")
+    ax.grid(True, alpha=0.3)
+    ax.set_ylim(bottom=0)
+
+
+def _save(fig: Figure, path: Path, note: str = "") -> Path:
+    """The figure written to ``path`` (its folder made), with ``note`` at its foot."""
+    if note:
+        fig.text(0.01, 0.01, note, fontsize="x-small")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    return path
+
+
 def _draw(ax: Axes, lines: Lines, *, xlabel: str, ylabel: str, title: str,
           ref_y: Optional[float] = None, xscale: Optional[str] = None) -> None:
     for (label, series), colour in zip(lines.items(), _colours(len(lines))):
@@ -55,11 +74,7 @@ def _draw(ax: Axes, lines: Lines, *, xlabel: str, ylabel: str, title: str,
         ax.set_xscale("log", base=2)
         ax.set_xticks(ticks)
         ax.set_xticklabels([f"{x:g}" for x in ticks])
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize="medium")
-    ax.grid(True, alpha=0.3)
-    ax.set_ylim(bottom=0)
+    _label(ax, xlabel=xlabel, ylabel=ylabel, title=title)
     if len(lines) > 1:
         ax.legend(fontsize="x-small", ncol=2 if len(lines) > 6 else 1)
 
@@ -72,12 +87,7 @@ def lines_figure(panels: Sequence[Tuple[str, Lines]], path: Path, *, xlabel: str
     fig, axes = _figure(len(panels))
     for ax, (title, lines) in zip(axes, panels):
         _draw(ax, lines, xlabel=xlabel, ylabel=ylabel, title=title, ref_y=ref_y, xscale=xscale)
-    if note:
-        fig.text(0.01, 0.01, note, fontsize="x-small")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    return path
+    return _save(fig, path, note)
 
 
 def achievable_figure(points: Mapping[str, Mapping[int, Optional[int]]], path: Path) -> Path:
@@ -94,16 +104,10 @@ def achievable_figure(points: Mapping[str, Mapping[int, Optional[int]]], path: P
     ax.plot(ns, [n / 5 for n in ns], "k-", lw=1, label="k = 1/5 (paper 001)")
     ax.fill_between(ns, [n / 8 for n in ns], [n / 4 for n in ns], color="0.85",
                     label="1/8 < k < 1/4 (Corollary 1)")
-    ax.set_xlabel("round-trip hop count N = 2h")
-    ax.set_ylabel("achievable window (packets)")
-    ax.set_title("achievable window vs round-trip hop count", fontsize="medium")
-    ax.grid(True, alpha=0.3)
-    ax.set_ylim(bottom=0)
+    _label(ax, xlabel="round-trip hop count N = 2h", ylabel="achievable window (packets)",
+           title="achievable window vs round-trip hop count")
     ax.legend(fontsize="x-small")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    return path
+    return _save(fig, path)
 
 
 #: A time series: (seconds, value) points in time order.
@@ -119,19 +123,10 @@ def traces_figure(panels: Sequence[Tuple[str, Mapping[str, Trace]]], path: Path,
         for label, trace in traces.items():
             if trace:
                 ax.plot([t for t, _ in trace], [v for _, v in trace], lw=1, label=label)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.set_title(title, fontsize="medium")
-        ax.grid(True, alpha=0.3)
-        ax.set_ylim(bottom=0)
+        _label(ax, xlabel=xlabel, ylabel=ylabel, title=title)
         if len(traces) > 1:
             ax.legend(fontsize="x-small")
-    if note:
-        fig.text(0.01, 0.01, note, fontsize="x-small")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    return path
+    return _save(fig, path, note)
 
 
 def bars_figure(groups: Mapping[str, Mapping[str, Optional[float]]], path: Path, *,
@@ -154,12 +149,7 @@ def bars_figure(groups: Mapping[str, Mapping[str, Optional[float]]], path: Path,
     ax.set_title(title, fontsize="medium")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize="x-small", ncol=min(5, len(inner)))
-    if note:
-        fig.text(0.01, 0.01, note, fontsize="x-small")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    return path
+    return _save(fig, path, note)
 
 
 def panel_grid(rows: Sequence[Sequence[Tuple[str, Lines, str]]], path: Path, *, xlabel: str,

@@ -295,12 +295,8 @@ def run_client(net, flow: Flow, *, server: Optional[subprocess.Popen] = None,
             proc = src.cmd(client_args(flow, dst.ip), check=False,
                            timeout=flow.duration + CLIENT_GRACE_S)
         except CommandTimeout as err:
-            samples = data_samples(sampler.stop()) if sampler else []
-            sampler = None
-            if not samples:
-                raise
-            return FlowRun(result_from_samples(flow, samples), samples,
-                           incomplete=f"{err}; goodput from the sender's socket samples", t0=t0)
+            cut, sampler = sampler, None
+            return cut_short(flow, cut, err, t0)
         samples = sampler.stop() if sampler else []
         sampler = None
         if not proc.stdout.strip():
@@ -312,6 +308,17 @@ def run_client(net, flow: Flow, *, server: Optional[subprocess.Popen] = None,
     finally:
         if sampler is not None:
             sampler.stop()
+
+
+def cut_short(flow: Flow, sampler: Optional[SsSampler], err: CommandTimeout,
+              t0: Optional[float]) -> FlowRun:
+    """A flow whose client outlived its time: its goodput from the sender's socket samples
+    (marked ``incomplete``), or the timeout itself when there are none."""
+    samples = data_samples(sampler.stop()) if sampler else []
+    if not samples:
+        raise err
+    return FlowRun(result_from_samples(flow, samples), samples,
+                   incomplete=f"{err}; goodput from the sender's socket samples", t0=t0)
 
 
 def run_bulk(net, flow: Flow, receiver: subprocess.Popen, *, sample_ss: bool = False,
@@ -326,7 +333,8 @@ def run_bulk(net, flow: Flow, receiver: subprocess.Popen, *, sample_ss: bool = F
                            "(give src and dst the other way round instead of reverse)")
     src, dst = net[flow.src], net[flow.dst]
     assert dst.ip is not None  # run_client checked
-    sampler = SsSampler(src, flow.port, interval=ss_interval, closing=True) if sample_ss         else None
+    sampler = SsSampler(src, flow.port, interval=ss_interval, closing=True) if sample_ss \
+        else None
     t0 = sampler.t0 if sampler else None
     try:
         try:
@@ -334,12 +342,8 @@ def run_bulk(net, flow: Flow, receiver: subprocess.Popen, *, sample_ss: bool = F
                                             flow.congestion or ""),
                            check=False, timeout=flow.duration + CLIENT_GRACE_S)
         except CommandTimeout as err:
-            samples = data_samples(sampler.stop()) if sampler else []
-            sampler = None
-            if not samples:
-                raise
-            return FlowRun(result_from_samples(flow, samples), samples,
-                           incomplete=f"{err}; goodput from the sender's socket samples", t0=t0)
+            cut, sampler = sampler, None
+            return cut_short(flow, cut, err, t0)
         samples = sampler.stop() if sampler else []
         sampler = None
         sent = _agent_json(proc.stdout, f"bulk sender {flow.src}->{flow.dst}", proc.stderr)
