@@ -63,9 +63,7 @@ class LocalPool:
                     yield futures[future], future.result()
         finally:
             self.close()
-            for future in pending:
-                future.cancel()
-            executor.shutdown(wait=True)
+            executor.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         """Stop every job under way and every VM (their runs are not stored)."""

@@ -78,6 +78,9 @@ class SlotLock:
     def __init__(self, clock: Optional[str] = None) -> None:
         self.file: Optional[IO[str]] = None
         self.clock = clock
+        #: Set by ``cancel()`` (the VM was stopped from another thread, e.g. a sweep's Ctrl-C):
+        #: a wait for a slot ends instead of blocking that thread, and the sweep's exit, forever.
+        self.cancelled = threading.Event()
 
     def acquire(self, out: Optional[TextIO] = None) -> None:
         directory = cache_dir() / "vm-slots"
@@ -85,10 +88,15 @@ class SlotLock:
         told = False
         while True:
             for i in range(vm_slots(self.clock)):
+                if self.cancelled.is_set():
+                    raise HarnessError("the VM was stopped while it waited for a slot")
                 f = open(directory / f"slot-{i}.lock", "w")
                 try:
                     fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     self.file = f
+                    if self.cancelled.is_set():  # stopped while this lock was being taken
+                        self.release()
+                        raise HarnessError("the VM was stopped while it waited for a slot")
                     return
                 except BlockingIOError:
                     f.close()
@@ -96,7 +104,10 @@ class SlotLock:
                 print(f"harness: waiting for a VM slot ({vm_slots(self.clock)} at a time on this host; "
                       f"HARNESS_VM_SLOTS changes it)", file=out, flush=True)
                 told = True
-            time.sleep(1.0)
+            self.cancelled.wait(1.0)
+
+    def cancel(self) -> None:
+        self.cancelled.set()
 
     def release(self) -> None:
         if self.file is not None:
@@ -290,6 +301,7 @@ class VM:
 
     def stop(self) -> None:
         """Power the guest off (it holds nothing: the disk is a snapshot) and reap QEMU."""
+        self.slot.cancel()
         if self.proc is not None and self.proc.poll() is None:
             if self.sock is not None:
                 try:
