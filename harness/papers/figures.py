@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple
 
 from harness.analysis import stats
+from harness.analysis.plot import compact_png
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -53,7 +54,7 @@ def _save(fig: Figure, path: Path, note: str = "") -> Path:
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
-    return path
+    return compact_png(path)
 
 
 def _draw(ax: Axes, lines: Lines, *, xlabel: str, ylabel: str, title: str,
@@ -172,19 +173,3 @@ def panel_grid(rows: Sequence[Sequence[Tuple[str, Lines, str]]], path: Path, *, 
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
     return compact_png(path)
-
-
-def compact_png(path: Path, colours: int = 64) -> Path:
-    """Rewrite a PNG with a palette of ``colours`` (Pillow, matplotlib's own dependency): a
-    quarter of the bytes for line figures, so committed reports stay small; other formats,
-    or no Pillow, are left as they are."""
-    if path.suffix != ".png":
-        return path
-    try:
-        from PIL import Image
-    except ImportError:
-        return path
-    with Image.open(path) as im:
-        small = im.convert("RGB").quantize(colors=colours)
-    small.save(path, optimize=True)
-    return path
