@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import errno
 import os
-import random
 import socket
 import struct
 import time
@@ -45,7 +44,7 @@ from pyroute2.netlink import (
 
 from harness.errors import HarnessError
 from harness.kernel import cleanup, naming
-from harness.kernel.netns import harness_namespaces, run, socket_in
+from harness.kernel.netns import harness_namespaces, netlink_socket_in, run
 
 FAMILY = "MAC80211_HWSIM"
 FAMILY_VERSION = 1
@@ -161,26 +160,11 @@ def ack_code(raw: bytes) -> int:
 
 
 # -- sockets, possibly inside another namespace --------------------------------------------
-#: Netlink port ids the kernel never picks by itself (autobind takes the process id, below
-#: 2^22, or a negative number, 2^31 and above as unsigned). The socket that creates radios
-#: binds to one of these (docs/kernel.md, 'Radios': hwsim deletes a socket's destroy-on-close
-#: radios when a netlink socket with the same port id is released in any namespace).
-PRIVATE_PORTIDS = (1 << 30, 1 << 31)
-
-
 def _netlink_socket(netns: Optional[str]) -> socket.socket:
-    """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only), bound to
-    a port id no other socket of this process gets (``PRIVATE_PORTIDS``)."""
-    sock = socket_in(netns, socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    for _ in range(64):
-        try:
-            sock.bind((random.randrange(*PRIVATE_PORTIDS), 0))
-            break
-        except OSError as err:
-            if err.errno != errno.EADDRINUSE:
-                raise
-    else:
-        sock.bind((0, 0))
+    """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only), bound
+    as ``netns.netlink_socket_in`` binds every netlink socket (docs/kernel.md, "Netlink port
+    ids": no two of this process's sockets share the radios' port id)."""
+    sock = netlink_socket_in(netns, NETLINK_GENERIC)
     sock.settimeout(10.0)
     return sock
 
