@@ -16,6 +16,7 @@ ACKs, every segment waits for the delayed-ACK timer; a receiver window of 1 segm
 from __future__ import annotations
 
 import subprocess
+import time
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence
 
 from harness.errors import HarnessError
@@ -38,6 +39,9 @@ PRR_STATES = (2, 3)  # CWR, Recovery
 PRIME_PORT = 5101
 #: Bytes the priming connection carries: enough for a complete exchange, short under TCG.
 PRIME_BYTES = "16K"
+#: Seconds to wait for the priming connection's tcp_metrics entry: the kernel writes it when
+#: the socket reaches TIME_WAIT, which can be after the iperf3 client has exited.
+METRICS_WAIT_S = 10.0
 
 
 def _check_segments(value: Any, key: str) -> Optional[int]:
@@ -201,8 +205,28 @@ def prime_cwnd_locks(ctx: RunContext, pairs: Iterable[NodePair], metrics: Dict[s
         peer_ip = node_ip(ctx.net, receiver, "cwnd clamp")
         ctx.net[sender].cmd(f"ip tcp_metrics delete {peer_ip} 2>/dev/null || true")
         priming_connection(ctx.net, flow)
-        metrics[f"{sender}->{receiver}"] = ctx.net[sender].cmd(
-            ["ip", "tcp_metrics", "show", peer_ip], check=False).stdout.strip()
+        metrics[f"{sender}->{receiver}"] = cached_metrics(ctx.net, sender, peer_ip)
+
+
+def cached_metrics(net: Network, sender: str, peer_ip: str,
+                   timeout: float = METRICS_WAIT_S) -> str:
+    """The sender's tcp_metrics entry for ``peer_ip``, once the kernel has written it.
+
+    The entry appears when the priming socket closes, which may be after iperf3 has exited; a
+    flow started before then would run unclamped, so wait for it and fail if it never comes.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = net[sender].cmd(["ip", "tcp_metrics", "show", peer_ip],
+                                check=False).stdout.strip()
+        if "cwnd" in shown:
+            return shown
+        if time.monotonic() > deadline:
+            raise HarnessError(f"cwnd clamp: no tcp_metrics entry with a cwnd on {sender} for "
+                               f"{peer_ip} {timeout:.0f} s after the priming connection "
+                               f"(ip tcp_metrics show: {shown or 'empty'}); the clamp would "
+                               "not apply")
+        time.sleep(0.1)
 
 
 class CwndClamp(Policy):
