@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional, Tuple
 
 from harness.errors import HarnessError
 
-TYPES = ("int", "float", "bool", "str", "choice")
+TYPES = ("int", "float", "bool", "str", "choice", "intmap")  # intmap: name -> int
 
 
 class SchemaError(HarnessError):
@@ -58,6 +58,10 @@ class ParamSpec:
         """Human description of the allowed values, for error messages and docs."""
         if self.type == "choice":
             text = "one of " + ", ".join(_fmt(c) for c in self.choices)
+        elif self.type == "intmap":
+            text = (f"a mapping name -> integer in [{_fmt(self.min)}, {_fmt(self.max)}]"
+                    if self.min is not None and self.max is not None
+                    else "a mapping name -> integer")
         elif self.type == "bool":
             text = "true or false"
         else:
@@ -93,6 +97,11 @@ class ParamSpec:
             if not isinstance(value, str) or not value:
                 raise bad
             return value
+        if self.type == "intmap":
+            if not isinstance(value, dict):
+                raise bad
+            item = ParamSpec(self.name, "int", min=self.min, max=self.max)
+            return {str(k): item.check(v, f"{path}.{k}") for k, v in sorted(value.items())}
         if self.type == "choice":
             for choice in self.choices:
                 if _same(value, choice):

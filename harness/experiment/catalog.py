@@ -108,6 +108,8 @@ MEDIUM = (
               nullable=True, null_label="medium default"),
     ParamSpec("queue", "int", "per-radio queue in frames", default=None, min=1, max=255,
               nullable=True, null_label="medium default"),
+    ParamSpec("queues", "intmap", "per-node queue in frames, e.g. {ap1: 20} (overrides queue)",
+              default=None, min=0, max=255, nullable=True, null_label="none"),
     ParamSpec("shadowing", "float", "static log-normal shadowing sigma in dB", default=None,
               min=0.0, nullable=True, null_label="none"),
     ParamSpec("fading", "choice", "per-frame fading", default=None, nullable=True,

@@ -80,6 +80,11 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
         defaults.append(f"short_slot {'on' if spec.short_slot else 'off'}")
     if defaults:
         out.append("defaults " + " ".join(defaults))
+    nodes = {row["node"] for row in rows}
+    for node in spec.queues:
+        if node not in nodes:
+            raise HarnessError(f"medium.queues.{node} is not a node with a radio in this "
+                               f"network: allowed {', '.join(sorted(nodes))}")
     seen = set()
     for row in rows:
         out.append(_radio_line(row, spec))
@@ -105,6 +110,8 @@ def _radio_line(row: Mapping[str, Any], spec: MediumSpec) -> str:
         parts.append(f"txpower {_fmt(row['txpower_dbm'])}")
     if row.get("antenna_gain_dbi") is not None:
         parts.append(f"gain {_fmt(row['antenna_gain_dbi'])}")
+    if row["node"] in spec.queues:
+        parts.append(f"queue {spec.queues[row['node']]}")
     if row.get("retry_limit") is not None:
         limit = int(row["retry_limit"])
         parts.append(f"retry_short {limit} retry_long {limit}")

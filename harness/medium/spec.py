@@ -103,6 +103,7 @@ class MediumSpec:
     noise_figure: Optional[float] = None
     capture_threshold: Optional[float] = None
     queue: Optional[int] = None
+    queues: Dict[str, int] = field(default_factory=dict)  # node name -> its radios' queue
     short_slot: Optional[bool] = None
     shadowing: Optional[float] = None
     shadowing_seed: Optional[int] = None  # None = the run's seed (docs/medium.md)
@@ -132,7 +133,7 @@ class MediumSpec:
         kw: Dict[str, Any] = {}
         for key, value in data.items():
             if value is None and key not in ("enabled", "propagation", "log_level", "basic_rates",
-                                             "links", "walls"):
+                                             "links", "walls", "queues"):
                 kw[key] = None
                 continue
             kw[key] = _check_key(key, value, f"{where}.{key}")
@@ -205,6 +206,8 @@ def _check_key(key: str, value: Any, where: str) -> Any:
         return _number(value, where, "a number >= 0 (dB)", lo=0.0)
     if key == "queue":
         return _number(value, where, "an integer 0..255 (frames)", lo=0, hi=255, integer=True)
+    if key == "queues":
+        return _check_queues(value, where)
     if key == "spin_us":
         return _number(value, where, "an integer 0..1000000 (microseconds)", lo=0, hi=1000000,
                        integer=True)
@@ -239,6 +242,22 @@ def _check_key(key: str, value: Any, where: str) -> Any:
     if key == "walls":
         return _check_walls(value, where)
     raise HarnessError(f"{where} is unknown")  # pragma: no cover - keys() guards this
+
+
+def _check_queues(value: Any, where: str) -> Dict[str, int]:
+    """``queues: {node: frames}``: one node's radios with a transmit queue of their own size
+    (an access point with a small buffer beside clients with large ones); node names are
+    checked against the network when the config is written."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise HarnessError(f"{where} {value!r} is invalid: allowed a mapping node name -> "
+                           "frames (0..255), e.g. {ap1: 20}")
+    out: Dict[str, int] = {}
+    for node, frames in value.items():
+        out[str(node)] = int(_number(frames, f"{where}.{node}", "an integer 0..255 (frames)",
+                                     lo=0, hi=255, integer=True))
+    return out
 
 
 def _choice(value: Any, allowed: Sequence[str], where: str) -> str:

@@ -1,6 +1,8 @@
 """Jobs executed one after another on this host, each by ``harness.parallel.worker``: natively
 in a child process, or, where this host has no mac80211_hwsim, in a VM of this runner's own
-(booted at its first job and kept for the next, booted again after it failed).
+(booted at its first job and kept for the next, booted again after it failed). In a VM the
+worker is a fork server started once per boot, so a run does not pay for importing the harness
+(harness/parallel/forkserver.py).
 
 A ``JobRunner`` is one slot of a pool: one thread of ``--jobs N``, one Dask worker. With
 ``seeded`` it boots a fresh VM for every job instead, from the run's seed (QEMU ``-seed``, no
@@ -28,6 +30,12 @@ from harness.vm.machine import VM, VMConfig, choose_accel
 #: Lines of a failed job's standard error kept for its error message.
 STDERR_TAIL = 12
 WORKER_MODULE = "harness.parallel.worker"
+#: The guest's fork server (harness/parallel/forkserver.py): one per VM, started after boot.
+FORK_SERVER_MODULE = "harness.parallel.forkserver"
+FORK_CLIENT = "harness/parallel/fork_client.py"
+FORK_SOCKET = "/run/hx-forkserver.sock"
+#: fork_client.py's exit code when no server answers.
+NO_FORK_SERVER = 75
 
 
 def process_cpu_seconds(pid: int) -> Optional[float]:
@@ -56,6 +64,7 @@ class JobRunner:
         self._proc: Optional[subprocess.Popen[str]] = None
         self._lock = threading.Lock()
         self._closed = False
+        self._fork_server_started = False
 
     def run(self, job: Job) -> Dict[str, Any]:
         """The job's record, its ``timing`` completed with what the run cost this host:
@@ -113,11 +122,23 @@ class JobRunner:
             vm = self.vm if self.vm is not None else self._boot()
         out: list = []
         err: Deque[str] = collections.deque(maxlen=200)
-        script = f"printf %s {encode(job)} | exec python3 -m {WORKER_MODULE}"
+        if self.seeded:  # one run per boot: nothing to share, and the boot state stays the seed's
+            script = f"printf %s {encode(job)} | exec python3 -m {WORKER_MODULE}"
+        else:
+            script = (f"printf %s {encode(job)} | "
+                      f"exec python3 {dispatch.GUEST_CODE}/{FORK_CLIENT} {FORK_SOCKET}")
         cpu0 = process_cpu_seconds(vm.proc.pid) if vm.proc is not None else None
         try:
+            if not self.seeded and not self._fork_server_started:
+                self._start_fork_server(vm)
             rc = vm.run(script, cwd=dispatch.GUEST_CODE, env=dispatch.guest_env(vm),
                         on_out=out.append, on_err=err.append)
+            if rc == NO_FORK_SERVER and not self.seeded:  # it died: start it again, once
+                self._start_fork_server(vm)
+                out.clear()
+                err.clear()
+                rc = vm.run(script, cwd=dispatch.GUEST_CODE, env=dispatch.guest_env(vm),
+                            on_out=out.append, on_err=err.append)
         except (OSError, HarnessError) as error:
             self._drop_vm()
             raise JobFailed(f"{self.name}: the VM failed during run {job.run.run_id}: {error}") from None
@@ -127,9 +148,20 @@ class JobRunner:
             self._drop_vm()
         return self._record(job, "".join(out), "".join(err), rc), cpu
 
+    def _start_fork_server(self, vm: VM) -> None:
+        """Start the guest's fork server in the background (its own session, so it outlives
+        the command that starts it); the client waits for its socket."""
+        script = (f"rm -f {FORK_SOCKET}; setsid python3 -m {FORK_SERVER_MODULE} {FORK_SOCKET} "
+                  "</dev/null >/tmp/hx-forkserver.log 2>&1 &")
+        rc = vm.run(script, cwd=dispatch.GUEST_CODE, env=dispatch.guest_env(vm))
+        if rc != 0:
+            raise HarnessError(f"{self.name}: the guest's fork server did not start (exit {rc})")
+        self._fork_server_started = True
+
     def _drop_vm(self) -> None:
         with self._lock:
             vm, self.vm = self.vm, None
+        self._fork_server_started = False
         if vm is not None:
             vm.stop()
 

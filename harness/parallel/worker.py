@@ -68,13 +68,12 @@ def parse_record(stdout: str) -> Optional[Dict[str, Any]]:
     return None
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m harness.parallel.worker",
-                                     description=__doc__.split("\n\n")[0])
-    parser.parse_args(argv)
+def serve_one(job_text: str) -> int:
+    """Run the encoded job, print its record after RECORD_MARKER; the exit code (0, 2 for a
+    bad job or a harness error, 130 when interrupted: no record)."""
     job: Optional[Job] = None
     try:
-        job = decode(sys.stdin.read())
+        job = decode(job_text)
         with sigterm_as_interrupt():
             record = run_here(job)
     except (ValueError, KeyError, TypeError) as err:
@@ -91,6 +90,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     sys.stdout.write(RECORD_MARKER + json.dumps(record) + "\n")
     sys.stdout.flush()
     return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m harness.parallel.worker",
+                                     description=__doc__.split("\n\n")[0])
+    parser.parse_args(argv)
+    return serve_one(sys.stdin.read())
 
 
 if __name__ == "__main__":

@@ -315,3 +315,16 @@ def test_a_key_given_twice_is_an_error(tmp_path):
     assert ":7: sweep: appears twice (first on line 5)" in msg
     msg = error_of(tmp_path, MINIMAL.replace("hops: 2}", "hops: 2, hops: 3}"))
     assert ":2: topology.hops: appears twice (first on line 2)" in msg
+
+
+def test_a_per_node_queue_is_a_checked_mapping_with_a_canonical_order():
+    exp = schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
+                       "medium: {queues: {client: 200, ap1: 20.0}}\n"
+                       "flows: [{src: server, dst: client}]\n")
+    assert list(exp.base["medium"]["queues"].items()) == [("ap1", 20), ("client", 200)]
+    with pytest.raises(HarnessError, match=r"medium.queues.ap1.*out of range.*\[0, 255\]"):
+        schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
+                     "medium: {queues: {ap1: 300}}\nflows: [{src: server, dst: client}]\n")
+    with pytest.raises(HarnessError, match=r"medium.queues.*a mapping name -> integer"):
+        schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
+                     "medium: {queues: 20}\nflows: [{src: server, dst: client}]\n")

@@ -71,6 +71,8 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"walls": [[0, 0, 1]]}, "medium.walls[0]"),
     ({"walls": [[0, 0, 10, 0]]}, "need propagation: indoor"),
     ({"log_level": "loud"}, "allowed error, warn, info, debug"),
+    ({"queues": [20]}, "medium.queues [20] is invalid: allowed a mapping node name -> frames"),
+    ({"queues": {"ap1": 256}}, "medium.queues.ap1 256 is invalid: allowed an integer 0..255"),
 ])
 def test_bad_keys_name_the_key_and_the_allowed_values(data, message):
     with pytest.raises(HarnessError) as err:
@@ -140,6 +142,18 @@ def test_unknown_link_end_names_the_stations():
         config_text(RADIOS, spec)
 
 
+def test_a_node_can_have_a_queue_of_its_own():
+    spec = MediumSpec.from_dict({"queue": 100, "queues": {"sta2": 20}})
+    lines = config_text(RADIOS, spec).splitlines()
+    assert "defaults queue 100" in lines
+    sta2 = [l for l in lines if " name sta2" in l]
+    assert len(sta2) == 1 and " queue 20 " in sta2[0]
+    assert not any(" queue " in l for l in lines if l.startswith("radio") and l not in sta2)
+    with pytest.raises(HarnessError, match=r"medium.queues.ap9 is not a node with a radio.*"
+                                           r"allowed sta1, sta2, sta3"):
+        config_text(RADIOS, MediumSpec.from_dict({"queues": {"ap9": 20}}))
+
+
 def test_second_radio_of_a_node_gets_its_own_name():
     radios = RADIOS[:1] + [row("sta1", 1, "02:68:78:00:00:01", (0.0, 0.0, 0.0))]
     spec = MediumSpec(links=[LinkOverride("sta1-1", "sta1", "none")])
@@ -194,7 +208,8 @@ def mediumd_binary() -> Path:
 
 @pytest.mark.parametrize("spec", [
     MediumSpec(),
-    MediumSpec.from_dict({"tx_range": 250, "cs_range": 550, "queue": 25, "capture_threshold": 10,
+    MediumSpec.from_dict({"tx_range": 250, "cs_range": 550, "queue": 25, "queues": {"sta2": 200},
+                          "capture_threshold": 10,
                           "shadowing": 4, "fading": "lognormal", "fading_sigma": 2, "seed": 3,
                           "basic_rates": {"g": [6, 12, 24], "b": [1, 2]}, "short_slot": False,
                           "links": [{"a": "sta1", "b": "sta3", "none": True},
