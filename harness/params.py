@@ -47,6 +47,9 @@ class ParamSpec:
     nullable: bool = False
     null_label: str = "default"
     required: bool = False
+    #: Added after records were stored: left out of a run's parameters (so out of its id and
+    #: seed) while it holds its default, so that adding it kept every stored run id.
+    omit_default: bool = False
 
     def __post_init__(self) -> None:
         if self.type not in TYPES:

@@ -175,11 +175,13 @@ def _resolve_params(data: Any, specs: Tuple[ParamSpec, ...], at: str) -> Dict[st
     for spec in specs:
         where = paths.join(at, spec.name)
         if spec.name in data:
-            out[spec.name] = spec.check(data[spec.name], where)
+            value = spec.check(data[spec.name], where)
         elif spec.required:
             raise SchemaError(where, f"missing (required); expected {spec.allowed()}")
         else:
-            out[spec.name] = spec.default
+            value = spec.default
+        if not (spec.omit_default and value == spec.default):
+            out[spec.name] = value
     return out
 
 
