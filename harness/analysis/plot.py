@@ -16,7 +16,7 @@ from harness.experiment import paths
 from harness.experiment.registry import default_registry
 from harness.experiment.results import ResultSet, load_results
 from harness.experiment.results import metric as get_metric
-from harness.experiment.sweep import items_of, mapping_text, shared_items
+from harness.experiment.sweep import flows_text, items_of, mapping_text, shared_items
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -31,6 +31,8 @@ def value_label(path: str, value: Any, params: Optional[Dict[str, Any]] = None,
     a mapping (a swept whole policy) by its items less those in ``shared``."""
     if items_of(value):
         return mapping_text(value, shared)
+    if flows_text(value):
+        return flows_text(value)
     if value is None:
         spec = default_registry().spec_for(path, params)
         return spec.null_label if spec is not None and spec.nullable else "null"

@@ -55,6 +55,9 @@ class Run:
 def _short(value: Any, shared: Sequence[Tuple[str, Any]] = ()) -> str:
     if isinstance(value, dict):
         return mapping_text(value, shared)
+    flows = flows_text(value)
+    if flows:
+        return flows
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -87,6 +90,35 @@ def mapping_text(value: Any, shared: Sequence[Tuple[str, Any]] = ()) -> str:
     skip = set(map(repr, shared))
     parts = [f"{k}={_short(v)}" for k, v in items_of(value) if repr((k, v)) not in skip]
     return ",".join(parts) or "{}"
+
+
+def flows_text(value: Any) -> str:
+    """A swept list of flows as ``server>client 8M + client>server 8M`` (a count as ``x2``),
+    "" when ``value`` is not one. Also takes the item tuples reports group by."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return ""
+    flows = [dict(items_of(f)) if not isinstance(f, dict) else f for f in value]
+    if not all(isinstance(f, dict) and "src" in f and "dst" in f for f in flows):
+        return ""
+    parts = []
+    for f in flows:
+        text = f"{f['src']}>{f['dst']}"
+        if int(f.get("count") or 1) > 1:
+            text += f" x{int(f['count'])}"
+        if f.get("bytes"):
+            text += f" {_size(f['bytes'])}"
+        elif f.get("duration"):
+            text += f" {float(f['duration']):g}s"
+        parts.append(text)
+    return " + ".join(parts)
+
+
+def _size(nbytes: Any) -> str:
+    n = float(nbytes)
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("K", 1e3)):
+        if n >= scale and (n / scale).is_integer():
+            return f"{n / scale:g}{unit}"
+    return f"{n:g}B"
 
 
 def canonical_json(data: Any) -> str:

@@ -133,3 +133,13 @@ def test_shared_items_and_mapping_text():
     assert shared_items([{"a": 1}]) == () and shared_items([1, 2]) == ()
     # stats' hashable form of a mapping (sorted item tuples) reads the same
     assert mapping_text((("b", False), ("a", 1)), (("a", 1),)) == "b=off"
+
+
+def test_a_swept_list_of_flows_is_labelled_by_its_directions_not_its_dicts():
+    from harness.experiment.sweep import flows_text
+    crossed = [{"src": "server", "dst": "client", "bytes": 8000000, "count": 1},
+               {"src": "client", "dst": "server", "duration": 300.0, "count": 2}]
+    assert flows_text(crossed) == "server>client 8M + client>server x2 300s"
+    as_items = tuple(tuple(sorted(f.items())) for f in crossed)  # how reports group them
+    assert flows_text(as_items) == flows_text(crossed)
+    assert flows_text([1, 2]) == "" and flows_text("flows") == "" and flows_text([]) == ""
