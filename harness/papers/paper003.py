@@ -558,19 +558,29 @@ def e17_rows(records: Sequence[Rec]) -> List[Row]:
     return out
 
 
+def queues_note(rec: Rec) -> str:
+    """``, client queue 20`` for a run whose radios had queues of their own (else "")."""
+    own = ((rec.get("params") or {}).get("medium") or {}).get("queues") or {}
+    return "".join(f", {node} queue {frames}" for node, frames in sorted(own.items()))
+
+
 def e17_table(records: Sequence[Rec]) -> Dict[Tuple[str, str], Dict[str, float]]:
     """(scenario, policy label) -> mean goodput, RTT, and for crossed runs the ramp."""
     groups: Dict[Tuple[str, str], List[Rec]] = {}
     for r in records:
         if r.get("status") == "ok" and "westwood" in str(A.param(r, "policy.congestion")) \
                 and str(r.get("experiment", "")).startswith("paper003_westwood"):
-            groups.setdefault((scenario(r), policy_label(r)), []).append(r)
+            groups.setdefault((scenario(r) + queues_note(r), policy_label(r)), []).append(r)
     out: Dict[Tuple[str, str], Dict[str, float]] = {}
     for key, recs in groups.items():
         row: Dict[str, float] = {"n": float(len(recs))}
         g = [v for r in recs for v in [run_goodput_mbps(r)] if v is not None]
         rtt = [m["rtt_ms"] for r in recs for m in flow_metrics(r) if m["rtt_ms"] is not None
-               and (key[0] != "crossed" or m["direction"] == "upload")]
+               and (not key[0].startswith("crossed") or m["direction"] == "upload")]
+        ret = [float(m["retransmits"]) for r in recs for m in flow_metrics(r)
+               if m["retransmits"] is not None]
+        if ret:
+            row["retransmits"] = stats.mean(ret)
         if g:
             row["goodput_mbps"] = stats.mean(g)
         if rtt:
@@ -866,16 +876,16 @@ def e17_lines(records: Sequence[Rec]) -> List[str]:
     table = e17_table(records)
     if not table:
         return []
-    out = ["| scenario | policy | n | goodput (Mbit/s) | RTT (ms) | download while "
-           "crossed (Mbit/s) | after the upload (Mbit/s) | ramp to 90 % (s) |",
-           "|---|---|---|---|---|---|---|---|"]
+    out = ["| scenario | policy | n | goodput (Mbit/s) | RTT (ms) | TCP retrans. per flow | "
+           "download while crossed (Mbit/s) | after the upload (Mbit/s) | ramp to 90 % (s) |",
+           "|---|---|---|---|---|---|---|---|---|"]
 
     def f(row: Dict[str, float], k: str) -> str:
         return f"{row[k]:.3g}" if k in row else "-"
 
     for (scen, label), row in sorted(table.items()):
         out.append(f"| {scen} | {label} | {row['n']:.0f} | {f(row, 'goodput_mbps')} | "
-                   f"{f(row, 'rtt_ms')} | {f(row, 'during_mbps')} | {f(row, 'after_mbps')} | "
+                   f"{f(row, 'rtt_ms')} | {f(row, 'retransmits')} | {f(row, 'during_mbps')} | {f(row, 'after_mbps')} | "
                    f"{f(row, 'ramp_s')} |")
     return out + [""]
 
