@@ -226,9 +226,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def make_pool(args: argparse.Namespace) -> Optional[RunPool]:
-    """Where the runs execute: a Dask cluster (``--cluster``), job runners on this host (one
-    per ``--jobs``, each with its own VM where this host has no mac80211_hwsim), or None: one
-    after another in this process (natively)."""
+    """Where the runs execute: a Dask cluster (``--cluster``), several job runners on this
+    host (``--jobs`` above 1), or None: one after another, here or in one VM."""
     cluster = args.cluster or os.environ.get("HARNESS_CLUSTER")
     if cluster:
         if args.jobs is not None:
@@ -244,12 +243,7 @@ def make_pool(args: argparse.Namespace) -> Optional[RunPool]:
             raise HarnessError("--seeded-vm: this host runs the emulation natively (no VM to "
                                "seed); allowed only where the VM is used")
     elif jobs <= 1:
-        from harness.vm import dispatch
-        if not dispatch.needs_vm():
-            return None
-        # One run at a time in a VM is a pool of one: the host times the runs, so progress and
-        # ETA are in this host's seconds (the guest's clock is virtual: ETA from it would be
-        # off by the emulation's slowdown), and each run records what it cost the host.
+        return None
     from harness.parallel.local import LocalPool
     return LocalPool(jobs, seeded=seeded)
 

@@ -38,7 +38,7 @@ class Progress:
     def __init__(self, total: int, *, stream: Optional[TextIO] = None,
                  tty: Optional[bool] = None, estimate: Optional[float] = None,
                  clock: Callable[[], float] = time.monotonic, label: str = "run",
-                 workers: int = 1):
+                 workers: int = 1, clock_name: str = ""):
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
         self.tty = self.stream.isatty() if tty is None else tty
@@ -46,6 +46,8 @@ class Progress:
         self.clock = clock
         self.label = label
         self.workers = max(1, workers)
+        #: Said after every duration when the clock is not the host's (" of guest time").
+        self.clock_name = clock_name
         self.done = 0
         self.timed = 0
         self.busy_seconds = 0.0
@@ -92,7 +94,8 @@ class Progress:
                 self._draw()
             else:
                 self._write(f"[{self.done}/{self.total}] {status} {what} "
-                            f"({format_duration(elapsed)}; ETA {format_duration(self.eta())})\n")
+                            f"({format_duration(elapsed)}; ETA {format_duration(self.eta())}"
+                            f"{self.clock_name})\n")
             return elapsed
 
     def message(self, text: str) -> None:
@@ -119,7 +122,7 @@ class Progress:
             others = f" (+{len(self.running) - 1} more)" if len(self.running) > 1 else ""
             running = f" {format_duration(self.clock() - since)} {oldest}{others}"
         return (f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {self.done}/{self.total} "
-                f"{frac * 100:3.0f}% ETA {format_duration(self.eta())}{running}")
+                f"{frac * 100:3.0f}% ETA {format_duration(self.eta())}{self.clock_name}{running}")
 
     def _draw(self) -> None:
         if not self.tty:

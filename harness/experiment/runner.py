@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import math
+import os
 import platform
 import signal
 import threading
@@ -170,8 +171,12 @@ def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
         if progress is None:
             est = (sum(r.expected_seconds() for r in runs) / len(runs) + SETUP_ESTIMATE
                    if runs else None)
+            # In a guest on virtual time its clock is not the user's: say so rather than
+            # give an ETA that is off by the emulation's slowdown (docs/vm.md).
+            guest = pool is None and os.environ.get("HARNESS_VM_CLOCK") == "virtual"
             progress = Progress(len(runs), estimate=est,
-                                workers=pool.workers if pool is not None else 1)
+                                workers=pool.workers if pool is not None else 1,
+                                clock_name=" of guest time" if guest else "")
         if state.archived:
             progress.message(f"previous results moved to {state.archived}")
         elif state.changes and state.done:

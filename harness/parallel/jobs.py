@@ -66,6 +66,10 @@ class JobRunner:
         self._closed = False
         self._fork_server_started = False
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def run(self, job: Job) -> Dict[str, Any]:
         """The job's record, its ``timing`` completed with what the run cost this host:
         ``host_seconds`` (wall) and, in a VM, ``host_cpu_seconds`` (QEMU's CPU time: the

@@ -57,3 +57,12 @@ def test_terminal_bar_redraws_in_place():
     text = stream.getvalue()
     assert text.count("\r") >= 3 and "hello\n" in text and text.endswith("\n")
     assert "2/4  50% ETA 6s" in text
+
+
+def test_durations_on_a_clock_other_than_the_hosts_say_so():
+    stream = io.StringIO()
+    clock = iter([0.0, 30.0]).__next__
+    p = Progress(2, stream=stream, tty=False, clock=clock, clock_name=" of guest time")
+    p.start("a")
+    p.finish("ok")
+    assert stream.getvalue() == "[1/2] ok a (30s; ETA 30s of guest time)\n"
