@@ -204,6 +204,34 @@ def test_full_crossed_flows_fair_on_wired_upload_ahead_on_hybrid(name):
 
 
 @pytest.mark.slow
+def test_explanation_a_small_access_point_buffer_gives_the_upload_the_lead():
+    """Claim 5's explanation, tested (003_ap_queue): our crossed flows split evenly because no
+    queue overflows. Shrink only the access point's queue (the client's stays 100 frames): it
+    then drops the download's data while the upload's waits at the client undropped, so with
+    loss-based modules the upload takes more than 55 % at 20 frames or fewer, more than at 100;
+    Vegas, whose window stays near the bandwidth-delay product, stays within 10 points of even.
+
+        server ── sw1 ── ap1 [queue 100 / 50 / 20 / 10] ~~~ client [queue 100]
+                         download data, upload ACKs ->    <- upload data, download ACKs
+    """
+    rs = run_file("003_ap_queue")
+    print("\n".join(P.asymmetry_lines(rs.ok, by_queue=True)))
+
+    def shares(mod: str, small: bool) -> List[float]:
+        recs = [r for r in rs.ok if (P.ap_queue(r) or 0) <= 20] if small else \
+            [r for r in rs.ok if P.ap_queue(r) == 100]
+        return P.upload_shares(recs).get(mod, [])
+
+    for mod in ("reno", "bic"):
+        small, large = shares(mod, True), shares(mod, False)
+        assert small and large, (mod, small, large)
+        assert sum(small) / len(small) > 0.55, (mod, small)
+        assert sum(small) / len(small) > sum(large) / len(large), (mod, small, large)
+    vegas = shares("vegas", True)
+    assert vegas and abs(sum(vegas) / len(vegas) - 0.5) < 0.10, vegas
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SWEEPS)
 def test_full_westwood_slowest_on_the_hybrid_lan(name):
     """Claim 6 (Table 1): Westwood+ takes longest in at least 7 of the 8 columns (the paper's
