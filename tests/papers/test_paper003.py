@@ -265,6 +265,9 @@ def test_full_filter_c5_ramps_faster_than_c7():
     rs = run_file("003_westwood_filter")
     table = P.e17_table(rs.ok)
     print("\n".join(P.e17_lines(rs.ok)))
-    c5 = table[("crossed", "hxwestwood RTT_MIN 50 ms, C 5")]["slope_mbps_per_s"]
-    c7 = table[("crossed", "hxwestwood RTT_MIN 50 ms, C 7")]["slope_mbps_per_s"]
+    c5 = table.get(("crossed", "hxwestwood RTT_MIN 50 ms, C 5"), {}).get("slope_mbps_per_s")
+    c7 = table.get(("crossed", "hxwestwood RTT_MIN 50 ms, C 7"), {}).get("slope_mbps_per_s")
+    assert c5 is not None and c7 is not None, (
+        "no ramp after the upload ended: in these runs the download did not wait for the "
+        "upload (no upload lead, see 003_ap_queue), so Fig. 9's situation did not arise")
     assert c5 > c7, (c5, c7)
