@@ -360,7 +360,7 @@ class Session:
         results, samples = sampled(handle, lambda: run_together(self.net, flows))
         lines = [self._flow_line(r, None) for r in results]
         hops = [self.air_hops(src, dst) for src, dst in pairs]
-        if all(hops):
+        if all(hops) and counters.last_hops_carry_only_data(hops):
             mbps, seconds = counters.together_goodput_mbps(
                 samples, [h[0] for h in hops], [h[-1] for h in hops], SEGMENT_PAYLOAD)
             lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
