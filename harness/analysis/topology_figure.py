@@ -24,6 +24,10 @@ ROUTE_COLOURS = ("#0b3d91", "#e07b00", "#2a9d8f", "#b5179e", "#6a4c93")
 RANGE_LIMIT = 1.5
 
 
+#: The picture's box is at most this many times wider than high (or higher than wide).
+MAX_ASPECT = 3.0
+
+
 def _delivery_colour(ratio: Optional[float]) -> Any:
     from matplotlib import colormaps
     if ratio is None:
@@ -44,6 +48,11 @@ def _bounds(nodes: Sequence[Mapping[str, Any]], walls: Sequence[Sequence[float]]
         xs += [w[0], w[2]]
         ys += [w[1], w[3]]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    # no flatter than 3:1, or a line of nodes whose ranges are not drawn (an 802.11s room)
+    # becomes a sliver under its labels and colour bar
+    grow_y = max(0.0, (x1 - x0) / MAX_ASPECT - (y1 - y0)) / 2
+    grow_x = max(0.0, (y1 - y0) / MAX_ASPECT - (x1 - x0)) / 2
+    x0, x1, y0, y1 = x0 - grow_x, x1 + grow_x, y0 - grow_y, y1 + grow_y
     pad = max(x1 - x0, y1 - y0, 20.0) * 0.06
     return x0 - pad, x1 + pad, y0 - pad, y1 + pad
 

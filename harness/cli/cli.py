@@ -95,8 +95,16 @@ def _prompt_on(topo: Topology, medium: Any, name: str) -> int:
 def in_vm(args: argparse.Namespace) -> int:
     """The prompt in a fresh guest on this terminal; its pictures drawn here."""
     from harness.interactive import plotting
+    from harness.interactive.session import OUT_ENV
     from harness.paths import cache_dir
-    from harness.vm.dispatch import GUEST_CACHE, host_path_of, map_host_paths, run_on_console, shares_for
+    from harness.vm.dispatch import (
+        GUEST_CACHE,
+        host_path_of,
+        map_host_paths,
+        output_share,
+        run_on_console,
+        shares_for,
+    )
     if not sys.stdin.isatty():
         raise HarnessError("harness cli runs in the VM on this host and needs a terminal",
                            hint="run it from a terminal; scripts can drive it through a "
@@ -104,6 +112,8 @@ def in_vm(args: argparse.Namespace) -> int:
     argv = ["cli"] + ([args.target] if args.target else []) + list(args.options)
     shares, _ = shares_for(Path.cwd())
     argv, extra = map_host_paths(argv, shares)
+    out = output_share(Path.cwd(), shares)  # captures written through to this directory
+    extra += [out] if out else []
     bridge = cache_dir() / "guest" / f"cli-{os.getpid()}"
     bridge.mkdir(parents=True, exist_ok=True)
     every = shares + extra
@@ -112,7 +122,7 @@ def in_vm(args: argparse.Namespace) -> int:
         if share.tag != "cache":
             shown[share.guest_path] = str(share.host_path.resolve())
     env = {plotting.BRIDGE_ENV: f"{GUEST_CACHE}/{bridge.name}",
-           "HARNESS_HOST_PATHS": json.dumps(shown)}
+           "HARNESS_HOST_PATHS": json.dumps(shown), **({OUT_ENV: out.guest_path} if out else {})}
     stop = threading.Event()
     watcher = threading.Thread(target=plotting.serve, daemon=True, name="plot-bridge",
                                args=(bridge, lambda g: host_path_of(g, every), stop))

@@ -84,7 +84,7 @@ class Session:
         self.plans = list(plans)
         self.policies = list(policies)
         self.context = context
-        self.out_dir = Path(out_dir) if out_dir else Path.cwd()
+        self.out_dir = Path(out_dir) if out_dir else default_out_dir()
         self.show_path = show_path
         #: cwnd clamps set at the prompt: sender -> segments; and the pairs already primed
         self.clamps: Dict[str, int] = {}
@@ -360,7 +360,7 @@ class Session:
         results, samples = sampled(handle, lambda: run_together(self.net, flows))
         lines = [self._flow_line(r, None) for r in results]
         hops = [self.air_hops(src, dst) for src, dst in pairs]
-        if all(hops):
+        if all(hops) and counters.last_hops_carry_only_data(hops):
             mbps, seconds = counters.together_goodput_mbps(
                 samples, [h[0] for h in hops], [h[-1] for h in hops], SEGMENT_PAYLOAD)
             lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
@@ -635,6 +635,17 @@ class Session:
         written = draw(self.scene().to_dict(), target, ranges_of=list(ranges_of),
                        title=f"{self.name}: nodes, ranges, links by delivery ratio, routes")
         return "picture written: " + ", ".join(self.show_path(str(p)) for p in written)
+
+
+#: Where the prompt writes its files (pictures, captures) when not told: set by ``harness cli``
+#: on the host for a guest whose own view of the working directory is a copy in memory.
+OUT_ENV = "HARNESS_CLI_OUT"
+
+
+def default_out_dir() -> Path:
+    """``HARNESS_CLI_OUT`` when set, otherwise the working directory."""
+    raw = os.environ.get(OUT_ENV)
+    return Path(raw) if raw else Path.cwd()
 
 
 def shown_paths(mapping: Mapping[str, str]) -> Callable[[str], str]:

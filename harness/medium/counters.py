@@ -115,3 +115,14 @@ def together_goodput_mbps(samples: Sequence[Mapping[str, Any]],
             frames += sum(_successes(after, l) - _successes(before, l) for l in last_hops)
             seconds += float(after.get("uptime_s", 0.0)) - float(before.get("uptime_s", 0.0))
     return (frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0), seconds
+
+
+def last_hops_carry_only_data(paths: Sequence[Sequence[Tuple[str, str]]]) -> bool:
+    """Whether ``together_goodput_mbps`` can count the flows' last hops as data: no flow's
+    TCP ACKs (its hops reversed) cross another flow's last hop. Crossed flows through one
+    access point (lab 4: a download and an upload) fail this: the access point's frames to the
+    client are the download's data and the upload's ACKs alike. ``paths``: each flow's
+    radio-to-radio hops, sender first."""
+    last = {path[-1] for path in paths if path}
+    return not any((b, a) in last for path in paths for a, b in path)
+

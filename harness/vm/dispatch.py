@@ -18,6 +18,7 @@ from harness.vm.machine import VM, Share, VMConfig, choose_accel
 GUEST_CODE = "/mnt/code"
 GUEST_CWD = "/mnt/cwd"
 GUEST_CACHE = "/mnt/cache"
+GUEST_OUT = "/mnt/out"
 
 
 def clock_label(vm: VM) -> str:
@@ -152,6 +153,19 @@ def run_script_in_vm(script: str, *, out: TextIO = sys.stderr, quiet: bool = Fal
             print(f"harness: VM ready in {vm.boot_seconds:.1f} s", file=out, flush=True)
         return vm.run(script, cwd=guest_cwd, env=guest_env(vm), on_out=on_out,
                       on_err=lambda s: (sys.stderr.write(shown(s)), sys.stderr.flush()))
+
+
+def output_share(cwd: Path, shares: List[Share]) -> Optional[Share]:
+    """A share of CWD for the files a guest command writes there (the prompt's captures),
+    when the guest sees CWD inside a snapshot share: the guest's copy of the checkout's top
+    level and code directories is in memory (vm/guest/rc.sh), and what is written there
+    vanishes with the VM. None when the guest writes CWD through to the host already."""
+    here = cwd.resolve()
+    holders = [s for s in shares if here == s.host_path.resolve() or s.host_path.resolve() in here.parents]
+    if not holders:
+        return None
+    holder = max(holders, key=lambda s: len(s.host_path.resolve().parts))
+    return Share("out", here, GUEST_OUT) if holder.snapshot else None
 
 
 def host_path_of(guest: str, shares: List[Share]) -> Optional[str]:

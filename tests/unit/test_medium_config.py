@@ -390,3 +390,15 @@ def test_together_goodput_counts_only_intervals_where_every_sender_got_through()
     assert seconds == 2.0
     assert mbps == (100 + 80) * 1000 * 8 / 2.0 / 1e6
     assert together_goodput_mbps(samples[:3], [("a", "b"), ("c", "b")], [("a", "b")], 1000) == (0.0, 0.0)
+
+
+def test_together_goodput_is_only_for_last_hops_no_flows_acks_cross():
+    from harness.medium.counters import last_hops_carry_only_data
+    # lab 2: two senders towards one receiver; the ACKs go b > a and b > c, not counted
+    assert last_hops_carry_only_data([[("a", "b")], [("c", "b")]])
+    # a chain: the flow's own ACKs run backwards over links that are not its last hop
+    assert last_hops_carry_only_data([[("s1", "s2"), ("s2", "s3")], [("s4", "s3")]])
+    # lab 4: download ap > client and upload client > ap: each last hop carries the other's ACKs
+    assert not last_hops_carry_only_data([[("ap1", "client")], [("client", "ap1")]])
+    # opposite flows over a chain: the far flow's ACKs cross the near flow's last hop
+    assert not last_hops_carry_only_data([[("s1", "s2"), ("s2", "s3")], [("s3", "s2"), ("s2", "s1")]])

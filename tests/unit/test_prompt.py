@@ -4,6 +4,7 @@ the real commands are driven through a terminal in tests/emulation/test_cli.py."
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any, List, Tuple
 
 from harness.errors import HarnessError
@@ -99,3 +100,12 @@ def test_helpers_format_tables_and_show_host_paths():
     assert show("/mnt/codex/y") == "/mnt/codex/y"
     assert show("/tmp/z") == "/tmp/z"
     assert Session.substitute.__doc__
+
+
+def test_the_prompts_files_go_where_harness_cli_says(monkeypatch, tmp_path):
+    from harness.interactive.session import OUT_ENV, default_out_dir
+    monkeypatch.delenv(OUT_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert default_out_dir() == tmp_path
+    monkeypatch.setenv(OUT_ENV, "/mnt/out")
+    assert default_out_dir() == Path("/mnt/out")

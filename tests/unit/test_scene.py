@@ -122,3 +122,18 @@ def test_paths_on_a_lan_cross_its_switch_and_access_point():
         ["server", "sw1", "client"]
     # an IP hop with no way through a bridge stays as it is (stations in range, no links)
     assert scenes.through_bridges(chain.build(hops=2), ["sta1", "sta3"]) == ["sta1", "sta3"]
+
+
+def test_a_line_of_nodes_without_drawn_ranges_is_not_drawn_as_a_sliver():
+    """Lab 5's mesh points: 150 m on a line, ranges far beyond the picture (not drawn)."""
+    from harness.analysis.topology_figure import MAX_ASPECT, _bounds
+    nodes = [{"x": 50.0 * i, "y": 0.0, "tx_range": 10000.0, "cs_range": 10000.0}
+             for i in range(4)]
+    x0, x1, y0, y1 = _bounds(nodes, [], show_cs=True)
+    assert x0 < 0 and x1 > 150 and y0 < 0 < y1
+    assert 2.0 < (x1 - x0) / (y1 - y0) <= MAX_ASPECT
+    tall = [{"x": 0.0, "y": 40.0 * i} for i in range(5)]  # a vertical line too
+    x0, x1, y0, y1 = _bounds(tall, [], show_cs=False)
+    assert 2.0 < (y1 - y0) / (x1 - x0) <= MAX_ASPECT
+    near_square = [{"x": 0.0, "y": 0.0, "tx_range": 100.0}, {"x": 50.0, "y": 0.0, "tx_range": 100.0}]
+    assert _bounds(near_square, [], show_cs=False) == pytest.approx((-115.0, 165.0, -115.0, 115.0))

@@ -58,3 +58,22 @@ def test_the_guest_output_names_host_paths(tmp_path):
     assert shown("-> /mnt/path10/x and /mnt/path1") == "-> /tmp/b/x and /tmp/a"
     assert shown("built in /mnt/cache/mediumd; /mnt/codex stays") == \
         "built in /mnt/cache/mediumd; /mnt/codex stays"
+
+
+def test_the_prompt_writes_through_a_share_of_its_own_when_the_guest_copied_the_directory(tmp_path):
+    """The checkout is a snapshot share (its top level is a copy in the guest's memory): a
+    capture written in the guest's working directory there would vanish with the VM."""
+    from harness.vm.dispatch import output_share
+    code = tmp_path / "code"
+    (code / "labs").mkdir(parents=True)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shares = [Share("code", code, "/mnt/code", snapshot=True), Share("cache", cache, "/mnt/cache")]
+    out = output_share(code, shares)
+    assert out is not None and (out.host_path, out.guest_path, out.snapshot) == (code, "/mnt/out", False)
+    assert output_share(code / "labs", shares).host_path == code / "labs"
+    elsewhere = tmp_path / "lab-room"
+    elsewhere.mkdir()
+    # a directory shared as it is (not a snapshot) already writes through; none holds: none
+    assert output_share(elsewhere, shares + [Share("cwd", elsewhere, "/mnt/cwd")]) is None
+    assert output_share(elsewhere, shares) is None
