@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import runpy
+import shlex
 import shutil
 import sys
 import threading
@@ -19,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from harness.cli.options import add_clock_option
-from harness.errors import HarnessError
 
 if TYPE_CHECKING:
     from harness.cli import Subparsers
@@ -92,6 +92,19 @@ def _prompt_on(topo: Topology, medium: Any, name: str) -> int:
 
 
 # -- in the VM -----------------------------------------------------------------------------
+def _piped_in_vm(argv: List[str], env: Dict[str, str], extra: List[Any], bridge: Path) -> int:
+    """``printf 'nodes\\nexit\\n' | harness cli FILE`` in the guest: this process's standard
+    input, read to its end, becomes the guest command's (a file in the cache share); the
+    output streams back as any guest command's does."""
+    from harness.vm.dispatch import GUEST_CACHE, harness_argv_script, run_script_in_vm
+    (bridge / "stdin").write_text(sys.stdin.read())
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    script = (f"export {exports}; "
+              f"{harness_argv_script(argv)} <{GUEST_CACHE}/{bridge.name}/stdin")
+    return run_script_in_vm(script, extra_shares=extra)
+
+
+
 def in_vm(args: argparse.Namespace) -> int:
     """The prompt in a fresh guest on this terminal; its pictures drawn here."""
     from harness.interactive import plotting
@@ -105,10 +118,6 @@ def in_vm(args: argparse.Namespace) -> int:
         run_on_console,
         shares_for,
     )
-    if not sys.stdin.isatty():
-        raise HarnessError("harness cli runs in the VM on this host and needs a terminal",
-                           hint="run it from a terminal; scripts can drive it through a "
-                                "pseudo-terminal (tests/emulation/test_cli.py shows how)")
     argv = ["cli"] + ([args.target] if args.target else []) + list(args.options)
     shares, _ = shares_for(Path.cwd())
     argv, extra = map_host_paths(argv, shares)
@@ -128,6 +137,8 @@ def in_vm(args: argparse.Namespace) -> int:
                                args=(bridge, lambda g: host_path_of(g, every), stop))
     watcher.start()
     try:
+        if not sys.stdin.isatty():  # commands piped in, as natively: no console, no readline
+            return _piped_in_vm(argv, env, extra, bridge)
         return run_on_console(argv, extra_env=env, extra_shares=extra)
     finally:
         stop.set()
