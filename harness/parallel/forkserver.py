@@ -92,7 +92,7 @@ def wait_child(pid: int, conn: socket.socket) -> int:
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
-            return os.waitstatus_to_exitcode(status) if status else 0
+            return os.waitstatus_to_exitcode(status)
         if orphaned_at is None:
             readable, _, _ = select.select([conn], [], [], 0.2)
             if readable and not conn.recv(1, socket.MSG_PEEK):
