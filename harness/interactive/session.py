@@ -363,8 +363,14 @@ class Session:
         if all(hops) and counters.last_hops_carry_only_data(hops):
             mbps, seconds = counters.together_goodput_mbps(
                 samples, [h[0] for h in hops], [h[-1] for h in hops], SEGMENT_PAYLOAD)
-            lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
-                         "sender got frames through (the medium's counters, 1448-byte segments)")
+            if seconds > 0:
+                lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
+                             "sender got frames through (the medium's counters, 1448-byte "
+                             "segments; the first and last half second of each such spell "
+                             "left out)")
+            else:
+                lines.append("together: the senders never got frames through at the same time "
+                             "for more than a second (each ran alone; try a longer -t)")
         return "\n".join(lines)
 
     def air_hops(self, src: str, dst: str) -> List[Tuple[str, str]]:

@@ -108,10 +108,17 @@ def together_goodput_mbps(samples: Sequence[Mapping[str, Any]],
     its SYN to the other flow for seconds, and meanwhile the other has the air alone (lab 2
     measured totals from 0.8 to 1.7 Mbit/s for the same two hidden senders that way). Goodput
     is the frames acknowledged on the flows' last hops in those intervals, each carrying
-    ``payload_bytes``. Samples are stats documents in time order (``uptime_s``)."""
+    ``payload_bytes``. Only intervals inside a spell of such intervals count, not the first
+    and last of a spell: the flows fill those only in part (iperf3's control connection gets
+    frames through before the data starts and after it ends; counting them gave 11 s of
+    "together" for two 10 s flows and a goodput some 10 % low). Samples are stats documents
+    in time order (``uptime_s``)."""
+    steps = list(zip(samples, samples[1:]))
+    both = [all(_successes(after, l) > _successes(before, l) for l in first_hops)
+            for before, after in steps]
     frames, seconds = 0, 0.0
-    for before, after in zip(samples, samples[1:]):
-        if all(_successes(after, l) > _successes(before, l) for l in first_hops):
+    for i, (before, after) in enumerate(steps):
+        if 0 < i < len(steps) - 1 and both[i - 1] and both[i] and both[i + 1]:
             frames += sum(_successes(after, l) - _successes(before, l) for l in last_hops)
             seconds += float(after.get("uptime_s", 0.0)) - float(before.get("uptime_s", 0.0))
     return (frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0), seconds

@@ -376,19 +376,23 @@ def test_backlogged_goodput_is_zero_when_the_senders_never_overlap():
         backlogged_goodput_mbps(readings, [("x", "b")], 1472)
 
 
-def test_together_goodput_counts_only_intervals_where_every_sender_got_through():
+def test_together_goodput_counts_only_intervals_inside_a_spell_where_every_sender_got_through():
     from harness.medium.counters import together_goodput_mbps
 
     def sample(t, a, c):
         return {"uptime_s": t, "links": [{"tx_node": "a", "rx_node": "b", "successes": a},
                                          {"tx_node": "c", "rx_node": "b", "successes": c}]}
-    # a sends alone for 2 s (c still connecting), then both for 2 s, then c alone for 1 s
+    # a sends alone for 2 s (c still connecting), then both for 4 s (the first and last of
+    # which are the spell's edges, filled only in part), then c alone for 1 s
     samples = [sample(0, 0, 0), sample(1, 100, 0), sample(2, 200, 0), sample(3, 250, 40),
-               sample(4, 300, 80), sample(5, 300, 160)]
+               sample(4, 350, 120), sample(5, 450, 200), sample(6, 460, 210),
+               sample(7, 460, 290)]
     mbps, seconds = together_goodput_mbps(samples, [("a", "b"), ("c", "b")],
                                           [("a", "b"), ("c", "b")], 1000)
     assert seconds == 2.0
-    assert mbps == (100 + 80) * 1000 * 8 / 2.0 / 1e6
+    assert mbps == (100 + 80 + 100 + 80) * 1000 * 8 / 2.0 / 1e6
+    # a spell of two intervals has no inside
+    assert together_goodput_mbps(samples[:5], [("a", "b"), ("c", "b")], [("a", "b")], 1000) == (0.0, 0.0)
     assert together_goodput_mbps(samples[:3], [("a", "b"), ("c", "b")], [("a", "b")], 1000) == (0.0, 0.0)
 
 
