@@ -9,6 +9,7 @@ PNG and SVG, matplotlib's object API on the Agg canvas (no display needed).
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -20,6 +21,9 @@ KIND_COLOURS = {"station": "#1f77b4", "mesh_point": "#9467bd", "managed_station"
                 "access_point": "#d62728", "host": "#7f7f7f", "switch": "#8c564b"}
 KIND_MARKERS = {"access_point": "^", "host": "s", "switch": "D"}
 ROUTE_COLOURS = ("#0b3d91", "#e07b00", "#2a9d8f", "#b5179e", "#6a4c93")
+#: What node labels are written on (so a route's arrow under them does not cross the text).
+LABEL_GROUND = {"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
+                "alpha": 0.75}
 #: A range circle larger than this many times the nodes' extent is named, not drawn.
 RANGE_LIMIT = 1.5
 
@@ -129,6 +133,7 @@ def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str]
     if walls:
         legend.append(Line2D([], [], color="black", linewidth=3.0, label="wall"))
     measured = False
+    unmeasured = False
     for link in links:
         a, b = by_name.get(link["a"]), by_name.get(link["b"])
         if a is None or b is None:
@@ -136,6 +141,7 @@ def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str]
         delivery = link.get("delivery") or {}
         ratio = min(delivery.values()) if delivery else None
         measured = measured or ratio is not None
+        unmeasured = unmeasured or ratio is None
         style = {"veth": "-", "association": ":", "in_range": "-", "wireless": "-"}.get(link["kind"], "-")
         width = 3.0 if ratio is not None else 1.2
         ax.plot([a["x"], b["x"]], [a["y"], b["y"]], color=_delivery_colour(ratio),
@@ -145,13 +151,17 @@ def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str]
             ax.annotate(f"{ratio:.0%}", ((a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2),
                         fontsize=7, ha="center", va="top", zorder=5,
                         xytext=(0, -4), textcoords="offset points")
-    if links:
+    if unmeasured:
         legend.append(Line2D([], [], color="#b0b0b0", linewidth=1.2,
                              label="link (no frames counted yet)"))
     if measured:
+        # under the axes, not beside them: beside, it collided with the legend and outgrew a
+        # flat picture (a 1-hop chain)
         sm = ScalarMappable(norm=Normalize(0, 1), cmap="RdYlGn")
-        bar = fig.colorbar(sm, ax=ax, fraction=0.035, pad=0.02)
-        bar.set_label("delivery ratio (worse direction)")
+        bar = fig.colorbar(sm, ax=ax, orientation="horizontal", location="bottom",
+                           fraction=0.05, pad=0.13, shrink=0.6, aspect=30)
+        bar.set_label("delivery ratio (worse direction)", fontsize=8)
+        bar.ax.tick_params(labelsize=7)
     offset = 0.015 * max(x1 - x0, y1 - y0)
     for k, path in enumerate(routes):
         colour = ROUTE_COLOURS[k % len(ROUTE_COLOURS)]
@@ -172,11 +182,13 @@ def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str]
         colour = KIND_COLOURS.get(n["kind"], "#7f7f7f")
         ax.scatter([n["x"]], [n["y"]], s=90, c=colour, marker=KIND_MARKERS.get(n["kind"], "o"),
                    edgecolors="white", linewidths=1.0, zorder=6)
+        # labels on a faint white ground: a route's arrow may run under them
         ax.annotate(n["name"], (n["x"], n["y"]), xytext=(0, -10), textcoords="offset points",
-                    fontsize=7, ha="center", va="top", zorder=7)
+                    fontsize=7, ha="center", va="top", zorder=7, bbox=LABEL_GROUND)
         if n.get("ip"):
             ax.annotate(n["ip"], (n["x"], n["y"]), xytext=(0, 9), textcoords="offset points",
-                        fontsize=5.5, ha="center", va="bottom", color="#444444", zorder=7)
+                        fontsize=5.5, ha="center", va="bottom", color="#444444", zorder=7,
+                        bbox=LABEL_GROUND)
     for kind in dict.fromkeys(n["kind"] for n in nodes):
         legend.append(Line2D([], [], marker=KIND_MARKERS.get(kind, "o"), linestyle="",
                              color=KIND_COLOURS.get(kind, "#7f7f7f"), label=kind.replace("_", " ")))
@@ -186,10 +198,10 @@ def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str]
     ax.set_ylabel("y (m)")
     ax.grid(True, alpha=0.2)
     ax.set_title(title or str(scene.get("name", "topology")), fontsize=10)
-    if scene.get("note"):
-        ax.text(0.01, 0.01, scene["note"], transform=ax.transAxes, fontsize=7, color="#555555")
-    ax.legend(handles=legend, fontsize=7, loc="upper left", bbox_to_anchor=(1.0 if not measured else 1.18, 1.0),
-              frameon=False)
+    if scene.get("note"):  # last in the legend: inside the axes it ran over nodes and edges
+        legend.append(Line2D([], [], linestyle="", label=textwrap.fill(str(scene["note"]), 44)))
+    ax.legend(handles=legend, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+              frameon=False, handlelength=2.0)
     fig.tight_layout()
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
