@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 LAN = "experiments/papers/003_lan.yaml"
 RTTMIN = "experiments/papers/003_westwood_rtt_min.yaml"
 FILTER = "experiments/papers/003_westwood_filter.yaml"
+FILTER_AP = "experiments/papers/003_westwood_filter_ap_queue.yaml"
 #: The paper's file: 800 MB (decimal megabytes assumed; the paper does not say).
 PAPER_BYTES = 800e6
 MODULES = ("bic", "reno", "htcp", "vegas", "westwood")
@@ -107,7 +108,8 @@ CLAIMS: List[Claim] = [
 PAPER = Paper("003", "Kotsiolis, Antonopoulos, Koubias: Performance Evaluation of TCP "
               "Algorithms on Hybrid Wired/Wireless LAN Test-bed", CLAIMS,
               {"paper003_lan": LAN, "paper003_westwood_rtt_min": RTTMIN,
-               "paper003_westwood_filter": FILTER})
+               "paper003_westwood_filter": FILTER,
+               "paper003_westwood_filter_ap_queue": FILTER_AP})
 #: Experiments the paper page's claim rows are computed from (by name prefix).
 ROWS_FROM = ("paper003_",)
 
@@ -546,14 +548,22 @@ def e17_rows(records: Sequence[Rec]) -> List[Row]:
     else:
         out += [Row(c("003.rttmin_thr"), None, "", "not in these results"),
                 Row(c("003.rttmin_rtt"), None, "", "not in these results")]
-    ramps = {label: v for (scen, label), v in by.items() if scen == "crossed"}
-    base = ramps.get("hxwestwood RTT_MIN 50 ms, C 7", {}).get("slope_mbps_per_s")
+    # the ramp exists only where the upload ended first: with the plain setup the download
+    # always finished first, so the rows come from the first crossed setup that has one
+    # (003_westwood_filter_ap_queue: the access point's queue at 20 frames)
+    base_label = "hxwestwood RTT_MIN 50 ms, C 7"
+    crossed = sorted({scen for scen, _ in by if scen.startswith("crossed")}, key=len)
+    scen = next((x for x in crossed if "slope_mbps_per_s" in by.get((x, base_label), {})),
+                crossed[0] if crossed else "crossed")
+    ramps = {label: v for (sc, label), v in by.items() if sc == scen}
+    base = ramps.get(base_label, {}).get("slope_mbps_per_s")
     for key, label in (("003.filter_c5", "hxwestwood RTT_MIN 50 ms, C 5"),
                        ("003.filter_c9", "hxwestwood RTT_MIN 50 ms, C 9")):
         s = ramps.get(label, {}).get("slope_mbps_per_s")
         r = A.ratio(s, base)
         out.append(Row(c(key), round(r, 2) if r else None,
-                       "ramp slope (gain / seconds to 90 %) against C = 7, normalised filter",
+                       "ramp slope (gain / seconds to 90 %) against C = 7, normalised filter"
+                       + (f" ({scen})" if scen != "crossed" else ""),
                        "" if r is None else ("agrees in sign" if r > 1 else "differs in sign")))
     return out
 
@@ -848,7 +858,7 @@ def e17_figures(records: Sequence[Rec], fig_dir: Path, report: Path, fmt: str) -
     from harness.papers.figures import traces_figure
     out: List[str] = []
     ups: Dict[str, List[Tuple[float, float]]] = {}
-    downs: Dict[str, List[Tuple[float, float]]] = {}
+    downs: Dict[str, Dict[str, List[Tuple[float, float]]]] = {}
     for r in sorted(records, key=lambda r: r.get("repetition", 0)):
         if r.get("status") != "ok" or not str(r.get("experiment", "")).startswith(
                 "paper003_westwood"):
@@ -857,18 +867,22 @@ def e17_figures(records: Sequence[Rec], fig_dir: Path, report: Path, fmt: str) -
         for f in r.get("flows") or []:
             if scenario(r) == "1 upload" and label not in ups:
                 ups[label] = trace(f, "rtt_ms")
-            if scenario(r) == "crossed" and direction(f) == "download" and label not in downs:
-                downs[label] = throughput_trace(f)
+            setup = downs.setdefault(queues_note(r), {})
+            if scenario(r) == "crossed" and direction(f) == "download" and label not in setup:
+                setup[label] = throughput_trace(f)
     if ups:
         path = fig_path(fig_dir, "paper003_fig8_rtt_min", fmt)
         traces_figure([("Fig. 8: RTT, 1 upload, hybrid, Westwood+ RTT_MIN", ups)], path,
                       ylabel="RTT (ms)", note="first repetition")
         out += [link(path, report, "Fig. 8"), ""]
-    if downs:
-        path = fig_path(fig_dir, "paper003_fig9_filter", fmt)
-        traces_figure([("Fig. 9: download goodput, crossed, hybrid, Westwood+ C", downs)],
-                      path, ylabel="goodput (Mbit/s)", note="first repetition")
-        out += [link(path, report, "Fig. 9"), ""]
+    for note, setup in sorted(downs.items()):
+        if not setup:
+            continue
+        tag = note.replace(",", "").replace(" ", "_")
+        path = fig_path(fig_dir, "paper003_fig9_filter" + tag, fmt)
+        traces_figure([("Fig. 9: download goodput, crossed, hybrid" + note + ", Westwood+ C",
+                        setup)], path, ylabel="goodput (Mbit/s)", note="first repetition")
+        out += [link(path, report, "Fig. 9" + note), ""]
     return out
 
 
