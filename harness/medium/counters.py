@@ -62,7 +62,8 @@ def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str
     frames = {k: v - before.get("frames", {}).get(k, 0)
               for k, v in after.get("frames", {}).items()}
     return {"interval_s": dt, "frames": frames, "radios": radios, "links": links,
-            "lag_us": after.get("lag_us"), "status_lag_us": after.get("status_lag_us")}
+            "lag_us": after.get("lag_us"), "status_lag_us": after.get("status_lag_us"),
+            "handover_lag_us": after.get("handover_lag_us"), "flush_us": after.get("flush_us")}
 
 
 def hist_delta(before: List[int], after: List[int]) -> List[int]:

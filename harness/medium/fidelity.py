@@ -221,6 +221,9 @@ def medium_evidence(delta: Dict[str, Any], check: Optional[Check] = None) -> Dic
              for l in delta["links"] if l.get("attempts")}
     out = {"interval_s": round(delta["interval_s"], 3),
            "lag_us": delta.get("lag_us"),
+           "status_lag_us": delta.get("status_lag_us"),
+           "handover_lag_us": delta.get("handover_lag_us"),
+           "flush_us": delta.get("flush_us"),
            "busy_fraction": {r.get("node"): round(r["busy_fraction"], 4)
                              for r in delta["radios"]},
            "queue_drops": {r.get("node"): r["queue_drops"] for r in delta["radios"]},

@@ -38,6 +38,10 @@ static void lag_json(struct jbuf *b, const char *key, const struct lagstat *s)
  *           refused, ht_mapped, inject_errors, kernel_errors, overruns, malformed
  *   lag_us: {count,p50,p90,p99,max,mean} of delivery time - logical time
  *   status_lag_us: the same for tx statuses
+ *   handover_lag_us: both, timed when the send to the kernel starts (the others are
+ *           timed after it returns)
+ *   flush_us: how long each send to the kernel took (its own processing of the
+ *           messages, not what it defers to softirqs)
  *   radios: [{mac, enqueued, queue_drops, tx_frames, acked, retry_drops,
  *             limit_drops, table_drops, retry_short, retry_long,
  *             tx_airtime_us, busy_fraction, queue_len, queue_limit, tries}]
@@ -82,6 +86,8 @@ void stats_json(struct daemon *d, struct jbuf *b)
 	jb_obj_end(b);
 	lag_json(b, "lag_us", &d->rx_lag);
 	lag_json(b, "status_lag_us", &d->status_lag);
+	lag_json(b, "handover_lag_us", &d->handover_lag);
+	lag_json(b, "flush_us", &d->flush);
 
 	jb_arr_begin(b, "radios");
 	for (i = 0; i < d->n_radios; i++) {

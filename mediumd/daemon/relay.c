@@ -280,13 +280,19 @@ void relay_advance(struct daemon *d, uint64_t now)
 
 void relay_flush(struct daemon *d)
 {
-	uint64_t now;
+	uint64_t now, sent;
 	unsigned i;
 
+	sent = mono_ns();
 	hwsim_nl_flush(d->nl);  /* a failed send is counted there (send_errors) */
 	if (!d->n_pending_rx && !d->n_pending_status)
 		return;
 	now = mono_ns();
+	lagstat_add(&d->flush, (int64_t)(now - sent));
+	for (i = 0; i < d->n_pending_rx; i++)
+		lagstat_add(&d->handover_lag, (int64_t)(sent - d->pending_rx[i]));
+	for (i = 0; i < d->n_pending_status; i++)
+		lagstat_add(&d->handover_lag, (int64_t)(sent - d->pending_status[i]));
 	for (i = 0; i < d->n_pending_rx; i++)
 		lagstat_add(&d->rx_lag, (int64_t)(now - d->pending_rx[i]));
 	for (i = 0; i < d->n_pending_status; i++)
