@@ -6,7 +6,7 @@ only when its recipe changes. Build steps (each reported with its time; a failur
 the step, the command and the log):
 
   1 debootstrap   minbase bookworm + vm/packages.txt (Debian packages only)
-  2 kernel        the stock linux-image-amd64 (or linux-image-rt-amd64), fetched with apt inside the new root and
+  2 kernel        the stock linux-image-amd64, fetched with apt inside the new root and
                   unpacked with ``dpkg-deb --fsys-tarfile | tar --keep-directory-symlink``
                   (``dpkg -x`` would break the merged-usr /lib link: the guest panics);
                   then the out-of-tree modules of ``vm/kmod/<name>/`` (a Kbuild file and C
@@ -41,24 +41,7 @@ BUILD_VERSION = "2"
 SUITE = "bookworm"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
 SECURITY_MIRROR = "http://deb.debian.org/debian-security"
-#: The guest kernel flavours (``HARNESS_VM_KERNEL``): Debian's stock kernel, or its
-#: PREEMPT_RT build, where softirq work runs in threads a real-time mediumd pre-empts.
-KERNEL_FLAVOURS = {"stock": "linux-image-amd64", "rt": "linux-image-rt-amd64"}
-
-
-def kernel_flavour() -> str:
-    flavour = os.environ.get("HARNESS_VM_KERNEL", "stock") or "stock"
-    if flavour not in KERNEL_FLAVOURS:
-        raise HarnessError(f"HARNESS_VM_KERNEL={flavour!r}: allowed "
-                           + ", ".join(KERNEL_FLAVOURS))
-    return flavour
-
-
-def kernel_meta() -> str:
-    """The Debian package whose dependency is the guest's kernel image."""
-    return KERNEL_FLAVOURS[kernel_flavour()]
-
-
+KERNEL_META = "linux-image-amd64"
 #: modules the initrd loads, with their dependencies resolved by modprobe --show-depends
 INITRD_MODULES = ["virtio_pci", "virtio_blk", "crc32c_generic", "ext4"]
 HOST_TOOLS = {"debootstrap": "debootstrap", "mkfs.ext4": "e2fsprogs", "chroot": "coreutils"}
@@ -115,9 +98,7 @@ def package_list() -> List[str]:
 
 
 def recipe_hash() -> str:
-    meta = kernel_meta()  # the stock kernel's hash is unchanged by the flavour option
-    h = hashlib.sha256(f"build {BUILD_VERSION} {SUITE} "
-                       f"{'linux-image-amd64' if meta == KERNEL_FLAVOURS['stock'] else meta}\n".encode())
+    h = hashlib.sha256(f"build {BUILD_VERSION} {SUITE} {KERNEL_META}\n".encode())
     for path in recipe_files():
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
@@ -208,12 +189,12 @@ class Builder:
         debs.mkdir(exist_ok=True)
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive", LC_ALL="C")
         self.sh("kernel", ["chroot", str(self.root), "apt-get", "update", "-q"], env=env)
-        deps = self.sh("kernel", ["chroot", str(self.root), "apt-cache", "depends", kernel_meta()],
+        deps = self.sh("kernel", ["chroot", str(self.root), "apt-cache", "depends", KERNEL_META],
                        env=env)
         names = [l.split(":", 1)[1].strip() for l in deps.splitlines()
                  if l.strip().startswith("Depends:") and "linux-image-" in l]
         if not names:
-            raise StepFailed(f"VM image build failed at step 'kernel': {kernel_meta()} has no "
+            raise StepFailed(f"VM image build failed at step 'kernel': {KERNEL_META} has no "
                              f"linux-image dependency in the archive\n{deps}")
         self.sh("kernel", ["chroot", str(self.root), "sh", "-c",
                            f"cd /tmp && apt-get download -q {names[0]} && mv /tmp/*.deb /root/"],
@@ -330,7 +311,7 @@ class Builder:
         t0 = time.monotonic()
         total = 5
         self.step(1, total, "debootstrap (Debian packages, the longest step)", self.debootstrap)
-        self.step(2, total, f"kernel ({kernel_meta()})", self.kernel)
+        self.step(2, total, "kernel (stock linux-image-amd64)", self.kernel)
         self.step(3, total, "guest files (init, agent)", self.guest_files)
         self.step(4, total, "initrd (busybox + virtio/ext4 modules)", self.initrd)
         self.step(5, total, "filesystem image (mkfs.ext4 -d)", self.filesystem)
