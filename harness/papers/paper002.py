@@ -749,6 +749,15 @@ def why_differ() -> List[str]:
         "comes first (docs/medium.md): large limits can be cut short by the table. Our limit "
         "R is the number of transmissions (iw's and mac80211's meaning); Eq. 1 counts R "
         "retransmissions after the first.",
+        "- **A dropped frame breaks the peer link.** Linux 6.1 keeps per mesh peer a moving "
+        "average of failed transmissions that decays to exactly 0 after about a hundred "
+        "acknowledged frames, so a single frame lost at the retry limit then reads as 100 % "
+        "failure: the peer link is declared broken, every path through it torn down, and "
+        "forwarded frames are dropped until HWMP finds the path again (docs/kernel.md, "
+        "\"Mesh paths and metrics\"). Small retry limits lose frames more often and pay this "
+        "each time; the paper's 3.12 kernel averaged differently and needed several failures "
+        "in a row. Records made before mediumd stopped reporting its queue drops as failures "
+        "(2026-11-25) also broke links on queue drops.",
         "- **EDCA.** The medium's MAC is DCF (DIFS, no AIFS, 802.11g short slot 9 µs); Table II "
         "assumes AC_BE in b/g mixed mode (20 µs slots, AIFS 70 µs). Backoffs here are shorter, "
         "so long retry series cost less time than in §III's arithmetic.",
