@@ -370,7 +370,7 @@ class Session:
                              "left out)")
             else:
                 lines.append("together: the senders never got frames through at the same time "
-                             "for more than a second (each ran alone; try a longer -t)")
+                             "for 1.5 s in a row (each ran alone; try a longer -t)")
         return "\n".join(lines)
 
     def air_hops(self, src: str, dst: str) -> List[Tuple[str, str]]:

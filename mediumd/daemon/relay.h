@@ -42,8 +42,8 @@ struct daemon {
 	uint64_t start_ns;
 	struct lagstat rx_lag;          /* delivery: actual - logical */
 	struct lagstat status_lag;      /* tx status: actual - logical */
-	struct lagstat handover_lag;    /* both, taken when handed to the kernel (experiment) */
-	struct lagstat flush;           /* how long the kernel kept each send (experiment) */
+	struct lagstat handover_lag;    /* both, timed when the send to the kernel starts */
+	struct lagstat flush;           /* how long each send to the kernel took */
 	struct relay_counters counters;
 	struct frame **inflight;        /* hash (radio, cookie) -> frame */
 	unsigned inflight_mask;

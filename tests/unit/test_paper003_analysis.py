@@ -103,3 +103,22 @@ def test_claim_rows_on_a_tiny_result_set():
         rows["003.rtt_overhead"].verdict == "agrees"
     assert rows["003.cwnd_hybrid"].verdict.startswith("agrees in sign")
     assert rows["003.rttmin_thr"].verdict == "not in these results"
+
+
+def test_release_lines_tell_a_draining_queue_from_a_growing_window():
+    # the download's cwnd stays 12 while its RTT falls from 24 to 8 ms when the upload ends
+    # at 2 s; a second run's literal filter ran away (cwnd 1e9) and is named, not averaged
+    down = flow("server", 5, 0.0, nbytes=5_000_000, rtt=24.0, cwnd=12)
+    for s in down["ss"]:
+        if s["t"] > 2.0:
+            s["rtt_ms"] = 8.0
+    up = flow("client", 20, 0.0, nbytes=5_000_000)
+    r = record(True, [down, up], [dict(DOWN, bytes=5_000_000), dict(UP, bytes=5_000_000)])
+    wild = record(True, [flow("server", 5, 0.0, nbytes=5_000_000, cwnd=10**9),
+                         flow("client", 20, 0.0, nbytes=5_000_000)],
+                  [dict(DOWN, bytes=5_000_000), dict(UP, bytes=5_000_000)])
+    wild["params"]["policy"] = {"congestion": "hxwestwood",
+                                "hxwestwood": {"filter_c": 9, "filter_norm": False}}
+    lines = P.release_lines([r, wild])
+    assert "falls from 24.0 to 8.0 ms" in lines[0] and "from 12.0 to 12.0 segments" in lines[0]
+    assert "C 9, >>3" in lines[1] and "1e+09" in lines[1]
