@@ -104,7 +104,6 @@ def _piped_in_vm(argv: List[str], env: Dict[str, str], extra: List[Any], bridge:
     return run_script_in_vm(script, extra_shares=extra)
 
 
-
 def in_vm(args: argparse.Namespace) -> int:
     """The prompt in a fresh guest on this terminal; its pictures drawn here."""
     from harness.interactive import plotting

@@ -302,14 +302,14 @@ void relay_flush(struct daemon *d)
 		return;
 	now = mono_ns();
 	lagstat_add(&d->flush, (int64_t)(now - sent));
-	for (i = 0; i < d->n_pending_rx; i++)
-		lagstat_add(&d->handover_lag, (int64_t)(sent - d->pending_rx[i]));
-	for (i = 0; i < d->n_pending_status; i++)
-		lagstat_add(&d->handover_lag, (int64_t)(sent - d->pending_status[i]));
-	for (i = 0; i < d->n_pending_rx; i++)
+	for (i = 0; i < d->n_pending_rx; i++) {
 		lagstat_add(&d->rx_lag, (int64_t)(now - d->pending_rx[i]));
-	for (i = 0; i < d->n_pending_status; i++)
+		lagstat_add(&d->handover_lag, (int64_t)(sent - d->pending_rx[i]));
+	}
+	for (i = 0; i < d->n_pending_status; i++) {
 		lagstat_add(&d->status_lag, (int64_t)(now - d->pending_status[i]));
+		lagstat_add(&d->handover_lag, (int64_t)(sent - d->pending_status[i]));
+	}
 	d->n_pending_rx = d->n_pending_status = 0;
 }
 
