@@ -386,12 +386,9 @@ def crossed_time_ratio(records: Sequence[Rec], topo: str = "hybrid") -> Dict[str
 RAMP_STEP_S = 0.2
 
 
-def ramp_after_release(rec: Rec) -> Optional[Dict[str, float]]:
-    """Crossed pair: the download's goodput while both ran, after the upload finished, and the
-    seconds after that until it first reached 90 % of its best 1-s goodput alone (the paper's
-    Fig. 9 'aggressiveness'), read in 0.2 s steps (the socket is sampled every 0.1 s; at
-    25 ms RTTs the ramp takes well under a second, which whole-second bins could not
-    resolve). None if the download finished first."""
+def released_download(rec: Rec) -> Optional[Tuple[Flow, Tuple[float, float], Tuple[float, float]]]:
+    """A crossed pair whose upload ended first: the download, its (start, end) and the
+    upload's; None for any other record."""
     flows = rec.get("flows") or []
     down = [f for f in flows if direction(f) == "download"]
     up = [f for f in flows if direction(f) == "upload"]
@@ -400,16 +397,29 @@ def ramp_after_release(rec: Rec) -> Optional[Dict[str, float]]:
     bd, bu = bounds(down[0]), bounds(up[0])
     if bd is None or bu is None or bu[1] >= bd[1]:
         return None
-    tr = throughput_trace(down[0], 1.0)
+    return down[0], bd, bu
+
+
+def ramp_after_release(rec: Rec) -> Optional[Dict[str, float]]:
+    """Crossed pair: the download's goodput while both ran, after the upload finished, and the
+    seconds after that until it first reached 90 % of its best 1-s goodput alone (the paper's
+    Fig. 9 'aggressiveness'), read in 0.2 s steps (the socket is sampled every 0.1 s; at
+    25 ms RTTs the ramp takes well under a second, which whole-second bins could not
+    resolve). None if the download finished first."""
+    pair = released_download(rec)
+    if pair is None:
+        return None
+    down, _, bu = pair
+    tr = throughput_trace(down, 1.0)
     during = [v for t, v in tr if t < bu[1]]
     after = [(t, v) for t, v in tr if t >= bu[1]]
     if not during or not after:
         return None
     best = max(v for _, v in after)
-    fine = [(t - RAMP_STEP_S / 2, v) for t, v in throughput_trace(down[0], RAMP_STEP_S)
+    fine = [(t - RAMP_STEP_S / 2, v) for t, v in throughput_trace(down, RAMP_STEP_S)
             if t - RAMP_STEP_S / 2 >= bu[1] - 1e-9]
-    reach = next((t for t, v in fine if v >= 0.9 * best),
-                 next(t for t, v in after if v >= 0.9 * best)) - bu[1]
+    hit = next((t for t, v in fine if v >= 0.9 * best), None)
+    reach = (hit if hit is not None else next(t for t, v in after if v >= 0.9 * best)) - bu[1]
     return {"during_mbps": stats.mean(during), "after_mbps": best, "ramp_s": max(reach, 0.0),
             "gain_mbps": best - stats.mean(during),
             "slope_mbps_per_s": (best - stats.mean(during)) / max(reach, 0.5)}
@@ -935,20 +945,16 @@ def release_lines(records: Sequence[Rec], window_s: float = 3.0) -> List[str]:
     after_cwnd: List[float] = []
     runaway: Dict[str, float] = {}
     for r in records:
-        if r.get("status") != "ok" or scenario(r) != "crossed":
+        pair = released_download(r) if r.get("status") == "ok" else None
+        if pair is None:
             continue
-        down = [f for f in r.get("flows") or [] if direction(f) == "download"]
-        up = [f for f in r.get("flows") or [] if direction(f) == "upload"]
-        bu = bounds(up[0]) if up else None
-        bd = bounds(down[0]) if down else None
-        if bu is None or bd is None or bu[1] >= bd[1]:
-            continue
-        cw = trace(down[0], "cwnd")
+        down, bd, bu = pair
+        cw = trace(down, "cwnd")
         top = max((v for _, v in cw), default=0.0)
         if top > RUNAWAY_CWND:
             runaway[policy_label(r)] = max(runaway.get(policy_label(r), 0.0), top)
             continue
-        rtt = trace(down[0], "rtt_ms")
+        rtt = trace(down, "rtt_ms")
         for pts, pre, post in ((rtt, before_rtt, after_rtt), (cw, before_cwnd, after_cwnd)):
             pre += [v for t, v in pts if bu[1] - window_s < t < bu[1]]
             post += [v for t, v in pts if bu[1] < t < min(bd[1], bu[1] + window_s)]
