@@ -366,11 +366,12 @@ class Session:
             if seconds > 0:
                 lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
                              "sender got frames through (the medium's counters, 1448-byte "
-                             "segments; the first and last half second of each such spell "
-                             "left out)")
+                             "segments; the first and last sampling interval of each such "
+                             "spell left out)")
             else:
                 lines.append("together: the senders never got frames through at the same time "
-                             "for 1.5 s in a row (each ran alone; try a longer -t)")
+                             "for three sampling intervals in a row (each ran alone; try a "
+                             "longer -t)")
         return "\n".join(lines)
 
     def air_hops(self, src: str, dst: str) -> List[Tuple[str, str]]:
