@@ -12,6 +12,7 @@ import os
 import platform
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from harness.errors import HarnessError
@@ -54,8 +55,11 @@ def ensure_mediumd(target: str = "mediumd") -> Path:
             if not binary.exists():
                 _make(work, target)
         return runnable_copy(binary)
-    tmp = work.with_name(work.name + f".tmp{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
+    # a name no other builder holds: guests booted alike have the same pids, so a pid-named
+    # directory in the shared cache was removed under one guest's compiler by the other's
+    # (measured: the first two runs of a sweep at --jobs 2); mkdtemp's mkdir is atomic
+    work.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=work.parent, prefix=work.name + ".tmp"))
     for path in _sources(src):
         dest = tmp / path.relative_to(src)
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -65,10 +69,13 @@ def ensure_mediumd(target: str = "mediumd") -> Path:
     except HarnessError:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    if work.exists():  # another process won the race, perhaps with the other target
+    try:
+        os.replace(tmp, work)
+    except OSError:  # another builder won the race, perhaps with the other target
         shutil.rmtree(tmp, ignore_errors=True)
+        if not work.exists():
+            raise
         return ensure_mediumd(target)
-    os.replace(tmp, work)
     return runnable_copy(binary)
 
 
