@@ -122,3 +122,22 @@ def test_release_lines_tell_a_draining_queue_from_a_growing_window():
     lines = P.release_lines([r, wild])
     assert "falls from 24.0 to 8.0 ms" in lines[0] and "from 12.0 to 12.0 segments" in lines[0]
     assert "C 9, >>3" in lines[1] and "1e+09" in lines[1]
+
+
+def test_each_claim_judged_and_the_unmeasured_ones_said():
+    # wired 90 vs hybrid 20 Mbit/s for one H-TCP upload; hybrid RTT 30 ms vs 2 ms
+    recs = [record(False, [flow("client", 90, 0, rtt=2, cwnd=10)], [dict(UP)]),
+            record(True, [flow("client", 20, 0, rtt=30, cwnd=40)], [dict(UP)])]
+    judged = {j.number: j for j in P.judged_claims(recs, [], [])}
+    assert sorted(judged) == list(range(1, 10))
+    assert judged[1].verdict.startswith("holds as an ordering") and "4.50x" in judged[1].ours
+    assert judged[2].verdict == "differs: no spikes"  # 28 ms is in the band, no sample > 100
+    for n in (4, 5, 6, 7, 8, 9):  # no two-flow runs, no E17 runs, one module
+        assert judged[n].verdict == P.NOT_MEASURED, judged[n]
+    # a crossed pair where the upload takes 75 %: the hybrid half of claim 5 holds
+    crossed = record(True, [flow("server", 5, 0.0), flow("client", 15, 0.0)],
+                     [dict(DOWN), dict(UP)])
+    assert P.judge_crossed([crossed], []).verdict == "hybrid half holds"
+    lines = P.claim_lines(recs, [], [])
+    assert lines[0].startswith("| # | claim |") and any(l.startswith("- **Claim 1.**")
+                                                      for l in lines)
