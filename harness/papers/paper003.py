@@ -1094,9 +1094,15 @@ def _e17(records: Sequence[Rec], scen: str, label: str, key: str) -> Optional[fl
     return e17_table(records).get((scen, label), {}).get(key)
 
 
+def _htcp_upload(lan: Sequence[Rec], key: str) -> Tuple[Optional[float], Optional[float]]:
+    """(wired, hybrid) mean of one flow metric of H-TCP's single upload, §4.1's example."""
+    wired, hybrid = (mean_of(metric_values(lan, t, "1 upload", "htcp", key))
+                     for t in ("wired", "hybrid"))
+    return wired, hybrid
+
+
 def judge_wired_beats_hybrid(lan: Sequence[Rec]) -> Judged:
-    gw = mean_of(metric_values(lan, "wired", "1 upload", "htcp", "goodput_mbps"))
-    gh = mean_of(metric_values(lan, "hybrid", "1 upload", "htcp", "goodput_mbps"))
+    gw, gh = _htcp_upload(lan, "goodput_mbps")
     claim = "Wired beats hybrid: about 45 % more goodput, the hybrid transfer takes about 2x"
     regime = "H-TCP, 1 upload (ordering: every module, both directions)"
     if gw is None or gh is None:
@@ -1125,8 +1131,7 @@ def judge_wired_beats_hybrid(lan: Sequence[Rec]) -> Judged:
 
 
 def judge_rtt_overhead(lan: Sequence[Rec], e17: Sequence[Rec]) -> Judged:
-    rw = mean_of(metric_values(lan, "wired", "1 upload", "htcp", "rtt_ms"))
-    rh = mean_of(metric_values(lan, "hybrid", "1 upload", "htcp", "rtt_ms"))
+    rw, rh = _htcp_upload(lan, "rtt_ms")
     claim = "Hybrid RTT exceeds wired RTT by about 20-30 ms, with spikes over 100 ms"
     regime = "H-TCP, 1 upload"
     if rw is None or rh is None:
@@ -1167,10 +1172,8 @@ def judge_rtt_overhead(lan: Sequence[Rec], e17: Sequence[Rec]) -> Judged:
 def judge_cwnd(lan: Sequence[Rec]) -> Judged:
     claim = "Hybrid cwnd is more variable than wired (about 50 % swings) and has a higher mean"
     regime = "H-TCP, 1 upload"
-    vw = mean_of(metric_values(lan, "wired", "1 upload", "htcp", "cwnd_cov"))
-    vh = mean_of(metric_values(lan, "hybrid", "1 upload", "htcp", "cwnd_cov"))
-    cw = mean_of(metric_values(lan, "wired", "1 upload", "htcp", "cwnd_bytes"))
-    ch = mean_of(metric_values(lan, "hybrid", "1 upload", "htcp", "cwnd_bytes"))
+    vw, vh = _htcp_upload(lan, "cwnd_cov")
+    cw, ch = _htcp_upload(lan, "cwnd_bytes")
     paper = "CoV hybrid > wired; mean 32162 > 18140 bytes"
     if None in (vw, vh, cw, ch):
         return Judged(3, claim, regime, paper, "-", NOT_MEASURED)
