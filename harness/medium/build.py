@@ -60,6 +60,7 @@ def ensure_mediumd(target: str = "mediumd") -> Path:
     # (measured: the first two runs of a sweep at --jobs 2); mkdtemp's mkdir is atomic
     work.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=work.parent, prefix=work.name + ".tmp"))
+    tmp.chmod(0o755)  # mkdtemp's 0700 would become the cached build's mode
     for path in _sources(src):
         dest = tmp / path.relative_to(src)
         dest.parent.mkdir(parents=True, exist_ok=True)

@@ -387,6 +387,12 @@ def crossed_time_ratio(records: Sequence[Rec], topo: str = "hybrid") -> Dict[str
 RAMP_STEP_S = 0.2
 
 
+def ramps_within_one_step(ramps: Sequence[Optional[float]]) -> bool:
+    """Ramps (seconds to 90 %) that all end within one reading step cannot tell two filter
+    constants apart, whatever their slopes' last digits say."""
+    return all(r is not None and r <= RAMP_STEP_S for r in ramps)
+
+
 def released_download(rec: Rec) -> Optional[Tuple[Flow, Tuple[float, float], Tuple[float, float]]]:
     """A crossed pair whose upload ended first: the download, its (start, end) and the
     upload's; None for any other record."""
@@ -584,7 +590,7 @@ def e17_rows(records: Sequence[Rec]) -> List[Row]:
         quick = [ramps.get(x, {}).get("ramp_s") for x in (label, base_label)]
         if r is None:
             verdict = ""
-        elif all(q is not None and q <= RAMP_STEP_S for q in quick):
+        elif ramps_within_one_step(quick):
             verdict = (f"no difference: both ramps end within one {RAMP_STEP_S:g} s step "
                        "(the queue drains; see the E17 section)")
         else:
@@ -1090,8 +1096,12 @@ def _retransmissions(records: Sequence[Rec]) -> List[float]:
     return [float(f.get("retransmits") or 0) for r in records for f in r.get("flows") or []]
 
 
-def _e17(records: Sequence[Rec], scen: str, label: str, key: str) -> Optional[float]:
-    return e17_table(records).get((scen, label), {}).get(key)
+#: ``e17_table``'s result: (scenario, policy label) -> figures.
+E17Table = Dict[Tuple[str, str], Dict[str, float]]
+
+
+def _e17(table: E17Table, scen: str, label: str, key: str) -> Optional[float]:
+    return table.get((scen, label), {}).get(key)
 
 
 def _htcp_upload(lan: Sequence[Rec], key: str) -> Tuple[Optional[float], Optional[float]]:
@@ -1107,11 +1117,10 @@ def judge_wired_beats_hybrid(lan: Sequence[Rec]) -> Judged:
     regime = "H-TCP, 1 upload (ordering: every module, both directions)"
     if gw is None or gh is None:
         return Judged(1, claim, regime, "1.45x", "-", NOT_MEASURED)
-    points = [(m, s) for m in MODULES for s in ("1 download", "1 upload")
-              if metric_values(lan, "wired", s, m, "goodput_mbps")
-              and metric_values(lan, "hybrid", s, m, "goodput_mbps")]
-    ahead = sum(1 for m, s in points if stats.mean(metric_values(lan, "wired", s, m, "goodput_mbps"))
-                > stats.mean(metric_values(lan, "hybrid", s, m, "goodput_mbps")))
+    pairs = [[mean_of(metric_values(lan, t, s, m, "goodput_mbps")) for t in ("wired", "hybrid")]
+             for m in MODULES for s in ("1 download", "1 upload")]
+    points = [(w, h) for w, h in pairs if w is not None and h is not None]
+    ahead = sum(1 for w, h in points if w > h)
     paper_hybrid = PAPER_BYTES * 8 / (mmss(TABLE1["htcp"][1]) * 60) / 1e6
     paper_wired = 1.45 * paper_hybrid
     lim = wired_limit_mbps()
@@ -1130,7 +1139,7 @@ def judge_wired_beats_hybrid(lan: Sequence[Rec]) -> Judged:
         "against the measured yardsticks of both paths.")
 
 
-def judge_rtt_overhead(lan: Sequence[Rec], e17: Sequence[Rec]) -> Judged:
+def judge_rtt_overhead(lan: Sequence[Rec], e17: E17Table) -> Judged:
     rw, rh = _htcp_upload(lan, "rtt_ms")
     claim = "Hybrid RTT exceeds wired RTT by about 20-30 ms, with spikes over 100 ms"
     regime = "H-TCP, 1 upload"
@@ -1145,6 +1154,11 @@ def judge_rtt_overhead(lan: Sequence[Rec], e17: Sequence[Rec]) -> Judged:
     verdict = "holds" if not size and not spikes else \
         "differs: " + ", ".join(x for x in (size, spikes) if x)
     why = []
+    paper_hybrid = PAPER_BYTES * 8 / (mmss(TABLE1["htcp"][1]) * 60)  # bit/s
+
+    def frames(ms: float) -> int:
+        return round(paper_hybrid * ms / 1e3 / 8 / 1448)
+
     deep = _e17(e17, "1 upload", "westwood", "rtt_ms")
     shallow = _e17(e17, "1 upload, client queue 20", "westwood", "rtt_ms")
     if deep is not None and shallow is not None:
@@ -1157,8 +1171,8 @@ def judge_rtt_overhead(lan: Sequence[Rec], e17: Sequence[Rec]) -> Judged:
             f"from {deep:.1f} to {shallow:.1f} ms at the same goodput ({g_deep:.1f} against "
             f"{g_shallow:.1f} Mbit/s; Linux's westwood, `003_westwood_rtt_min` against "
             "`003_westwood_rtt_min_drops`). The overhead is set by the buffer in front of the "
-            "air, which the paper does not give: at its hybrid rate 20-30 ms is 32-48 more "
-            "full-size frames waiting.")
+            "air, which the paper does not give: at its hybrid rate 20-30 ms is "
+            f"{frames(20)}-{frames(30)} more full-size frames waiting.")
     ret = _retransmissions(select(lan, "hybrid"))
     if ret:
         why.append(f"No spike: no hybrid run lost a segment ({sum(ret):.0f} retransmissions "
@@ -1215,8 +1229,8 @@ def judge_crossed(lan: Sequence[Rec], apq: Sequence[Rec]) -> Judged:
         return Judged(5, claim, "crossed", "60-80 %; fair on wired", "-", NOT_MEASURED)
     mean_up = stats.mean([stats.mean(v) for v in ups.values()])
     ratio = mean_of([stats.mean(v) for v in crossed_time_ratio(lan).values()])
-    drops = [float(q.get(node, {}).get("queue_drops") or 0) for r in select(lan, "hybrid",
-                                                                            "crossed")
+    crossed = select(lan, "hybrid", "crossed")
+    drops = [float(q.get(node, {}).get("queue_drops") or 0) for r in crossed
              for q in [queue_summary(r)] for node in ("ap1", "client")]
     ours = f"hybrid: upload {100 * mean_up:.0f} %"
     if ratio is not None:
@@ -1228,7 +1242,7 @@ def judge_crossed(lan: Sequence[Rec], apq: Sequence[Rec]) -> Judged:
         ("hybrid half holds" if hybrid_holds else
          "hybrid half differs with 100-frame queues")
     why = (f"At 100 frames no radio queue overflows ({sum(drops):.0f} queue drops in "
-           f"{len(drops) // 2} hybrid crossed runs), so DCF gives the access point and the "
+           f"{len(crossed)} hybrid crossed runs), so DCF gives the access point and the "
            "client about equal turns.")
     small = [r for r in apq if (ap_queue(r) or 0) <= 20]
     if small:
@@ -1250,7 +1264,7 @@ def judge_crossed(lan: Sequence[Rec], apq: Sequence[Rec]) -> Judged:
                   "download 1.4x the upload's time; wired fair", ours, verdict, why)
 
 
-def judge_westwood_slowest(lan: Sequence[Rec], e17: Sequence[Rec]) -> Judged:
+def judge_westwood_slowest(lan: Sequence[Rec], e17: E17Table) -> Judged:
     claim = "Westwood+ is the slowest module in every hybrid scenario (Table 1)"
     slow = westwood_slowest_columns(lan)
     if slow is None:
@@ -1307,7 +1321,7 @@ def judge_crossed_aggregate(lan: Sequence[Rec], apq: Sequence[Rec]) -> Judged:
                   + " MB/s", "holds" if spread > 50 else "differs: no ranking", why)
 
 
-def judge_westwood_constants(e17: Sequence[Rec]) -> Judged:
+def judge_westwood_constants(e17: E17Table) -> Judged:
     claim = ("RTT_MIN 40 ms instead of 50 raises Westwood+'s goodput (1.2 -> 3 MB/s); C = 5 "
              "grabs freed bandwidth faster than C = 7")
     g50 = _e17(e17, "1 upload", "hxwestwood RTT_MIN 50 ms, C 7", "goodput_mbps")
@@ -1328,7 +1342,7 @@ def judge_westwood_constants(e17: Sequence[Rec]) -> Judged:
                 f"still {_pct(d40, d50):+.1f} %")
     if r5 is not None and r7 is not None:
         ours += f"; ramp after the upload ends {r5:.2f} s (C = 5) against {r7:.2f} s (C = 7)"
-        quick = max(r5, r7) <= RAMP_STEP_S
+        quick = ramps_within_one_step([r5, r7])
         verdict += "; C " + ("differs: no difference" if quick else
                              "holds" if r5 < r7 else "differs")
         if quick:
@@ -1363,9 +1377,11 @@ def judge_tension(lan: Sequence[Rec]) -> Judged:
 
 def judged_claims(lan: Sequence[Rec], apq: Sequence[Rec], e17: Sequence[Rec]) -> List[Judged]:
     """Claims 1-9 of 003.4 on the LAN files' records, the access-point-queue file's and E17's."""
-    return [judge_wired_beats_hybrid(lan), judge_rtt_overhead(lan, e17), judge_cwnd(lan),
-            judge_parallel(lan), judge_crossed(lan, apq), judge_westwood_slowest(lan, e17),
-            judge_crossed_aggregate(lan, apq), judge_westwood_constants(e17), judge_tension(lan)]
+    table = e17_table(e17)
+    return [judge_wired_beats_hybrid(lan), judge_rtt_overhead(lan, table), judge_cwnd(lan),
+            judge_parallel(lan), judge_crossed(lan, apq), judge_westwood_slowest(lan, table),
+            judge_crossed_aggregate(lan, apq), judge_westwood_constants(table),
+            judge_tension(lan)]
 
 
 def claim_lines(lan: Sequence[Rec], apq: Sequence[Rec], e17: Sequence[Rec]) -> List[str]:
