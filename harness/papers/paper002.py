@@ -65,8 +65,8 @@ CLAIMS: List[Claim] = [
     Claim("002.decline_5", "5 hops: decline after 5-7 retries (argmax <= 7)", "yes", "",
           "§IV-B and §VI text", experiment=SWEEP),
     Claim("002.gain_best_3", "3 hops: gain of the best module (Veno) inside 5-9", 11, "%",
-          "§IV-B text", experiment=SWEEP, note="baseline not stated; ours: best of 5-9 over "
-          "the worst of all limits"),
+          "§IV-B text", experiment=SWEEP, note="baseline not stated; ours: the module's best "
+          "mean at 5, 7 or 9 over its worst of the three"),
     Claim("002.gain_max_3", "3 hops: largest difference over limits (Westwood)", 38, "%",
           "§IV-B text", experiment=SWEEP, note="same reading"),
     Claim("002.gain_best_5", "5 hops: gain of the best module (CUBIC) inside 5-9", 8, "%",
@@ -175,13 +175,25 @@ def concave(series: A.Series) -> bool:
 
 
 def gains(series: A.Series) -> Tuple[Optional[float], Optional[float]]:
-    """(best mean inside the 5-9 band, gain in % of it over the worst limit of all)."""
+    """(best mean inside the 5-9 band, its gain in % over the worst mean inside the band).
+
+    The paper's "throughput improvement ... within the recommended range" does not say its
+    baseline; the band's own worst limit is the reading that stays inside the range."""
     m = A.means(series)
     band = [v for x, v in m.items() if PEAK_BAND[0] <= x <= PEAK_BAND[1]]
-    if not band or not m or min(m.values()) <= 0:
+    if len(band) < 2 or min(band) <= 0:
         return None, None
-    top = max(band)
-    return top, (top / min(m.values()) - 1) * 100
+    return max(band), (max(band) / min(band) - 1) * 100
+
+
+def gain_over_all(series: A.Series) -> Optional[float]:
+    """Gain in % of the best mean inside 5-9 over the worst mean at any limit (limit 1
+    included): the other reading of the paper's percentages, printed beside the first."""
+    m = A.means(series)
+    band = [v for x, v in m.items() if PEAK_BAND[0] <= x <= PEAK_BAND[1]]
+    if not band or min(m.values()) <= 0:
+        return None
+    return (max(band) / min(m.values()) - 1) * 100
 
 
 def gain_rows(data: Mapping[str, A.Series]) -> Tuple[Optional[Tuple[str, float]],
@@ -271,7 +283,9 @@ def sweep_rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
                 out.append(Row(c(key), None, "", "not in these results"))
                 continue
             mod, g = got
-            out.append(Row(c(key), round(g, 1), f"module: {mod} (paper: {paper[0]})",
+            wide = gain_over_all(by_hops[h][mod])
+            other = f"; over the worst of all limits: {wide:.0f} %" if wide is not None else ""
+            out.append(Row(c(key), round(g, 1), f"module: {mod} (paper: {paper[0]}){other}",
                            "agrees" if abs(g - paper[1]) <= max(5.0, 0.5 * paper[1])
                            else "differs"))
     shapes: Dict[int, List[int]] = {}
@@ -436,6 +450,18 @@ def path_lost(rec: Mapping[str, Any]) -> bool:
     return False
 
 
+#: The end of the error a run records when the path check's pings found no HWMP path
+#: (policies/mesh_path.py): the flow never started.
+NO_PATH_ERROR = "HWMP found no path"
+
+
+def no_path(rec: Mapping[str, Any]) -> bool:
+    """Whether the run ended before its flow because HWMP found no path: an outcome of the
+    point (at a small retry limit Linux tears peer links down on single losses), counted
+    beside the means rather than as a zero in them or as a run to repeat."""
+    return rec.get("status") == "failed" and NO_PATH_ERROR in str(rec.get("error") or "")
+
+
 def tries_share_over(rec: Mapping[str, Any], k: int = 5) -> Optional[float]:
     """Share of unicast frames (all radios) that used more than ``k`` transmissions."""
     hist: List[int] = []
@@ -463,15 +489,21 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """Markdown: per path length and retry limit, what the medium and the kernel saw."""
     lines = ["| hops | R | runs | mean Mbit/s | median Mbit/s | attempts collided | failed "
              "otherwise | frames > 5 transmissions | drops at the limit per s | stalled >= "
-             f"{STALL_S} s | held, no timeout | path inactive after |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             f"{STALL_S} s | held, no timeout | path inactive after | no path, no flow |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for h in hop_counts(records):
         groups: Dict[int, List[Mapping[str, Any]]] = {}
+        unpathed: Dict[int, int] = {}
         for rec in records:
-            if (rec.get("status") == "ok" and A.param(rec, "topology.hops") == h
-                    and limit_of(rec) is not None and not policy_case(rec)):
+            if (A.param(rec, "topology.hops") != h or limit_of(rec) is None
+                    or policy_case(rec)):
+                continue
+            if rec.get("status") == "ok":
                 groups.setdefault(int(limit_of(rec) or 0), []).append(rec)
-        for limit, recs in sorted(groups.items()):
+            elif no_path(rec):
+                unpathed[int(limit_of(rec) or 0)] = unpathed.get(int(limit_of(rec) or 0), 0) + 1
+        for limit in sorted(set(groups) | set(unpathed)):
+            recs = groups.get(limit, [])
             tput = [t for t in (throughput_mbps(r) for r in recs) if t is not None]
             coll = [c for c, _ in (failure_shares(r) for r in recs) if c is not None]
             other = [o for _, o in (failure_shares(r) for r in recs) if o is not None]
@@ -486,7 +518,8 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
             mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
             lines.append(f"| {h} | {limit} | {len(recs)} | {mean(tput):.2f} | "
                          f"{stats_median(tput):.2f} | {mean(coll):.1%} | {mean(other):.2%} | "
-                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | {lost} |")
+                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | {lost} | "
+                         f"{unpathed.get(limit, 0)} |")
     return lines
 
 
@@ -508,7 +541,11 @@ def evidence_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
             "retransmission timeout) with no acknowledgement, no retransmission and no timeout "
             "(`held_seconds`: the segments were held, not lost), and the "
             "runs after which the sender's HWMP path to the receiver was inactive (deactivated "
-            "and not found again).", ""] + lines + [""]
+            "and not found again). *runs* and the throughputs count the runs that carried a "
+            "flow; *no path, no flow* counts the runs whose path check's pings (3 x 5) found no "
+            "HWMP path, so no flow started: an outcome of the point (Linux breaks a peer link "
+            "on one frame lost at the limit), neither a zero in the means nor a run to repeat.",
+            ""] + lines + [""]
 
 
 # -- Eq. 5 beside the fixed limits; the channel's range -------------------------------------

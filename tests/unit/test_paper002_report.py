@@ -72,8 +72,11 @@ def test_argmax_concavity_and_gains():
     s = {1: [1.0], 3: [2.0], 7: [3.0], 31: [2.5]}
     assert P.argmax(s) == 7 and P.concave(s)
     assert not P.concave({1: [1.0], 3: [2.0], 31: [3.0]})       # peak at the end
+    assert P.gains(s) == (None, None)                            # one limit inside 5-9
+    s = {1: [1.0], 5: [2.0], 7: [2.5], 9: [2.4], 31: [2.2]}
     top, gain = P.gains(s)
-    assert top == 3.0 and gain == pytest.approx(200.0)           # best of 5-9 over the worst
+    assert top == 2.5 and gain == pytest.approx(25.0)            # best of 5-9 over its worst
+    assert P.gain_over_all(s) == pytest.approx(150.0)            # ... over limit 1
 
 
 def test_sweep_rows_agree_with_a_sweep_shaped_like_the_papers():
@@ -162,7 +165,22 @@ def test_evidence_counts_collisions_channel_failures_long_series_and_stalls():
     assert P.stall_seconds(rec) == 7 and P.failure_shares(rec) == (0.15, 0.05)
     assert P.tries_share_over(rec) == pytest.approx(1 / 100)
     rows = P.evidence_rows([rec])
-    assert rows[2].startswith("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 |")
+    assert rows[2] == "| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 | 0 |"
+
+
+def test_a_run_whose_path_check_found_no_path_is_counted_beside_the_means():
+    ok = record(0, hops=5, module="cubic", limit=1, mbps=0.5)
+    failed = record(1, hops=5, module="vegas", limit=1, mbps=0.0,
+                    extra={"status": "failed", "flows": [],
+                           "error": "mesh_path: no ping from sta1 reached sta6 in 3 probes of "
+                                    "5 (...): HWMP found no path"})
+    other = dict(failed, run_id="r0002", error="iperf3 exited 1")
+    assert P.no_path(failed) and not P.no_path(ok) and not P.no_path(other)
+    rows = P.evidence_rows([ok, failed, other])
+    assert rows[2].startswith("| 5 | 1 | 1 | 0.50 | 0.50 |") and rows[2].endswith("| 1 |")
+    assert len(rows) == 3
+    # the mean over limit 1 is the run that carried a flow, not a zero
+    assert P.curves([ok, failed], 5)["cubic"] == {1: [0.5]}
 
 
 def ss(t, acked, retrans, state=0, unacked=10, rtt=50.0, rttvar=10.0):
