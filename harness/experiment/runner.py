@@ -28,7 +28,7 @@ from harness.experiment.lag import Threshold
 from harness.experiment.progress import Progress
 from harness.experiment.revision import code_revision
 from harness.experiment.schema import Experiment
-from harness.experiment.store import RECORD_SCHEMA, Store
+from harness.experiment.store import RECORD_SCHEMA, RetryRule, Store
 from harness.experiment.sweep import Run, expand
 
 
@@ -147,7 +147,7 @@ def _signals_deferred() -> Iterator[None]:
 
 def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
               runs: Optional[List[Run]] = None, quick: bool = False, fresh: bool = False,
-              retry_failed: bool = False, retry_lagged: Optional[Threshold] = None,
+              retry_failed: RetryRule = False, retry_lagged: Optional[Threshold] = None,
               fail_fast: bool = False,
               progress: Optional[Progress] = None,
               environment: Optional[Callable[[], Dict[str, Any]]] = None,

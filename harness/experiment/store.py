@@ -14,7 +14,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Dict, Iterable, List, Optional, Set
+from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Union
 
 import yaml
 
@@ -28,6 +28,9 @@ EXPERIMENT_COPY = "experiment.yaml"
 PLAN = "plan.json"
 RUNS = "runs"
 ARCHIVE = "archive"
+#: Which stored failures a resumed sweep runs again: all (True), none (False), or those a
+#: predicate on the record accepts.
+RetryRule = Union[bool, Callable[[Mapping[str, Any]], bool]]
 
 
 @dataclass
@@ -167,9 +170,12 @@ class Store:
         return sorted(recs, key=lambda r: (r.get("repetition", 0), r.get("index", 0), r["run_id"]))
 
     def prepare(self, experiment_text: str, runs: Iterable[Run], *, fresh: bool = False,
-                retry_failed: bool = False,
+                retry_failed: RetryRule = False,
                 retry_lagged: Optional[Threshold] = None) -> ResumeState:
         """Check stored records against the planned runs, then save the experiment and plan.
+
+        ``retry_failed``: True runs every stored failure again; a predicate runs again only
+        the failures it accepts (the others are kept as the point's outcome).
 
         Raises ``HarnessError`` when stored records belong to other parameters, unless
         ``fresh``, which moves the old results to ``archive/<time>/`` (nothing is deleted).
@@ -200,7 +206,8 @@ class Store:
         records = [self.load(run_id) for run_id in existing]
         lagged = set(to_redo(records, retry_lagged)) if retry_lagged is not None else set()
         for run_id, record in zip(existing, records):
-            if record.get("status") == "failed" and retry_failed:
+            if record.get("status") == "failed" and (
+                    retry_failed is True or (callable(retry_failed) and retry_failed(record))):
                 state.failed.add(run_id)
             elif run_id in lagged:
                 state.lagged.add(run_id)

@@ -68,6 +68,16 @@ def test_resume_knows_which_runs_are_done_and_ignores_partial_files(tmp_path):
     assert [r["run_id"] for r in store.records()] == [runs[0].run_id, runs[1].run_id]
 
 
+def test_a_retry_rule_runs_again_only_the_failures_it_accepts(tmp_path):
+    exp, runs = planned()
+    store = Store(tmp_path)
+    store.prepare(TEXT, runs)
+    store.write(dict(fake_record(runs[0], status="failed"), error="iperf3 exited 1"))
+    store.write(dict(fake_record(runs[1], status="failed"), error="HWMP found no path"))
+    state = store.prepare(TEXT, runs, retry_failed=lambda r: "no path" not in r["error"])
+    assert state.failed == {runs[0].run_id} and state.done == {runs[1].run_id}
+
+
 def test_extending_the_sweep_is_fine_and_reported_as_a_change(tmp_path):
     exp, runs = planned()
     store = Store(tmp_path)
