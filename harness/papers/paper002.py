@@ -673,7 +673,7 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
                       for line in model_section()]
     if sweep is not None:
         out += [line.replace("### ", "## ", 1) if line.startswith("### ") else line
-                for line in evidence_section(sweep.ok) + metric_section(sweep.ok)]
+                for line in evidence_section(sweep.records) + metric_section(sweep.ok)]
     if policy is not None:
         out += policy_section(policy, sweep)
     if channel is not None:
@@ -828,7 +828,7 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
     out += ["What Eq. 5 (`policies/airtime_retry.py`) chooses on clean links of a given "
             "expected throughput (per-link metric by Linux's formula):", ""]
     out += policy_model_lines() + [""]
-    out += metric_section(recs) + evidence_section(recs)
+    out += metric_section(recs) + evidence_section(rs.records)
     if rs.name.startswith("paper002_airtime_retry"):
         out += [line.replace("## ", "### ", 1) if line.startswith("## ") else line
                 for line in policy_section(rs, None)]
