@@ -251,3 +251,14 @@ def test_policy_and_channel_sections(tmp_path):
     for heading in ("## The paper's arithmetic", "## The Eq. 5 policy beside the fixed limits",
                     "## How the curve moves with the channel"):
         assert heading in page
+
+
+def test_start_rows_set_the_policys_first_5_s_beside_the_default_limit():
+    slow_start = record(0, hops=5, module="cubic", limit=None, mbps=4.0, case="normal")
+    for iv in slow_start["flows"][0]["intervals"][:5]:
+        iv["bytes"] = 2.0e6 / 8                                  # 2 Mbit/s in the first 5 s
+    fixed = record(1, hops=5, module="cubic", limit=7, mbps=4.0)
+    other = record(2, hops=5, module="cubic", limit=3, mbps=1.0)
+    assert P.first_and_rest([slow_start]) == (pytest.approx(2.0), pytest.approx(4.0))
+    rows = P.start_rows([slow_start], [fixed, other])
+    assert rows[2:] == ["| 5 | Eq. 5 normal | 1 | 2.00 | 4.00 |", "| 5 | R = 7 | 1 | 4.00 | 4.00 |"]
