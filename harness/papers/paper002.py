@@ -16,6 +16,7 @@ from harness.papers import analysis as A
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 from policies import frame_travel as ft
+from policies.mesh_path import NO_PATH_ERROR
 
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
@@ -174,13 +175,17 @@ def concave(series: A.Series) -> bool:
     return peak not in (xs[0], xs[-1]) and m[xs[0]] < m[peak] and m[xs[-1]] < m[peak]
 
 
+def _band(m: Mapping[int, float]) -> List[float]:
+    """The means at the limits inside the 5-9 band."""
+    return [v for x, v in m.items() if PEAK_BAND[0] <= x <= PEAK_BAND[1]]
+
+
 def gains(series: A.Series) -> Tuple[Optional[float], Optional[float]]:
     """(best mean inside the 5-9 band, its gain in % over the worst mean inside the band).
 
     The paper's "throughput improvement ... within the recommended range" does not say its
     baseline; the band's own worst limit is the reading that stays inside the range."""
-    m = A.means(series)
-    band = [v for x, v in m.items() if PEAK_BAND[0] <= x <= PEAK_BAND[1]]
+    band = _band(A.means(series))
     if len(band) < 2 or min(band) <= 0:
         return None, None
     return max(band), (max(band) / min(band) - 1) * 100
@@ -190,7 +195,7 @@ def gain_over_all(series: A.Series) -> Optional[float]:
     """Gain in % of the best mean inside 5-9 over the worst mean at any limit (limit 1
     included): the other reading of the paper's percentages, printed beside the first."""
     m = A.means(series)
-    band = [v for x, v in m.items() if PEAK_BAND[0] <= x <= PEAK_BAND[1]]
+    band = _band(m)
     if not band or min(m.values()) <= 0:
         return None
     return (max(band) / min(m.values()) - 1) * 100
@@ -450,11 +455,6 @@ def path_lost(rec: Mapping[str, Any]) -> bool:
     return False
 
 
-#: The end of the error a run records when the path check's pings found no HWMP path
-#: (policies/mesh_path.py): the flow never started.
-NO_PATH_ERROR = "HWMP found no path"
-
-
 def no_path(rec: Mapping[str, Any]) -> bool:
     """Whether the run ended before its flow because HWMP found no path: an outcome of the
     point (at a small retry limit Linux tears peer links down on single losses), counted
@@ -495,13 +495,13 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
         groups: Dict[int, List[Mapping[str, Any]]] = {}
         unpathed: Dict[int, int] = {}
         for rec in records:
-            if (A.param(rec, "topology.hops") != h or limit_of(rec) is None
-                    or policy_case(rec)):
+            limit = limit_of(rec)
+            if A.param(rec, "topology.hops") != h or limit is None or policy_case(rec):
                 continue
             if rec.get("status") == "ok":
-                groups.setdefault(int(limit_of(rec) or 0), []).append(rec)
+                groups.setdefault(limit, []).append(rec)
             elif no_path(rec):
-                unpathed[int(limit_of(rec) or 0)] = unpathed.get(int(limit_of(rec) or 0), 0) + 1
+                unpathed[limit] = unpathed.get(limit, 0) + 1
         for limit in sorted(set(groups) | set(unpathed)):
             recs = groups.get(limit, [])
             tput = [t for t in (throughput_mbps(r) for r in recs) if t is not None]
