@@ -39,6 +39,10 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--quick", action="store_true",
                    help="smoke test: 1 repetition, first and last value of each sweep list, "
                         "flows cut to 5 s (bulk transfers to 2 MB); results go to OUTPUT-quick")
+    p.add_argument("--repetitions", metavar="K", type=job_count,
+                   help="run only the first K repetitions of the file's sweep (K = 1: one pass "
+                        "over every point, e.g. on each of several layouts before any repeats); "
+                        "the rest stay pending for a rerun without this option")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed run")
     p.add_argument("--retry-failed", action="store_true",
                    help="run again the runs whose stored record says failed")
@@ -103,6 +107,8 @@ def to_argv(args: argparse.Namespace, out: Path) -> List[str]:
     for flag in ("fresh", "quick", "fail_fast", "retry_failed"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
+    if args.repetitions is not None:
+        argv += ["--repetitions", str(args.repetitions)]
     if args.retry_lagged is not None:
         argv += ["--retry-lagged", str(args.retry_lagged) if args.retry_lagged == AUTO
                  else f"{args.retry_lagged:g}"]
@@ -178,9 +184,20 @@ def describe(runs: List[Run], store: Store, retry_lagged: Optional[Threshold] = 
     return lines
 
 
+def first_repetitions(exp: schema.Experiment, args: argparse.Namespace) -> Optional[int]:
+    """``--repetitions K`` checked against the file: at most the repetitions it plans."""
+    k: Optional[int] = args.repetitions
+    planned = 1 if args.quick else exp.repetitions
+    if k is not None and k > planned:
+        raise HarnessError(f"--repetitions: {k} is more than the {planned} repetition(s) "
+                           f"{args.file} plans; allowed 1-{planned}")
+    return k
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     exp = schema.load(args.file)
     runs = expand(exp, quick=args.quick)  # also checks every flow's nodes at every sweep point
+    first = first_repetitions(exp, args)
     out = output_dir(exp, args)
     check_output(out, "--output" if args.output else "output")
     store = Store(out)
@@ -190,10 +207,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         from harness.experiment.progress import format_duration
         from harness.experiment.runner import SETUP_ESTIMATE
         stored = store.existing_ids()
-        pending = [r for r in runs if r.run_id not in stored]
+        pending = [r for r in runs if r.run_id not in stored
+                   and (first is None or r.repetition < first)]
         estimate = sum(r.expected_seconds() + SETUP_ESTIMATE for r in pending)
+        within = "" if first is None else f" in the first {first} repetition(s)"
         print(f"{exp.name}: {len(runs)} runs ({points} sweep points x {reps} repetitions) "
-              f"-> {out}; {len(pending)} pending, at least {format_duration(estimate)}")
+              f"-> {out}; {len(pending)} pending{within}, at least "
+              f"{format_duration(estimate)}")
         for line in describe(runs, store, args.retry_lagged):
             print(line)
         return 0
@@ -208,13 +228,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     if pool is not None:
         result = run_sweep(exp, store, None, pool=pool, runs=runs, fresh=args.fresh,
                            retry_failed=args.retry_failed, retry_lagged=args.retry_lagged,
-                           fail_fast=args.fail_fast)
+                           fail_fast=args.fail_fast, first_repetitions=first)
     else:
         module = load_executor()
         environment: Optional[Callable[[], dict]] = getattr(module, "environment", None)
         result = run_sweep(exp, store, module.execute_run, runs=runs, fresh=args.fresh,
                            retry_failed=args.retry_failed, retry_lagged=args.retry_lagged,
-                           fail_fast=args.fail_fast,
+                           fail_fast=args.fail_fast, first_repetitions=first,
                            environment=environment)
     print(f"{exp.name}: {result.ok} ok, {len(result.failed)} failed, {result.skipped} already "
           f"stored, {result.remaining} not run -> {out}", file=sys.stderr)

@@ -148,7 +148,7 @@ def _signals_deferred() -> Iterator[None]:
 def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
               runs: Optional[List[Run]] = None, quick: bool = False, fresh: bool = False,
               retry_failed: RetryRule = False, retry_lagged: Optional[Threshold] = None,
-              fail_fast: bool = False,
+              fail_fast: bool = False, first_repetitions: Optional[int] = None,
               progress: Optional[Progress] = None,
               environment: Optional[Callable[[], Dict[str, Any]]] = None,
               on_record: Optional[Callable[[Dict[str, Any]], None]] = None,
@@ -157,6 +157,8 @@ def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
 
     Runs execute here through ``execute``, or through ``pool`` when one is given.
     A run that raises is recorded as failed and the sweep goes on (unless ``fail_fast``).
+    ``first_repetitions`` K: only runs of repetitions 0..K-1 execute (a first pass over every
+    point); the later ones stay pending, counted in ``remaining``, for a rerun without it.
     Ctrl-C or SIGTERM inside a run: the executor tears down (its own ``finally``), nothing
     is stored for that run, and the result says ``interrupted``; rerunning resumes.
     """
@@ -164,17 +166,19 @@ def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
         raise HarnessError("run_sweep needs an executor or a pool (exactly one)")
     runs = expand(exp, quick=quick) if runs is None else runs
     outcome = SweepResult(planned=len(runs))
+    wanted = runs if first_repetitions is None else [
+        run for run in runs if run.repetition < first_repetitions]
     store.lock()
     try:
         state = store.prepare(exp.text, runs, fresh=fresh, retry_failed=retry_failed,
                               retry_lagged=retry_lagged)
         if progress is None:
-            est = (sum(r.expected_seconds() for r in runs) / len(runs) + SETUP_ESTIMATE
-                   if runs else None)
+            est = (sum(r.expected_seconds() for r in wanted) / len(wanted) + SETUP_ESTIMATE
+                   if wanted else None)
             # In a guest on virtual time its clock is not the user's: say so rather than
             # give an ETA that is off by the emulation's slowdown (docs/vm.md).
             guest = pool is None and os.environ.get("HARNESS_VM_CLOCK") == "virtual"
-            progress = Progress(len(runs), estimate=est,
+            progress = Progress(len(wanted), estimate=est,
                                 workers=pool.workers if pool is not None else 1,
                                 clock_name=" of guest time" if guest else "")
         if state.archived:
@@ -187,10 +191,10 @@ def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
             progress.message(f"{len(state.lagged)} stored run(s) had a medium lag p99 "
                              f"{lag_rule}: running them again (the old "
                              f"records go to {store.root / 'archive' / 'replaced'})")
-        pending = [run for run in runs if run.run_id not in state.done]
-        outcome.skipped = len(runs) - len(pending)
-        if outcome.skipped:
-            progress.skip(outcome.skipped)
+        pending = [run for run in wanted if run.run_id not in state.done]
+        outcome.skipped = sum(run.run_id in state.done for run in runs)
+        if len(wanted) > len(pending):
+            progress.skip(len(wanted) - len(pending))
         if pool is not None:
             finished = pool.records(exp, pending, progress)
         else:

@@ -263,3 +263,35 @@ def test_retry_lagged_goes_to_the_vm_with_the_command_line(exp_file, monkeypatch
     monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 0)
     assert cli.main(["run", str(exp_file), "--output", "o", "--retry-lagged", "12.5"]) == 0
     assert seen[0][-3:] == ["--retry-lagged", "12.5", "--no-report"]
+
+
+def test_first_repetitions_run_first_and_the_rest_on_a_rerun(exp_file, tmp_path, here, capsys):
+    exp_file.write_text(exp_file.read_text() + "repetitions: 3\n")
+    assert cli.main(["run", str(exp_file), "--repetitions", "1"]) == 0
+    assert len(here.calls) == 6  # one pass over the 6 points
+    assert "demo: 6 ok, 0 failed, 0 already stored, 12 not run" in capsys.readouterr().err
+    reps = {json.loads(p.read_text())["repetition"] for p in (tmp_path / "out" / "runs").glob("*.json")}
+    assert reps == {0}
+    assert cli.main(["run", str(exp_file), "--dry-run", "--repetitions", "2"]) == 0
+    assert "6 pending in the first 2 repetition(s)" in capsys.readouterr().out
+    assert cli.main(["run", str(exp_file)]) == 0  # the rest, nothing repeated
+    assert len(here.calls) == 18 and len(set(here.calls)) == 18
+    assert "demo: 12 ok, 0 failed, 6 already stored, 0 not run" in capsys.readouterr().err
+
+
+def test_first_repetitions_beyond_the_file_are_refused(exp_file, here, capsys):
+    assert cli.main(["run", str(exp_file), "--repetitions", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--repetitions: 2 is more than the 1 repetition(s)" in err and "allowed 1-1" in err
+    assert here.calls == []
+    with pytest.raises(SystemExit):
+        cli.main(["run", str(exp_file), "--repetitions", "0"])
+    assert "--repetitions: expected a whole number >= 1" in capsys.readouterr().err
+
+
+def test_first_repetitions_go_to_the_vm_with_the_command_line(exp_file, monkeypatch, tmp_path):
+    seen = []
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 0)
+    assert cli.main(["run", str(exp_file), "--output", "o", "--repetitions", "1"]) == 0
+    assert seen[0][-3:] == ["--repetitions", "1", "--no-report"]
