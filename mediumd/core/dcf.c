@@ -235,14 +235,21 @@ bool dcf_awaits(const struct radio *r, const struct tx *t)
 		(r->st == D_WAIT_ACK && t->kind == MEDIUM_AIR_ACK));
 }
 
+bool dcf_timeout_acts(const struct medium *m, int idx)
+{
+	const struct radio *r = &m->r[idx];
+	if (r->st != D_WAIT_CTS && r->st != D_WAIT_ACK)
+		return false;
+	/* The response is being received: its end decides (and if the lock is lost
+	 * first, lock_drop queues a timeout of its own). */
+	return !(r->lock && r->lock->dst == idx && dcf_awaits(r, r->lock));
+}
+
 void dcf_timeout(struct medium *m, int idx)
 {
 	struct radio *r = &m->r[idx];
-	if (r->st != D_WAIT_CTS && r->st != D_WAIT_ACK)
-		return;
-	if (r->lock && r->lock->dst == idx && dcf_awaits(r, r->lock))
-		return;		/* the response is being received: its end decides */
-	attempt_failed(m, r, r->st == D_WAIT_CTS);
+	if (dcf_timeout_acts(m, idx))
+		attempt_failed(m, r, r->st == D_WAIT_CTS);
 }
 
 void dcf_response_lost(struct medium *m, int idx, struct tx *t)

@@ -272,14 +272,42 @@ void medium_set_callbacks(struct medium *m, const struct medium_callbacks *cb)
 uint64_t medium_next_event_time(const struct medium *m) { return evq_peek_time(&m->q); }
 uint64_t medium_now(const struct medium *m) { return m->now; }
 uint64_t medium_events_processed(const struct medium *m) { return m->events; }
+uint64_t medium_events_dropped(const struct medium *m) { return m->dead_events; }
+
+/* An event that can do nothing whenever it is dispatched: a cancelled access
+ * (its generation is gone; a new one takes a new generation), or an ACK/CTS
+ * timeout that is stale or whose radio is already receiving the response (the
+ * response's end, or lock_drop's own timeout, decides the attempt). Neither
+ * frames enqueued before its time nor anything but another event can revive
+ * it, so it may be dropped as soon as it heads the queue. */
+static bool event_dead(const struct medium *m, const struct event *e)
+{
+	const struct radio *r = &m->r[e->radio];
+	switch (e->type) {
+	case EV_ACCESS:
+		return e->gen != r->acc_gen || !r->acc_pending;
+	case EV_TIMEOUT:
+		return e->gen != r->to_gen || !dcf_timeout_acts(m, e->radio);
+	default:
+		return false;
+	}
+}
+
+uint64_t medium_next_wakeup_time(struct medium *m)
+{
+	struct event e;
+	while (m->q.n && event_dead(m, &m->q.h[0]) && evq_pop(&m->q, &e))
+		m->dead_events++;
+	return evq_peek_time(&m->q);
+}
 
 static void dispatch(struct medium *m, const struct event *e)
 {
-	struct radio *r = &m->r[e->radio];
+	if (event_dead(m, e))
+		return;
 	switch (e->type) {
 	case EV_ACCESS:
-		if (e->gen == r->acc_gen && r->acc_pending)
-			dcf_access(m, e->radio);
+		dcf_access(m, e->radio);
 		break;
 	case EV_TX_START:
 		dcf_tx_start_scheduled(m, e->radio, e->ptr);
@@ -288,8 +316,7 @@ static void dispatch(struct medium *m, const struct event *e)
 		phy_tx_end(m, e->ptr);
 		break;
 	case EV_TIMEOUT:
-		if (e->gen == r->to_gen)
-			dcf_timeout(m, e->radio);
+		dcf_timeout(m, e->radio);
 		break;
 	case EV_NAV_END:
 		phy_update_busy(m, e->radio);

@@ -114,6 +114,7 @@ struct medium {
 	uint64_t t0;			/* first time the caller gave us   */
 	bool     started;
 	uint64_t events;
+	uint64_t dead_events;		/* dropped by medium_next_wakeup_time */
 	int      in_advance;		/* inside medium_advance (callbacks)  */
 	uint64_t frame_serial;
 	struct medium_callbacks cb;
@@ -139,6 +140,8 @@ void   dcf_on_idle(struct medium *m, struct radio *r);
 void   dcf_access(struct medium *m, int radio);
 void   dcf_own_tx_end(struct medium *m, int radio, struct tx *t);
 void   dcf_timeout(struct medium *m, int radio);
+/* Would radio's ACK/CTS timeout fail the attempt now? */
+bool   dcf_timeout_acts(const struct medium *m, int radio);
 /* A radio decoded PPDU t addressed to it (not broadcast DATA). */
 void   dcf_rx_addressed(struct medium *m, int radio, struct tx *t);
 /* Is t the CTS/ACK this radio waits for? */

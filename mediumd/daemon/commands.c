@@ -72,6 +72,7 @@ void stats_json(struct daemon *d, struct jbuf *b)
 
 	jb_num(b, "uptime_s", (double)(mono_ns() - d->start_ns) / 1e9);
 	jb_u64(b, "events", medium_events_processed(d->m));
+	jb_u64(b, "events_dropped", medium_events_dropped(d->m));
 	jb_obj_begin(b, "frames");
 	jb_u64(b, "in", nc->frames_in);
 	jb_u64(b, "out", nc->frames_out);

@@ -1,12 +1,15 @@
 /* mediumsim - run the medium core in virtual time with synthetic traffic.
  *
- *   mediumsim MEDIUM.conf SCENARIO [--seed N] [--duration S]
+ *   mediumsim MEDIUM.conf SCENARIO [--seed N] [--duration S] [--every-event]
  *   mediumsim MEDIUM.conf --links [--len BYTES] [--short-preamble] [--seed N]
  *
  * Saturated flows keep `backlog` frames queued at their sender; injected
  * frames are enqueued at a given instant.  Prints one JSON object: per-flow
  * goodput and counters, pairwise overlap of flows' DATA airtime, injected
  * frames' fates, the medium's own counters, events processed and events/s.
+ * It steps from one wake-up to the next as the daemon does (events that can do
+ * nothing are dropped unprocessed); --every-event steps to every queued event
+ * instead, which must give the same result (tests/medium/test_wakeups.py).
  * --links prints the medium's link table instead (no traffic): per directed
  * link its mean power, SNR, the chance a frame is sensed, and the chance a
  * frame of BYTES (MPDU incl. FCS, default 1536) is decoded at each rate. */
@@ -26,6 +29,7 @@ struct sim {
 	struct medium_config cfg;
 	struct scenario sc;
 	uint64_t warmup_ns, end_ns;
+	uint64_t wakeups;		/* distinct times the loop advanced to */
 };
 
 static const uint8_t BCAST[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
@@ -166,9 +170,11 @@ static void report(struct sim *s, double wall_s)
 	double span = (s->end_ns - s->warmup_ns) / 1e9;
 	uint64_t ev = medium_events_processed(s->m);
 	printf("{\"duration_s\": %.9g, \"warmup_s\": %.9g, \"seed\": %llu, \"events\": %llu, "
+	       "\"events_dropped\": %llu, \"wakeups\": %llu, "
 	       "\"wall_s\": %.6f, \"events_per_s\": %.1f,\n\"flows\": [",
 	       s->end_ns / 1e9, s->warmup_ns / 1e9, (unsigned long long)s->cfg.seed,
-	       (unsigned long long)ev, wall_s, wall_s > 0 ? ev / wall_s : 0.0);
+	       (unsigned long long)ev, (unsigned long long)medium_events_dropped(s->m),
+	       (unsigned long long)s->wakeups, wall_s, wall_s > 0 ? ev / wall_s : 0.0);
 	for (int i = 0; i < s->sc.n_flows; i++) {
 		struct flow *f = &s->sc.flows[i];
 		printf("%s\n  {\"index\": %d, \"src\": \"%s\", \"dst\": \"%s\", \"rate_mbps\": %g, "
@@ -219,7 +225,8 @@ static void report(struct sim *s, double wall_s)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mediumsim MEDIUM.conf SCENARIO [--seed N] [--duration S]\n"
+	fprintf(stderr, "usage: mediumsim MEDIUM.conf SCENARIO [--seed N] [--duration S] "
+			"[--every-event]\n"
 			"       mediumsim MEDIUM.conf --links [--len BYTES] [--short-preamble] "
 			"[--seed N]\n");
 	exit(2);
@@ -265,7 +272,7 @@ int main(int argc, char **argv)
 	const char *conf = NULL, *scen = NULL;
 	long long seed = -1;
 	double duration = -1;
-	bool links = false, short_pre = false;
+	bool links = false, short_pre = false, every_event = false;
 	long len = 1536;
 
 	for (int i = 1; i < argc; i++) {
@@ -275,6 +282,8 @@ int main(int argc, char **argv)
 			duration = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--links"))
 			links = true;
+		else if (!strcmp(argv[i], "--every-event"))
+			every_event = true;
 		else if (!strcmp(argv[i], "--short-preamble"))
 			short_pre = true;
 		else if (!strcmp(argv[i], "--len") && i + 1 < argc) {
@@ -353,11 +362,13 @@ int main(int argc, char **argv)
 			t_ext = s.sc.frames[next_frame].t_ns;
 			which = -2;
 		}
-		uint64_t t_med = medium_next_event_time(s.m);
+		uint64_t t_med = every_event ? medium_next_event_time(s.m)
+					     : medium_next_wakeup_time(s.m);
 		uint64_t t = t_ext < t_med ? t_ext : t_med;
 		if (t == UINT64_MAX || t >= s.end_ns)
 			break;
 		medium_advance(s.m, t);
+		s.wakeups++;
 		if (t_ext == t) {
 			if (which == -2) {
 				inject_enqueue(&s, next_frame++);

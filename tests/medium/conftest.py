@@ -26,10 +26,10 @@ def mediumsim_bin() -> Path:
 
 @pytest.fixture
 def sim(mediumsim_bin, tmp_path):
-    """sim(config_text, scenario_text, seed=None) -> parsed JSON of mediumsim."""
+    """sim(config_text, scenario_text, seed=None, flags=()) -> parsed JSON of mediumsim."""
     counter = [0]
 
-    def run(config: str, scenario: str, seed: int | None = None) -> dict:
+    def run(config: str, scenario: str, seed: int | None = None, flags: tuple = ()) -> dict:
         counter[0] += 1
         conf = tmp_path / f"medium{counter[0]}.conf"
         scen = tmp_path / f"scenario{counter[0]}.txt"
@@ -38,6 +38,7 @@ def sim(mediumsim_bin, tmp_path):
         cmd = [str(mediumsim_bin), str(conf), str(scen)]
         if seed is not None:
             cmd += ["--seed", str(seed)]
+        cmd += list(flags)
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, f"mediumsim failed: {proc.stderr}"
         return json.loads(proc.stdout)
