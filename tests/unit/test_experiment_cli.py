@@ -257,12 +257,13 @@ def test_retry_lagged_takes_milliseconds_above_zero(exp_file, capsys):
         assert "--retry-lagged: expected milliseconds above 0" in capsys.readouterr().err
 
 
-def test_retry_lagged_goes_to_the_vm_with_the_command_line(exp_file, monkeypatch, tmp_path):
+@pytest.mark.parametrize("option", [["--retry-lagged", "12.5"], ["--repetitions", "1"]])
+def test_options_go_to_the_vm_with_the_command_line(exp_file, monkeypatch, tmp_path, option):
     seen = []
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 0)
-    assert cli.main(["run", str(exp_file), "--output", "o", "--retry-lagged", "12.5"]) == 0
-    assert seen[0][-3:] == ["--retry-lagged", "12.5", "--no-report"]
+    assert cli.main(["run", str(exp_file), "--output", "o"] + option) == 0
+    assert seen[0][-3:] == option + ["--no-report"]
 
 
 def test_first_repetitions_run_first_and_the_rest_on_a_rerun(exp_file, tmp_path, here, capsys):
@@ -287,11 +288,3 @@ def test_first_repetitions_beyond_the_file_are_refused(exp_file, here, capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", str(exp_file), "--repetitions", "0"])
     assert "--repetitions: expected a whole number >= 1" in capsys.readouterr().err
-
-
-def test_first_repetitions_go_to_the_vm_with_the_command_line(exp_file, monkeypatch, tmp_path):
-    seen = []
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 0)
-    assert cli.main(["run", str(exp_file), "--output", "o", "--repetitions", "1"]) == 0
-    assert seen[0][-3:] == ["--repetitions", "1", "--no-report"]
