@@ -15,7 +15,7 @@ from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.lag import AUTO, Threshold, to_redo
 from harness.experiment.store import Store
-from harness.experiment.sweep import Run, expand
+from harness.experiment.sweep import Run, expand, within_repetitions
 
 if TYPE_CHECKING:
     from harness.cli import Subparsers
@@ -207,8 +207,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         from harness.experiment.progress import format_duration
         from harness.experiment.runner import SETUP_ESTIMATE
         stored = store.existing_ids()
-        pending = [r for r in runs if r.run_id not in stored
-                   and (first is None or r.repetition < first)]
+        pending = [r for r in within_repetitions(runs, first) if r.run_id not in stored]
         estimate = sum(r.expected_seconds() + SETUP_ESTIMATE for r in pending)
         within = "" if first is None else f" in the first {first} repetition(s)"
         print(f"{exp.name}: {len(runs)} runs ({points} sweep points x {reps} repetitions) "

@@ -29,7 +29,7 @@ from harness.experiment.progress import Progress
 from harness.experiment.revision import code_revision
 from harness.experiment.schema import Experiment
 from harness.experiment.store import RECORD_SCHEMA, RetryRule, Store
-from harness.experiment.sweep import Run, expand
+from harness.experiment.sweep import Run, expand, within_repetitions
 
 
 class Executor(Protocol):
@@ -166,8 +166,7 @@ def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
         raise HarnessError("run_sweep needs an executor or a pool (exactly one)")
     runs = expand(exp, quick=quick) if runs is None else runs
     outcome = SweepResult(planned=len(runs))
-    wanted = runs if first_repetitions is None else [
-        run for run in runs if run.repetition < first_repetitions]
+    wanted = within_repetitions(runs, first_repetitions)
     store.lock()
     try:
         state = store.prepare(exp.text, runs, fresh=fresh, retry_failed=retry_failed,

@@ -179,6 +179,12 @@ def expand(exp: Experiment, quick: bool = False) -> List[Run]:
     return runs
 
 
+def within_repetitions(runs: List[Run], first: Optional[int]) -> List[Run]:
+    """The runs of repetitions 0..first-1 (all of them when ``first`` is None): a first pass
+    over every point (``harness run --repetitions``)."""
+    return runs if first is None else [run for run in runs if run.repetition < first]
+
+
 def _resolve_point(exp: Experiment, point: Dict[str, Any]) -> Dict[str, Any]:
     """Run parameters at one sweep point (an error names the point: only the product of two
     sweep lists may reveal it)."""

@@ -248,8 +248,7 @@ bool dcf_timeout_acts(const struct medium *m, int idx)
 void dcf_timeout(struct medium *m, int idx)
 {
 	struct radio *r = &m->r[idx];
-	if (dcf_timeout_acts(m, idx))
-		attempt_failed(m, r, r->st == D_WAIT_CTS);
+	attempt_failed(m, r, r->st == D_WAIT_CTS);
 }
 
 void dcf_response_lost(struct medium *m, int idx, struct tx *t)

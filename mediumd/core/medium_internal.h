@@ -139,9 +139,10 @@ void   dcf_on_busy(struct medium *m, struct radio *r);
 void   dcf_on_idle(struct medium *m, struct radio *r);
 void   dcf_access(struct medium *m, int radio);
 void   dcf_own_tx_end(struct medium *m, int radio, struct tx *t);
-void   dcf_timeout(struct medium *m, int radio);
 /* Would radio's ACK/CTS timeout fail the attempt now? */
 bool   dcf_timeout_acts(const struct medium *m, int radio);
+/* The attempt failed for want of a response (only where dcf_timeout_acts). */
+void   dcf_timeout(struct medium *m, int radio);
 /* A radio decoded PPDU t addressed to it (not broadcast DATA). */
 void   dcf_rx_addressed(struct medium *m, int radio, struct tx *t);
 /* Is t the CTS/ACK this radio waits for? */
