@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -121,6 +121,14 @@ class Campus:
                                "walls": [[w.x1, w.y1, w.x2, w.y2, w.loss_db] for w in self.walls]}
         out.update({k: v for k, v in prop.items() if v is not None})
         return out
+
+
+def with_fading(campus: Campus, fading_sigma: Optional[float]) -> Campus:
+    """The campus with per-frame log-normal fading of ``fading_sigma`` dB (None: as filed)."""
+    if fading_sigma is None:
+        return campus
+    prop = {**campus.propagation, "fading": "lognormal", "fading_sigma": float(fading_sigma)}
+    return replace(campus, propagation=prop)
 
 
 def router_name(rid: int) -> str:
@@ -370,10 +378,13 @@ def parse_path(path: Optional[str], campus: Campus) -> List[int]:
 
 def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str] = None,
           nodes: str = "all", rate: Optional[float] = None, rts: bool = False,
-          shadowing_seed: Optional[int] = None, etx_rate: float = 2) -> CampusTopology:
+          shadowing_seed: Optional[int] = None, etx_rate: float = 2,
+          fading_sigma: Optional[float] = None) -> CampusTopology:
     """The campus as a topology: one IBSS station per router (all, or the path's), static
-    routes by ``routing``; ``rate`` None = auto (minstrel)."""
-    place = load_campus(campus)
+    routes by ``routing``; ``rate`` None = auto (minstrel). ``fading_sigma`` replaces the
+    file's per-frame fading by log-normal fading of that spread (a sensitivity knob: lossier
+    links at the same mean power; routes and link checks follow it)."""
+    place = with_fading(load_campus(campus), fading_sigma)
     if routing not in ROUTINGS:
         raise SchemaError("topology.routing", f"{routing!r}; allowed: {', '.join(ROUTINGS)}")
     if nodes not in NODE_SETS:
@@ -448,5 +459,9 @@ BUILDER = Builder(
                   null_label="the campus file's"),
         ParamSpec("etx_rate", "choice", "rate of the ETX probes (Mbit/s)", default=2,
                   choices=RATES_B),
+        ParamSpec("fading_sigma", "float", "per-frame log-normal fading (dB) in place of the "
+                  "campus file's: lossier links at the same mean power", default=None,
+                  min=0.5, max=12, nullable=True, null_label="the campus file's",
+                  omit_default=True),
     ),
 )

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import map_analysis as M
-from harness.papers import map_links
+from harness.papers import map_fading, map_links
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 
@@ -73,7 +73,9 @@ OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX rou
                 "Linux 6.1 here, with the 2.6.8 default BIC).")
 #: Experiments the paper page's claim rows are computed from (by name prefix); the page's
 #: first set (the default layout) gives each row.
-ROWS_FROM = ("paper000_",)
+#: The experiments the page's claim rows come from: the grids and their slices, not the
+#: sensitivity run (000_fading), whose records are not the model.
+ROWS_FROM = ("paper000_map", "paper000_rts", "paper000_hops", "paper000_sender")
 
 
 def _spread_range(grid: M.Grid, hops: int) -> Optional[List[float]]:
@@ -378,6 +380,8 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         return ["The sender's window limit (`cwnd_clamp`) at 5.5 Mbit/s; the paper page sets "
                 "it beside the grid's receiver window.", ""] + \
             mechanism_lines(recs, M.Grid.of([])) + [""]
+    if rs.name.startswith("paper000_fading"):
+        return ["### Sensitivity: lossier hops", ""] + map_fading.section_lines(recs)
     grid = M.Grid.of(recs)
     seed = layout_of(recs)
     durations = sorted({float(f.get("duration") or 0) for r in recs
@@ -480,6 +484,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
                 "layout. With Linux's delayed ACK a sender limit of one segment waits for the "
                 "receiver's ACK timer at every segment.", ""] \
             + mechanism_lines(sender.ok, default) + [""]
+    fading = next((rs for rs in sets if rs.name.startswith("paper000_fading")), None)
+    if fading is not None:
+        out += ["## Sensitivity: lossier hops (not the model)", ""] \
+            + map_fading.section_lines(fading.ok)
     seeds = [s for _n, s, _g in grids if s is not None] or [1, 2, 3]
     facts = {s: map_links.link_facts(shadowing_seed=s) for s in seeds}
     out += ["## The link facts on each layout", "",

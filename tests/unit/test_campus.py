@@ -73,6 +73,24 @@ def test_the_medium_gets_the_campus_physics_with_the_layout_seed():
     assert "wall 0 0 60 0 loss 12" in text
 
 
+def test_fading_sigma_makes_hops_lossier_at_the_same_mean_power(tmp_path):
+    filed = C.build(routing="pinned", path="1-16-29-30", nodes="path")
+    faded = C.build(routing="pinned", path="1-16-29-30", nodes="path", fading_sigma=8)
+    assert (filed.medium["fading"], filed.medium["fading_sigma"]) == ("lognormal", 2)
+    assert (faded.medium["fading"], faded.medium["fading_sigma"]) == ("lognormal", 8.0)
+    a = C.campus_links(filed.campus)
+    b = C.campus_links(C.with_fading(filed.campus, 8))
+    assert b.get("r16", "r29").mean_dbm == pytest.approx(a.get("r16", "r29").mean_dbm)
+    assert b.delivery("r16", "r29", 5.5) < a.delivery("r16", "r29", 5.5) - 0.05
+    assert C.with_fading(filed.campus, None) is filed.campus
+    with pytest.raises(HarnessError, match="fading_sigma"):
+        experiment("""
+            name: x
+            topology: {builder: campus, fading_sigma: 0}
+            flows: [{src: 1, dst: 23}]
+            """, tmp_path)
+
+
 def test_a_subset_of_routers_keeps_its_links():
     campus = C.load_campus()
     whole = C.campus_links(campus)

@@ -186,3 +186,49 @@ def test_the_rts_cts_exchange_costs_more_with_the_long_preamble_and_at_higher_ra
     short = [M.rts_cost_model(r, short_preamble=True) for r in (2.0, 5.5, 11.0)]
     assert long_ == sorted(long_) and short == sorted(short)
     assert all(0 < s < lg for s, lg in zip(short, long_))
+
+
+def fading_records() -> List[Dict[str, Any]]:
+    """The sensitivity run's shape: 3- and 4-hop paths at 5.5 Mbit/s under fading of 2 and 8
+    dB; RTS/CTS costs 10 % at 2 dB and pays 20 % at 8 dB, where everything carries half."""
+    out: List[Dict[str, Any]] = []
+    for sigma in (2, 8):
+        for path in ("1-16-29-30", "1-16-13-22", "1-23-16-13-22"):
+            for rts in M.RTS:
+                for w in (1, 2, 4, None):
+                    kbps = 1000.0 * (1 - 0.05 * abs((w or 7) - (1 if rts else 4)))
+                    kbps *= (0.9 if rts else 1.0) if sigma == 2 else 0.5 * (1.2 if rts else 1.0)
+                    rec = record(len(out), path, 5.5, rts, w, kbps, 50.0)
+                    rec["params"]["topology"]["fading_sigma"] = sigma
+                    rec["point"]["topology.fading_sigma"] = sigma
+                    rec["medium"] = {"summary": {"links": {"r1>r16": {
+                        "attempts": 100, "successes": 90 if sigma == 2 else 60,
+                        "retry_drops": 0 if sigma == 2 else 3}}}}
+                    out.append(rec)
+    return out
+
+
+def test_the_fading_sensitivity_reads_each_spread_apart(tmp_path):
+    from harness.papers import map_fading
+    grids = map_fading.grids(fading_records())
+    assert sorted(grids) == [2.0, 8.0]
+    # 3 hops: means over the windows (RTS on peaks at 1, off at 4); 4 hops: best averages
+    assert M.rts_gain(grids[2.0], 3, 5.5, favour=True) == pytest.approx(-12.5)
+    assert M.rts_gain(grids[8.0], 3, 5.5, favour=True) == pytest.approx(1.2 * 0.875 / 0.9 * 100 - 100)
+    lines = map_fading.table_lines(fading_records())
+    rows = {(c[1].strip(), c[2].strip()): c for c in (ln.split("|") for ln in lines[2:])}
+    assert set(rows) == {("2", "3"), ("2", "4"), ("8", "3"), ("8", "4")}
+    assert rows[("2", "3")][5].strip() == "-12 %" and rows[("8", "4")][5].strip() == "+20 %"
+    assert rows[("8", "3")][6].strip() == "4 / 1"                       # best window off / on
+    assert rows[("8", "3")][7].strip() == "60.0% / 60.0%"
+    assert rows[("8", "3")][8].strip() == "3.0 / 3.0"
+    bare = map_fading.table_lines([{**r, "medium": {}} for r in fading_records()])
+    assert bare[2].endswith("| - / - | - / - |")
+    # the page and the report take it as a sensitivity run, not as a layout of the grid
+    fading = load_results(store(tmp_path / "f", "paper000_fading", fading_records()))
+    grid = load_results(store(tmp_path / "g", "paper000_map", grid_records()))
+    page = "\n".join(paper000.page_sections([grid, fading]))
+    assert "## Sensitivity: lossier hops (not the model)" in page and "| seed 1 |" in page
+    assert "seed None" not in page
+    assert not fading.name.startswith(paper000.ROWS_FROM)
+    assert "### Sensitivity: lossier hops" in section(fading, fading.report_dir / "report.md")
