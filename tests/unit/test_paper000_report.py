@@ -222,6 +222,13 @@ def test_the_fading_sensitivity_reads_each_spread_apart(tmp_path):
     assert rows[("8", "3")][6].strip() == "4 / 1"                       # best window off / on
     assert rows[("8", "3")][7].strip() == "60.0% / 60.0%"
     assert rows[("8", "3")][8].strip() == "3.0 / 3.0"
+    claims = map_fading.claim_lines(fading_records())
+    assert claims[0] == "| claim (5.5 Mbit/s) | fading 2 dB | fading 8 dB |"
+    assert "| 5: RTS/CTS helps" in claims[3] and claims[3].endswith(
+        "3 hops -12 %, 4 hops -10 %: no | 3 hops +17 %, 4 hops +20 %: holds |")
+    assert claims[2].endswith("3 hops 1000, 4 hops 1000: no | 3 hops 600, 4 hops 600: no |")
+    assert claims[4].endswith("3 hops 1, 4 hops 1: holds | 3 hops 1, 4 hops 1: holds |")
+    assert claims[5].endswith("3 hops 4, 4 hops 4: no | 3 hops 4, 4 hops 4: no |")
     bare = map_fading.table_lines([{**r, "medium": {}} for r in fading_records()])
     assert bare[2].endswith("| - / - | - / - |")
     # the page and the report take it as a sensitivity run, not as a layout of the grid
