@@ -229,6 +229,12 @@ def test_the_fading_sensitivity_reads_each_spread_apart(tmp_path):
     assert claims[2].endswith("3 hops 1000, 4 hops 1000: no | 3 hops 600, 4 hops 600: no |")
     assert claims[4].endswith("3 hops 1, 4 hops 1: holds | 3 hops 1, 4 hops 1: holds |")
     assert claims[5].endswith("3 hops 4, 4 hops 4: no | 3 hops 4, 4 hops 4: no |")
+    assert map_fading.verdict_line(fading_records()) == \
+        ("**Verdict:** explained by lossier hops (fails at 2 dB, holds at 8 dB): claim 5; "
+         "not explained (holds at none of 8 dB): claim 3, 7; already holding at 2 dB: "
+         "claim 6.")
+    assert "nothing is judged" in map_fading.verdict_line(
+        [r for r in fading_records() if map_fading.sigma_of(r) == 2])
     bare = map_fading.table_lines([{**r, "medium": {}} for r in fading_records()])
     assert bare[2].endswith("| - / - | - / - |")
     # the page and the report take it as a sensitivity run, not as a layout of the grid
