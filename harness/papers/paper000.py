@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import map_analysis as M
-from harness.papers import map_fading, map_links
+from harness.papers import map_fading, map_links, map_window
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 
@@ -380,6 +380,9 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         return ["The sender's window limit (`cwnd_clamp`) at 5.5 Mbit/s; the paper page sets "
                 "it beside the grid's receiver window.", ""] + \
             mechanism_lines(recs, M.Grid.of([])) + [""]
+    if rs.name.startswith("paper000_window"):
+        return ["### Claim 1: the window's mechanics at 1 hop", ""] + \
+            map_window.section_lines(recs)
     if rs.name.startswith("paper000_fading"):
         return ["### Sensitivity: lossier hops", ""] + map_fading.section_lines(recs)
     grid = M.Grid.of(recs)
@@ -484,6 +487,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
                 "layout. With Linux's delayed ACK a sender limit of one segment waits for the "
                 "receiver's ACK timer at every segment.", ""] \
             + mechanism_lines(sender.ok, default) + [""]
+    window = next((rs for rs in sets if rs.name.startswith("paper000_window")), None)
+    if window is not None:
+        out += ["## Claim 1: the window's mechanics at 1 hop (a test of one reading)", ""] \
+            + map_window.section_lines(window.ok, default)
     fading = next((rs for rs in sets if rs.name.startswith("paper000_fading")), None)
     if fading is not None:
         out += ["## Sensitivity: lossier hops (not the model)", ""] \

@@ -245,3 +245,29 @@ def test_the_fading_sensitivity_reads_each_spread_apart(tmp_path):
     assert "seed None" not in page
     assert not fading.name.startswith(paper000.ROWS_FROM)
     assert "### Sensitivity: lossier hops" in section(fading, fading.report_dir / "report.md")
+
+
+def test_the_window_mechanics_run_is_read_per_rate_beside_the_grid(tmp_path):
+    from harness.papers import map_window
+    recs = []
+    for path in ("22-13", "23-1"):
+        for rate in (2, 5.5):
+            for w in (1, 2, None):
+                kbps = (900.0 if w == 1 else 1000.0) * (2 if rate == 5.5 else 1)
+                if rate == 5.5 and w == 1:
+                    kbps = 1000.0                       # 5.5 Mbit/s: window 1 costs half
+                rec = record(len(recs), path, rate, False, None, kbps, 10.0)
+                rec["params"]["policy"] = {"congestion": "bic", "cwnd_clamp": w,
+                                           "delayed_ack": False}
+                recs.append(rec)
+    s = map_window.series(recs)
+    assert s[2] == {1: 900.0, 2: 1000.0, None: 1000.0}
+    assert map_window.holds(recs) is False                       # 100 % at 5.5 Mbit/s
+    assert map_window.holds([r for r in recs if r["params"]["topology"]["rate"] == 2]) is True
+    lines = map_window.table_lines(recs, M.Grid.of(grid_records(PATHS[:4])))
+    assert lines[0].startswith("| rate | 1 | 2 | unclamped | spread")
+    assert lines[2].startswith("| 2 Mbit/s | 900 | 1000 | 1000 | 11 % |")
+    assert lines[3].startswith("| 5.5 Mbit/s | 1000 | 2000 | 2000 | 100 % |")
+    assert M.Grid.of(recs).kbps == {}                            # kept out of the grid
+    rs = load_results(store(tmp_path / "w", "paper000_window_quickack", recs))
+    assert "does not hold" in section(rs, rs.report_dir / "report.md")

@@ -1,0 +1,94 @@
+"""Paper 000, a test of one reading of claim 1 (experiments/papers/000_window_quickack.yaml):
+the window spread at 1 hop comes from how Linux keeps a small receiver window (a 1-segment
+window sent as two half segments, delayed ACKs), not from the medium. The run limits the
+sender's window in whole segments with every segment ACKed at once; this module reads its
+spread per rate beside the grid's (receiver window, RTS/CTS off) and judges claim 1's criterion.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from harness.papers import analysis as A
+from harness.papers import map_analysis as M
+
+#: Claim 1's criterion (map_analysis.verdicts): spread across windows <= 15 % at 1 hop.
+LIMIT = 15.0
+
+
+def series(records: Sequence[Mapping[str, Any]]) -> Dict[Any, Dict[Optional[int], float]]:
+    """Rate -> window (sender limit) -> mean over the 1-hop paths measured at every window of
+    that rate's series (ok runs with a sender limit only)."""
+    per: Dict[Any, Dict[Optional[int], Dict[str, List[float]]]] = {}
+    for rec in records:
+        policy = (rec.get("params") or {}).get("policy") or {}
+        if rec.get("status") != "ok" or "cwnd_clamp" not in policy:
+            continue
+        path = str(A.param(rec, "topology.path"))
+        if M.hops_of(path) != 1:
+            continue
+        value = A.throughput_kbps(rec)
+        if value is not None:
+            per.setdefault(A.param(rec, "topology.rate"), {}).setdefault(
+                policy["cwnd_clamp"], {}).setdefault(path, []).append(value)
+    out: Dict[Any, Dict[Optional[int], float]] = {}
+    for rate, by_window in per.items():
+        paths = set.intersection(*(set(v) for v in by_window.values()))
+        if not paths:
+            continue
+        out[rate] = {w: sum(sum(v[p]) / len(v[p]) for p in paths) / len(paths)
+                     for w, v in by_window.items()}
+    return out
+
+
+def _pct(v: Optional[float]) -> str:
+    return "-" if v is None else "inf" if v == float("inf") else f"{v:.0f} %"
+
+
+def _rates(keys: Sequence[Any]) -> List[Any]:
+    return [r for r in M.RATES if r in keys]
+
+
+def table_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] = None
+                ) -> List[str]:
+    """Per rate: throughput per window (means over the 1-hop paths) and the spread, beside
+    the grid's spread with the receiver's window at RTS/CTS off when the grid is given."""
+    got = series(records)
+    windows = [w for w in M.WINDOWS if any(w in s for s in got.values())]
+    head = "| rate | " + " | ".join(M.window_label(w) for w in windows) + \
+        " | spread (sender limit, every segment ACKed) |"
+    sep = "|---|" + "---|" * (len(windows) + 1)
+    if grid is not None:
+        head += " grid: spread (receiver window, delayed ACK) |"
+        sep += "---|"
+    out = [head, sep]
+    for rate in _rates(list(got)):
+        s = got[rate]
+        cells = [f"{s[w]:.0f}" if w in s else "-" for w in windows]
+        row = f"| {M.rate_label(rate)} | " + " | ".join(cells) + \
+            f" | {_pct(M.spread(s))} |"
+        if grid is not None:
+            theirs = M.spread(grid.series(1, rate, False))
+            row += f" {_pct(theirs)} |"
+        out.append(row)
+    return out
+
+
+def holds(records: Sequence[Mapping[str, Any]]) -> Optional[bool]:
+    """Claim 1's criterion on this run: the spread is within LIMIT at every rate measured."""
+    spreads = [M.spread(s) for s in series(records).values()]
+    got = [v for v in spreads if v is not None]
+    return all(v <= LIMIT for v in got) if got else None
+
+
+def section_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] = None
+                  ) -> List[str]:
+    verdict = holds(records)
+    text = ("no run yet" if verdict is None else
+            f"claim 1's criterion (spread <= {LIMIT:g} % at every rate) "
+            + ("holds: the reading explains claim 1" if verdict else
+               "does not hold: the reading does not explain claim 1 (or not all of it)"))
+    return ["The 1-hop paths with the window limited at the sender in whole 1448-byte "
+            "segments and every segment ACKed at once (`cwnd_clamp`, `delayed_ack: false`), "
+            "RTS/CTS off; kbit/s, means over the paths. Spread: (max - min) / min over the "
+            "windows, as claim 1 reads it.", ""] + table_lines(records, grid) + \
+        ["", f"**Verdict:** {text}.", ""]
