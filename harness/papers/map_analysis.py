@@ -60,15 +60,18 @@ class Grid:
     rtt: Dict[Key, List[float]]
 
     @classmethod
-    def of(cls, records: Iterable[Mapping[str, Any]]) -> Grid:
+    def of(cls, records: Iterable[Mapping[str, Any]], window: str = "rwnd_clamp") -> Grid:
+        """The grid of one window mechanism: ``rwnd_clamp`` (the receiver's, the paper grid's;
+        runs with a sender limit are left out) or ``cwnd_clamp`` (only runs with one)."""
         kbps: Dict[Key, List[float]] = {}
         rtt: Dict[Key, List[float]] = {}
         for rec in records:
+            policy = (rec.get("params") or {}).get("policy", {})
             if rec.get("status") != "ok" or A.param(rec, "topology.builder") != "campus" \
-                    or "cwnd_clamp" in (rec.get("params") or {}).get("policy", {}):
-                continue    # the grid's window is the receiver's (sender limits: mechanism_rows)
+                    or ("cwnd_clamp" in policy) != (window == "cwnd_clamp"):
+                continue
             key = (A.param(rec, "topology.path"), A.param(rec, "topology.rate"),
-                   bool(A.param(rec, "topology.rts")), A.param(rec, "policy.rwnd_clamp"))
+                   bool(A.param(rec, "topology.rts")), policy.get(window))
             value = A.throughput_kbps(rec)
             if value is not None:
                 kbps.setdefault(key, []).append(value)

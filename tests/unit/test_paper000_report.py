@@ -271,3 +271,25 @@ def test_the_window_mechanics_run_is_read_per_rate_beside_the_grid(tmp_path):
     assert M.Grid.of(recs).kbps == {}                            # kept out of the grid
     rs = load_results(store(tmp_path / "w", "paper000_window_quickack", recs))
     assert "does not hold" in section(rs, rs.report_dir / "report.md")
+
+
+def test_the_window_mechanics_at_3_and_4_hops_judge_claims_5_to_7_with_each_mechanism():
+    from harness.papers import map_window
+    recs = []
+    for path in ("1-16-29-30", "1-16-13-22", "1-23-16-13-22"):
+        for rts in M.RTS:
+            for w in M.WINDOWS:
+                kbps = paper_kbps(path, 5.5, rts, w) * 0.25      # the paper's shape, MAP's level
+                rec = record(len(recs), path, 5.5, rts, None, kbps, 100.0)
+                rec["params"]["policy"] = {"congestion": "bic", "cwnd_clamp": w,
+                                           "delayed_ack": False}
+                recs.append(rec)
+    series = map_window.long_series_lines(recs)
+    assert series[2].startswith("| 3 | off |") and series[2].endswith("| 5 |")
+    assert series[3].startswith("| 3 | on |") and series[3].endswith("| 1 |")
+    claims = map_window.long_claim_lines(recs, M.Grid.of(grid_records()))
+    assert claims[0].endswith("| grid: receiver window, delayed ACK |")
+    assert all(row.count(": holds") == 2 for row in claims[3:])   # claims 5-7 both ways
+    assert ": no |" not in claims[2].split("|")[2]                # claim 3 holds at MAP's level
+    text = "\n".join(map_window.section_lines(recs))
+    assert "3- and 4-hop paths" in text and "claim 1's criterion" not in text
