@@ -104,3 +104,27 @@ def test_full_lossier_hops_explain_the_claim(fading_marks, index):
     assert any(fading_marks[s][index][2] for s in larger), (
         f"{first[0]}: holds at no fading spread in {larger} dB; lossier hops alone do not "
         "explain it")
+
+
+# -- slow: the window's mechanics (a test of one reading, not the grid) -----------------------
+@pytest.mark.slow
+def test_full_whole_segments_each_acked_explain_claim1():
+    """The reading under test: the grid's 1-hop window spread is Linux's small receiver window
+    (a 1-segment window sent as two half segments, delayed ACKs). With the window limited at
+    the sender in whole segments and every segment ACKed at once, claim 1's criterion holds."""
+    from harness.papers import map_window
+    recs = run_file("000_window_quickack").records
+    for line in map_window.table_lines(recs):
+        print(line)
+    assert map_window.holds(recs), "1-hop spread above 15 % at some rate with whole segments"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+def test_full_whole_segments_each_acked_on_long_paths(index):
+    """The same mechanism at 3-4 hops, 5.5 Mbit/s: does a claim that fails on the grid hold?"""
+    from harness.papers import map_fading
+    recs = run_file("000_window_quickack_long").records
+    claim, ours, holds = map_fading.claim_marks(M.Grid.of(recs, window="cwnd_clamp"))[index]
+    print(f"\nclaim: {claim}\nsender limit, every segment ACKed: {ours} -> {holds}")
+    assert holds, f"{claim}: {ours} with whole segments each ACKed"
