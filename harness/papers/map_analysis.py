@@ -449,3 +449,37 @@ def verdicts(grid: Grid) -> List[Verdict]:
         "eleven", "11 Mbit/s gives very low throughput beyond 1 hop", "prior experience, not "
         "measured", "very low", "-", None, "not measured: neither grid has a fixed 11 Mbit/s"))
     return out
+
+
+#: The rate of the long-path claims' slices (E23's).
+LONG_RATE = 5.5
+
+
+def long_path_claims(grid: Grid) -> List[Tuple[str, str, Optional[bool]]]:
+    """Claims 3, 5, 6 and 7 as they read on the 3- and 4-hop paths at 5.5 Mbit/s alone (the
+    criteria of ``verdicts`` restricted to them), for the runs that test a reading on those
+    paths only: (claim, ours, holds)."""
+    hops = [h for h in (3, 4) if h in grid.hop_counts()]
+    out: List[Tuple[str, str, Optional[bool]]] = []
+    best = {h: max([v for s in RTS for v in grid.series(h, LONG_RATE, s).values()], default=None)
+            for h in hops}
+    limit = {3: 300.0, 4: 390.0}
+    got = [h for h in hops if best[h] is not None]
+    out.append(("3: long paths carry what MAP's did (best average < 300 kbit/s at 3 hops, "
+                "<= 390 at 4)", ", ".join(f"{h} hops {best[h]:.0f}" for h in got) or "-",
+                all((best[h] or 0) <= limit[h] for h in got) if len(got) == 2 else None))
+    gains = {h: rts_gain(grid, h, LONG_RATE, favour=True, how="mean" if h == 3 else "max")
+             for h in hops}
+    out.append(("5: RTS/CTS helps at 3-4 hops (3 hops: means over windows; 4 hops: best "
+                "averages)", ", ".join(f"{h} hops {fmt_gain(g)}" for h, g in gains.items()),
+                all(g is not None and g > 0 for g in gains.values()) if len(gains) == 2
+                else None))
+    for rts, claim, ok in ((True, "6: best window with RTS/CTS on <= 2",
+                            lambda h, w: w <= 2),
+                           (False, "7: best window with RTS/CTS off within 1 of ceil(1.5 h)",
+                            lambda h, w: abs(w - min(6, -(-3 * h // 2))) <= 1)):
+        wins = {h: best_window(grid.series(h, LONG_RATE, rts)) for h in hops}
+        out.append((claim, ", ".join(f"{h} hops {window_label(w)}" for h, w in wins.items()),
+                    all(w is not None and ok(h, w) for h, w in wins.items())
+                    if len(wins) == 2 else None))
+    return out

@@ -12,9 +12,16 @@ from harness.papers import analysis as A
 from harness.papers import map_analysis as M
 
 RATE = 5.5
-#: The default layout's per-frame fading spread (topologies/purdue_map.yaml), for records that
-#: do not set ``topology.fading_sigma``.
-FILED_SIGMA = 2.0
+
+
+def filed_sigma() -> float:
+    """The default campus file's per-frame fading spread (dB): records that do not set
+    ``topology.fading_sigma`` ran with it."""
+    from topologies.campus import load_campus
+    return float(load_campus().propagation.get("fading_sigma") or 0.0)
+
+
+FILED_SIGMA = filed_sigma()
 
 
 def sigma_of(rec: Mapping[str, Any]) -> float:
@@ -87,39 +94,10 @@ def table_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     return out
 
 
-def claim_marks(grid: M.Grid) -> List[Tuple[str, str, Optional[bool]]]:
-    """Claims 3, 5, 6 and 7 as they read on 3- and 4-hop paths at 5.5 Mbit/s (the criteria of
-    ``map_analysis.verdicts`` restricted to what this run measures): (claim, ours, holds)."""
-    hops = [h for h in (3, 4) if h in grid.hop_counts()]
-    out: List[Tuple[str, str, Optional[bool]]] = []
-    best = {h: max([v for s in M.RTS for v in grid.series(h, RATE, s).values()], default=None)
-            for h in hops}
-    limit = {3: 300.0, 4: 390.0}
-    got = [h for h in hops if best[h] is not None]
-    out.append(("3: long paths carry what MAP's did (best average < 300 kbit/s at 3 hops, "
-                "<= 390 at 4)", ", ".join(f"{h} hops {best[h]:.0f}" for h in got) or "-",
-                all((best[h] or 0) <= limit[h] for h in got) if len(got) == 2 else None))
-    gains = {h: M.rts_gain(grid, h, RATE, favour=True, how="mean" if h == 3 else "max")
-             for h in hops}
-    out.append(("5: RTS/CTS helps at 3-4 hops (3 hops: means over windows; 4 hops: best "
-                "averages)", ", ".join(f"{h} hops {M.fmt_gain(g)}" for h, g in gains.items()),
-                all(g is not None and g > 0 for g in gains.values()) if len(gains) == 2
-                else None))
-    for rts, claim, ok in ((True, "6: best window with RTS/CTS on <= 2",
-                            lambda h, w: w <= 2),
-                           (False, "7: best window with RTS/CTS off within 1 of ceil(1.5 h)",
-                            lambda h, w: abs(w - min(6, -(-3 * h // 2))) <= 1)):
-        wins = {h: M.best_window(grid.series(h, RATE, rts)) for h in hops}
-        out.append((claim, ", ".join(f"{h} hops {M.window_label(w)}" for h, w in wins.items()),
-                    all(w is not None and ok(h, w) for h, w in wins.items())
-                    if len(wins) == 2 else None))
-    return out
-
-
 def claim_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """One row per claim, one column per fading spread: our value and whether it holds."""
     by_sigma = grids(records)
-    marks = {s: claim_marks(g) for s, g in by_sigma.items()}
+    marks = {s: M.long_path_claims(g) for s, g in by_sigma.items()}
     if not marks:
         return []
     first = next(iter(marks.values()))
@@ -137,7 +115,7 @@ def claim_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
 def verdict_line(records: Sequence[Mapping[str, Any]]) -> str:
     """Which claims the lossier hops explain: those that fail at the file's spread and hold at
     a larger one (the slow test asks only the second)."""
-    marks = {s: claim_marks(g) for s, g in grids(records).items()}
+    marks = {s: M.long_path_claims(g) for s, g in grids(records).items()}
     larger = [s for s in marks if s > FILED_SIGMA]
     if not larger:
         return "No run above the campus file's fading: nothing is judged."

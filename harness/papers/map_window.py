@@ -2,7 +2,9 @@
 the window spread at 1 hop comes from how Linux keeps a small receiver window (a 1-segment
 window sent as two half segments, delayed ACKs), not from the medium. The run limits the
 sender's window in whole segments with every segment ACKed at once; this module reads its
-spread per rate beside the grid's (receiver window, RTS/CTS off) and judges claim 1's criterion.
+spread per rate beside the grid's (receiver window, RTS/CTS off) and judges claim 1's criterion;
+the same mechanism's run at 3-4 hops (000_window_quickack_long.yaml) is judged on claims 3 and
+5-7 beside the grid.
 """
 from __future__ import annotations
 
@@ -100,9 +102,8 @@ def long_series_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
 def long_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] = None
                      ) -> List[str]:
     """Claims 3, 5, 6, 7 on the 3-4 hop paths at 5.5 Mbit/s with each window mechanism."""
-    from harness.papers import map_fading
-    ours = map_fading.claim_marks(M.Grid.of(records, window="cwnd_clamp"))
-    theirs = map_fading.claim_marks(grid) if grid is not None else None
+    ours = M.long_path_claims(M.Grid.of(records, window="cwnd_clamp"))
+    theirs = M.long_path_claims(grid) if grid is not None else None
     mark = lambda ours_, holds: f"{ours_}: {'-' if holds is None else 'holds' if holds else 'no'}"  # noqa: E731
     out = ["| claim (5.5 Mbit/s, 3-4 hops) | sender limit, every segment ACKed |"
            + (" grid: receiver window, delayed ACK |" if theirs else ""),

@@ -84,7 +84,7 @@ def test_full_claim_reproduced_on_two_of_three_layouts(verdicts, key):
 def fading_marks() -> Dict[float, List]:
     """Claims 3 and 5-7 per fading spread over the 3-4 hop paths (000_fading.yaml)."""
     from harness.papers import map_fading
-    return {s: map_fading.claim_marks(g)
+    return {s: M.long_path_claims(g)
             for s, g in map_fading.grids(run_file("000_fading").records).items()}
 
 
@@ -123,8 +123,7 @@ def test_full_whole_segments_each_acked_explain_claim1():
 @pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
 def test_full_whole_segments_each_acked_on_long_paths(index):
     """The same mechanism at 3-4 hops, 5.5 Mbit/s: does a claim that fails on the grid hold?"""
-    from harness.papers import map_fading
     recs = run_file("000_window_quickack_long").records
-    claim, ours, holds = map_fading.claim_marks(M.Grid.of(recs, window="cwnd_clamp"))[index]
+    claim, ours, holds = M.long_path_claims(M.Grid.of(recs, window="cwnd_clamp"))[index]
     print(f"\nclaim: {claim}\nsender limit, every segment ACKed: {ours} -> {holds}")
     assert holds, f"{claim}: {ours} with whole segments each ACKed"
