@@ -85,15 +85,26 @@ def test_lab1_goodput_falls_with_hops(tmp_path):
         lab.close()
 
 
+def together_at_prompt(lab: Lab, pairs: str):
+    """``together`` of ``iperf -t 8 pairs``, measured again over 16 s when the prompt says the
+    senders never overlapped: a hidden sender's SYN, lost to the other's stream and retried
+    after 1, 2 and 4 s, can start its flow only when the other's has ended (the prompt's own
+    advice is a longer -t)."""
+    out = lab.say(f"iperf -t 8 {pairs}")
+    if "never got frames through at the same time" in out:
+        out = lab.say(f"iperf -t 16 {pairs}")
+    return together(out)
+
+
 def test_lab2_rts_cts_rescues_hidden_senders(tmp_path):
     lab = Lab(tmp_path, "02-hidden-terminal")
     try:
-        plain = together(lab.say("iperf -t 8 sta1 sta2 sta3 sta2"))
+        plain = together_at_prompt(lab, "sta1 sta2 sta3 sta2")
         out = lab.say("medium")
         assert re.search(r"sta1 > sta2\s+\d+\s+\d+\s+\d+%\s+[1-9]", out), out  # collisions
         lab.say("rts sta1 on")
         lab.say("rts sta3 on")
-        rts = together(lab.say("iperf -t 8 sta1 sta2 sta3 sta2"))
+        rts = together_at_prompt(lab, "sta1 sta2 sta3 sta2")
         print(f"\nlab 2 quick: two hidden TCP senders together {plain} (Mbit/s, s), "
               f"with RTS/CTS {rts}")
         assert plain[1] > 2 and rts[1] > 2, (plain, rts)  # both sent together for a while
