@@ -447,7 +447,8 @@ def verdicts(grid: Grid) -> List[Verdict]:
     # 12. 11 Mbit/s beyond 1 hop: prior experience in the paper, not in its grid (nor ours)
     out.append(Verdict(
         "eleven", "11 Mbit/s gives very low throughput beyond 1 hop", "prior experience, not "
-        "measured", "very low", "-", None, "not measured: neither grid has a fixed 11 Mbit/s"))
+        "measured", "very low", "-", None, "not in the grid (no fixed 11 Mbit/s): its own run, "
+        "experiments/papers/000_rate11.yaml, on the paper page"))
     return out
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import map_analysis as M
-from harness.papers import map_fading, map_links, map_window
+from harness.papers import map_eleven, map_fading, map_links, map_window
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 
@@ -58,7 +58,8 @@ CLAIMS: List[Claim] = [
     Claim("000.rtt3auto1", "3-hop RTT, auto, 1 segment, RTS off / on", [388, 679], "ms",
           "§4.3 text", experiment=MAP),
     Claim("000.eleven", "11 Mbit/s beyond 1 hop", "very low", "", "§3 (prior experience)",
-          note="not in the paper's grid, nor in ours"),
+          experiment="experiments/papers/000_rate11.yaml",
+          note="not in the paper's grid; ours: its own run beside 5.5 Mbit/s"),
 ]
 
 PAPER = Paper("000", "Koutsonikolas, Dyaberi, Garimella, Fahmy, Hu: On TCP Throughput and "
@@ -75,7 +76,8 @@ OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX rou
 #: first set (the default layout) gives each row.
 #: The experiments the page's claim rows come from: the grids and their slices, not the
 #: sensitivity run (000_fading), whose records are not the model.
-ROWS_FROM = ("paper000_map", "paper000_rts", "paper000_hops", "paper000_sender")
+ROWS_FROM = ("paper000_map", "paper000_rts", "paper000_hops", "paper000_sender",
+             "paper000_rate11")
 
 
 def _spread_range(grid: M.Grid, hops: int) -> Optional[List[float]]:
@@ -95,7 +97,10 @@ def _band_verdict(paper: Any, ours: Any) -> str:
 
 
 def rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
-    """The claim table with our values from one layout's grid (its first layout's records)."""
+    """The claim table with our values from one layout's grid (its first layout's records);
+    the 11 Mbit/s run (000_rate11) gives claim 12's row alone."""
+    if map_eleven.has_eleven(records):
+        return [eleven_row(records)]
     grid = M.Grid.of(records)
     c = PAPER.claim
     hops = grid.hop_counts()
@@ -154,8 +159,18 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
     pair = [grid.avg(3, "auto", s, 1, "rtt") for s in M.RTS] if 3 in hops else []
     out.append(Row(c("000.rtt3auto1"), [round(v) for v in pair if v is not None] or None,
                    "RTS off, on", "compare" if pair and None not in pair else "not measured"))
-    out.append(Row(c("000.eleven"), None, "", "not measured (neither grid has it)"))
+    out.append(Row(c("000.eleven"), None, "", "not measured here: experiments/papers/"
+                   "000_rate11.yaml"))
     return out
+
+
+def eleven_row(records: Sequence[Mapping[str, Any]]) -> Row:
+    """Claim 12 on the default layout (seed 1) of the 11 Mbit/s run."""
+    v = map_eleven.verdict(records, 1)
+    ratio = map_eleven.median_ratio(records, 1)
+    return Row(PAPER.claim("000.eleven"), round(ratio, 2) if ratio is not None else None,
+               f"{map_eleven.CRITERION}; seed 1",
+               "not measured" if v.holds is None else "agrees" if v.holds else "differs")
 
 
 # -- tables in the paper's layouts -----------------------------------------------------------
@@ -384,6 +399,8 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         return ["### The window's mechanics", ""] + map_window.section_lines(recs)
     if rs.name.startswith("paper000_fading"):
         return ["### Sensitivity: lossier hops", ""] + map_fading.section_lines(recs)
+    if map_eleven.has_eleven(recs):
+        return ["### 11 Mbit/s beyond 1 hop (claim 12)", ""] + map_eleven.section_lines(recs)
     grid = M.Grid.of(recs)
     seed = layout_of(recs)
     durations = sorted({float(f.get("duration") or 0) for r in recs
@@ -457,15 +474,22 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     least two of the three), and the link facts of each layout."""
     grids = [(rs.name, layout_of(rs.ok), M.Grid.of(rs.ok)) for rs in sets
              if rs.name.startswith("paper000_map")]
+    eleven = next((rs for rs in sets if map_eleven.has_eleven(rs.ok)), None)
     out: List[str] = []
     if grids:
         per = [M.verdicts(g) for _n, _s, g in grids]
+        if eleven is not None:  # claim 12 from its own run, per layout
+            for (_n, s, _g), verdicts in zip(grids, per):
+                at = next(i for i, v in enumerate(verdicts) if v.key == "eleven")
+                verdicts[at] = map_eleven.verdict(eleven.ok, s if s is not None else 1)
         head = "| # | claim | " + " | ".join(f"seed {s}" for _n, s, _g in grids) + \
             " | reproduced |"
         out += ["## The claims on each layout", "",
                 "Each claim of 000.4 judged by its criterion (each layout's report gives the "
                 "numbers) on the default layout (shadowing seed 1) and two others. A claim is "
-                "reproduced if it holds on at least two of the three."]
+                "reproduced if it holds on at least two of the three."
+                + (f" Claim 12 is judged on each layout from `{eleven.name}` (below)."
+                   if eleven is not None else "")]
         if not all(complete(g) for _n, _s, g in grids):
             out += ["Partial grids (their reports list the paths and points measured) are "
                     "judged on what they hold; a claim stays open until two layouts agree."]
@@ -494,6 +518,9 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
                 "ACKs; docs/policies.md) rather than from the medium.", ""]
         for rs in windows:
             out += [f"From `{rs.name}`:", ""] + map_window.section_lines(rs.ok, default)
+    if eleven is not None:
+        out += ["## 11 Mbit/s beyond 1 hop (claim 12)", "",
+                f"From `{eleven.name}`:", ""] + map_eleven.section_lines(eleven.ok)
     fading = next((rs for rs in sets if rs.name.startswith("paper000_fading")), None)
     if fading is not None:
         out += ["## Sensitivity: lossier hops (not the model)", ""] \

@@ -9,7 +9,8 @@ harness/papers/map_analysis.py states:
 - quick (CI): RTS/CTS costs throughput on one hop at auto rate (E2); throughput falls from 1
   to 2 to 3 hops, 2 hops carrying less than half of 1 hop (E3);
 - slow (the three full grids: the default layout and shadowing seeds 2 and 3): every claim of
-  000.4 is reproduced, i.e. holds on at least two of the three layouts.
+  000.4 is reproduced, i.e. holds on at least two of the three layouts (claim 12 from its own
+  run at 11 and 5.5 Mbit/s, 000_rate11).
 """
 from __future__ import annotations
 
@@ -127,3 +128,21 @@ def test_full_whole_segments_each_acked_on_long_paths(index):
     claim, ours, holds = M.long_path_claims(M.Grid.of(recs, window="cwnd_clamp"))[index]
     print(f"\nclaim: {claim}\nsender limit, every segment ACKed: {ours} -> {holds}")
     assert holds, f"{claim}: {ours} with whole segments each ACKed"
+
+
+# -- slow: claim 12, 11 Mbit/s beside 5.5 Mbit/s on the three layouts ------------------------
+@pytest.mark.slow
+def test_full_eleven_mbits_is_very_low_beyond_one_hop():
+    """Claim 12 (§3, the authors' prior experience): at a fixed 11 Mbit/s the median path
+    longer than 1 hop carries less than half of what it carries at 5.5 Mbit/s, on at least two
+    of the three layouts (harness/papers/map_eleven.py)."""
+    from harness.papers import map_eleven
+    recs = run_file("000_rate11").records
+    for line in map_eleven.table_lines(recs):
+        print(line)
+    marks = {s: map_eleven.verdict(recs, s) for s in (1, 2, 3)}
+    for s, v in marks.items():
+        print(f"  seed {s}: {v.ours} -> {v.holds}")
+    holding = [s for s, v in marks.items() if v.holds]
+    assert len(holding) >= 2, (f"{map_eleven.CLAIM}: holds on layouts {holding} of 3 "
+                               f"({map_eleven.CRITERION})")

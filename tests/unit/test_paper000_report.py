@@ -293,3 +293,46 @@ def test_the_window_mechanics_at_3_and_4_hops_judge_claims_5_to_7_with_each_mech
     assert ": no |" not in claims[2].split("|")[2]                # claim 3 holds at MAP's level
     text = "\n".join(map_window.section_lines(recs))
     assert "3- and 4-hop paths" in text and "claim 1's criterion" not in text
+
+
+def eleven_records() -> List[Dict[str, Any]]:
+    """The 11 Mbit/s run's shape: every path at 5.5 and 11 Mbit/s, RTS off, window unclamped,
+    two layouts; at 11 Mbit/s seed 1's paths beyond 1 hop carry 30 % of 5.5's, seed 2's 80 %
+    (1-hop paths: 150 % on both)."""
+    share = {(1, True): 0.3, (2, True): 0.8, (1, False): 1.5, (2, False): 1.5}
+    out = []
+    for seed in (1, 2):
+        for path in PATHS:
+            for rate in (5.5, 11):
+                base = paper_kbps(path, 5.5, False, None)
+                kbps = base * (share[(seed, M.hops_of(path) > 1)] if rate == 11 else 1.0)
+                out.append(record(len(out), path, rate, False, None, kbps, 10.0, seed))
+    return out
+
+
+def test_eleven_mbits_is_judged_per_layout_on_the_median_path_beyond_one_hop(tmp_path):
+    from harness.papers import map_eleven
+    recs = eleven_records()
+    assert map_eleven.has_eleven(recs) and not map_eleven.has_eleven(grid_records(PATHS[:2]))
+    assert map_eleven.median_ratio(recs, 1) == pytest.approx(0.3)
+    assert map_eleven.median_ratio(recs, 2) == pytest.approx(0.8)
+    assert map_eleven.median_ratio(recs, 1, -1) == pytest.approx(1.5)
+    assert map_eleven.verdict(recs, 1).holds is True
+    assert map_eleven.verdict(recs, 2).holds is False
+    assert map_eleven.verdict(recs, 3).holds is None                 # layout not run
+    lines = map_eleven.table_lines(recs)
+    assert lines[0] == ("| path | hops | seed 1: 5.5 / 11 Mbit/s (ratio) | "
+                        "seed 2: 5.5 / 11 Mbit/s (ratio) |")
+    assert any(ln.startswith("| 5-3-23 | 2 |") and "(0.30) |" in ln and ln.endswith("(0.80) |")
+               for ln in lines)
+    # the page judges claim 12 per layout from this run; its row comes from seed 1
+    sets = [load_results(store(tmp_path / f"s{seed}", name, grid_records(seed=seed)))
+            for seed, name in ((1, "paper000_map"), (2, "paper000_map_seed2"))]
+    eleven = load_results(store(tmp_path / "e", "paper000_rate11", recs))
+    page = "\n".join(paper000.page_sections(sets + [eleven]))
+    assert "| 12 | 11 Mbit/s gives very low throughput beyond 1 hop | yes | no | open (1 of 2" \
+        in page
+    assert "## 11 Mbit/s beyond 1 hop (claim 12)" in page
+    (row,) = paper000.rows(recs)
+    assert row.claim.key == "000.eleven" and row.ours == 0.3 and row.verdict == "agrees"
+    assert "### 11 Mbit/s beyond 1 hop" in section(eleven, eleven.report_dir / "report.md")
