@@ -16,6 +16,10 @@ Routes are static, as on a testbed whose routing daemon was stopped once its rou
   between every pair of its routers; every hop must be a link.
 ``nodes: path`` starts only the path's routers: the others would only listen (no routing
 traffic), and static shadowing is keyed by router names, so the links stay the same.
+``outside`` adds a neighbouring pair of routers off the path, linked one hop, RTS/CTS off
+whatever ``rts`` says (a network of its own, on the same channel): flows name them
+``outside1`` and ``outside2``; ``first`` and ``last`` stay the pinned path's ends. ``auto`` picks the pair by a rule (``outside_pair``), so a
+sweep over paths gets each path's own neighbour without hand-picking.
 """
 from __future__ import annotations
 
@@ -46,6 +50,11 @@ RATES_B = (1, 2, 5.5, 11)
 ETX_PROBE_BYTES = DATA_FRAME_BYTES
 #: A link is usable for routing (and a hop of a pinned path) when df x dr >= this (ETX <= 10).
 MIN_LINK_QUALITY = 0.1
+#: The medium's default capture threshold (dB, docs/medium.md): an overlapping frame within
+#: this of the wanted one's power destroys it.
+CAPTURE_DB = 10.0
+#: Names flows give the ``outside`` pair (sender, receiver of its traffic).
+OUTSIDE_ALIASES = ("outside1", "outside2")
 
 TOP_KEYS = ("name", "description", "floor_height", "radio", "propagation", "wall_loss",
             "buildings", "routers", "paths")
@@ -376,10 +385,62 @@ def parse_path(path: Optional[str], campus: Campus) -> List[int]:
     return ids
 
 
+def hidden_hits(table: LinkTable, path: Sequence[str], x: str) -> List[Tuple[str, str]]:
+    """The hops s -> r of ``path`` (both directions: TCP's ACKs run backwards) that router
+    ``x`` can break as a hidden terminal: x and s sense each other below their carrier-sense
+    thresholds, both ways, and x's power at r is within ``CAPTURE_DB`` of s's."""
+    out = []
+    for s, r in list(zip(path, path[1:])) + list(zip(path[::-1], path[::-1][1:])):
+        cs_s, cs_x = (table.radios[n]["cs_threshold_dbm"] for n in (s, x))
+        if table.get(x, s).mean_dbm >= cs_s or table.get(s, x).mean_dbm >= cs_x:
+            continue
+        if table.get(x, r).mean_dbm > table.get(s, r).mean_dbm - CAPTURE_DB:
+            out.append((s, r))
+    return out
+
+
+def outside_pair(table: LinkTable, path: Sequence[str], rate: float
+                 ) -> Optional[Tuple[str, str]]:
+    """``outside: auto``: the neighbouring network most able to collide with the path unseen.
+    Its sender is the router off the path that is a hidden terminal to the most hops of
+    ``path`` (``hidden_hits``; ties: the larger summed power at those hops' receivers), its
+    receiver the router off the path (not the sender) with the best link to it at ``rate``
+    (df x dr, at least ``MIN_LINK_QUALITY``). None when no router off the path hides."""
+    others = [n for n in table.names() if n not in path]
+    scored = []
+    for x in others:
+        hits = hidden_hits(table, path, x)
+        if hits:
+            power = sum(10 ** (table.get(x, r).mean_dbm / 10) for _s, r in hits)
+            scored.append((len(hits), power, x))
+    for _n, _p, x in sorted(scored, reverse=True):
+        partners = sorted(((link_quality(table, x, y, rate), y) for y in others if y != x),
+                          reverse=True)
+        if partners and partners[0][0] >= MIN_LINK_QUALITY:
+            return x, partners[0][1]
+    return None
+
+
+def parse_outside(outside: str, campus: Campus, pinned: Sequence[int]) -> List[int]:
+    """``"14-25"`` -> [14, 25] (routers of the campus, off the path, distinct); errors name
+    ``topology.outside``."""
+    parts = outside.replace(" ", "").split("-")
+    if len(parts) != 2 or not all(p.isdigit() and int(p) in campus.routers for p in parts):
+        raise SchemaError("topology.outside", f"{outside!r}: auto, or two routers of campus "
+                                              f"{campus.name} as \"a-b\"; routers: "
+                                              + ", ".join(str(r) for r in campus.routers))
+    ids = [int(p) for p in parts]
+    if ids[0] == ids[1] or any(r in pinned for r in ids):
+        raise SchemaError("topology.outside", f"{outside!r}: two different routers off the "
+                                              f"path ({'-'.join(map(str, pinned))})")
+    return ids
+
+
 def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str] = None,
           nodes: str = "all", rate: Optional[float] = None, rts: bool = False,
           shadowing_seed: Optional[int] = None, etx_rate: float = 2,
-          fading_sigma: Optional[float] = None) -> CampusTopology:
+          fading_sigma: Optional[float] = None, outside: Optional[str] = None
+          ) -> CampusTopology:
     """The campus as a topology: one IBSS station per router (all, or the path's), static
     routes by ``routing``; ``rate`` None = auto (minstrel). ``fading_sigma`` replaces the
     file's per-frame fading by log-normal fading of that spread (a sensitivity knob: lossier
@@ -392,6 +453,9 @@ def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str
     if routing == "etx" and path is not None:
         raise SchemaError("topology.path", "only with routing: pinned (routing: etx routes "
                                            "every pair by its ETX snapshot)")
+    if outside is not None and routing != "pinned":
+        raise SchemaError("topology.outside", "only with routing: pinned (a neighbouring pair "
+                                              "beside one path)")
     if nodes == "path" and routing != "pinned":
         raise SchemaError("topology.nodes", "path (start only the path's routers) needs "
                                             "routing: pinned and a topology.path")
@@ -405,12 +469,15 @@ def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str
                                                    f"linked (probes at {etx_rate:g} Mbit/s arrive "
                                                    f"both ways with probability {q:.3f}, below "
                                                    f"{MIN_LINK_QUALITY:g})")
+    extra = _outside_ids(outside, place, table, pinned, rate if rate is not None else etx_rate)
     ids = pinned if nodes == "path" else list(place.routers)
+    ids = list(ids) + [r for r in extra if r not in ids]
     topo = CampusTopology(f"campus-{place.name}", place, routing)
     for rid in ids:
         name = router_name(rid)
         topo.add_station(name, place.position(rid), mode="ibss", channel=place.radio["channel"],
-                         rate=rate, rts=rts, txpower_dbm=place.radio["txpower_dbm"],
+                         rate=rate, rts=rts and rid not in extra,
+                         txpower_dbm=place.radio["txpower_dbm"],
                          retry_limit=place.radio["retry_limit"], ip=f"10.0.0.{rid}/24", phy="b",
                          antenna_gain_dbi=place.radio["antenna_gain_dbi"])
         topo.add_alias(str(rid), name)
@@ -425,16 +492,47 @@ def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str
                     topo.paths[(a, b)] = topo.pinned[i:j + 1]
                 elif i > j:
                     topo.paths[(a, b)] = topo.pinned[j:i + 1][::-1]
+        # flows' first and last: the path's ends, whatever else is started
+        topo.add_alias("first", topo.pinned[0])
+        topo.add_alias("last", topo.pinned[-1])
     else:
         topo.paths = etx_paths(table, names, etx_rate)
         for (a, b), route in topo.paths.items():
             if len(route) == 2 and b not in topo.wireless_neighbours(a):
                 topo.add_link(a, b)
+    if extra:
+        a, b = (router_name(r) for r in extra)
+        topo.add_link(a, b)
+        topo.paths[(a, b)], topo.paths[(b, a)] = [a, b], [b, a]
+        for alias, name in zip(OUTSIDE_ALIASES, (a, b)):
+            topo.add_alias(alias, name)
     for (a, b), route in topo.paths.items():
         if len(route) > 2:
             topo.add_route(a, b, route[1])
     topo.medium = place.medium(shadowing_seed)
     return topo
+
+
+def _outside_ids(outside: Optional[str], place: Campus, table: LinkTable,
+                 pinned: Sequence[int], rate: float) -> List[int]:
+    """The ``outside`` pair's routers (none without it), checked to be linked at ``rate``."""
+    if outside is None:
+        return []
+    names = [router_name(r) for r in pinned]
+    if outside == "auto":
+        pair = outside_pair(table, names, rate)
+        if pair is None:
+            raise SchemaError("topology.outside", f"auto: no router off the path "
+                                                  f"{'-'.join(map(str, pinned))} is hidden from "
+                                                  "it; name a pair as \"a-b\"")
+        return [int(n[1:]) for n in pair]
+    ids = parse_outside(outside, place, pinned)
+    q = link_quality(table, router_name(ids[0]), router_name(ids[1]), rate)
+    if q < MIN_LINK_QUALITY:
+        raise SchemaError("topology.outside", f"{outside!r}: {ids[0]} and {ids[1]} are not "
+                                              f"linked at {rate:g} Mbit/s (df x dr {q:.3f}, "
+                                              f"below {MIN_LINK_QUALITY:g})")
+    return ids
 
 
 #: What ``topology: {builder: campus, ...}`` accepts (docs/campus.md).
@@ -463,5 +561,9 @@ BUILDER = Builder(
                   "campus file's: lossier links at the same mean power", default=None,
                   min=0.5, max=12, nullable=True, null_label="the campus file's",
                   omit_default=True),
+        ParamSpec("outside", "str", "a neighbouring pair off the pinned path, \"a-b\" or auto "
+                  "(the router hidden from most of the path's hops and its best partner); "
+                  "flows name it outside1, outside2", default=None, nullable=True,
+                  null_label="none", omit_default=True),
     ),
 )

@@ -402,16 +402,17 @@ ENDPOINT_ALIASES = ("first", "last")
 def resolve_endpoint(name: str, nodes: List[str], where: str = "flow",
                      aliases: Optional[Dict[str, str]] = None) -> str:
     """``first``/``last`` -> the topology's first/last node (ends of a chain whose length is
-    swept); an alias (a campus router's number) -> its node; other names must exist. Used by
-    the executor once the topology is built."""
+    swept), unless the topology names its ends as aliases (a campus's pinned path); an alias
+    (a campus router's number) -> its node; other names must exist. Used by the executor once
+    the topology is built."""
     if not nodes:
         raise HarnessError(f"{where}: the topology has no nodes")
+    if aliases and name in aliases:
+        return aliases[name]
     if name == "first":
         return nodes[0]
     if name == "last":
         return nodes[-1]
-    if aliases and name in aliases:
-        return aliases[name]
     if name not in nodes:
         also = f", or {', '.join(aliases)}" if aliases else ""
         raise HarnessError(f"{where}: no node {name!r}; nodes: {', '.join(nodes)} "

@@ -93,7 +93,8 @@ def mapping_text(value: Any, shared: Sequence[Tuple[str, Any]] = ()) -> str:
 
 
 def flows_text(value: Any) -> str:
-    """A swept list of flows as ``server>client 8M + client>server 8M`` (a count as ``x2``),
+    """A swept list of flows as ``server>client 8M + client>server 8M`` (a count as ``x2``, a
+    UDP flow's offered load as ``udp 500Kb/s``),
     "" when ``value`` is not one. Also takes the item tuples reports group by."""
     if not isinstance(value, (list, tuple)) or not value:
         return ""
@@ -105,6 +106,10 @@ def flows_text(value: Any) -> str:
         text = f"{f['src']}>{f['dst']}"
         if int(f.get("count") or 1) > 1:
             text += f" x{int(f['count'])}"
+        if f.get("protocol") == "udp":
+            text += " udp"
+        if f.get("bitrate"):
+            text += f" {_size(f['bitrate'])}b/s"
         if f.get("bytes"):
             text += f" {_size(f['bytes'])}"
         elif f.get("duration"):

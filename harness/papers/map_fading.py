@@ -6,10 +6,11 @@ hops lost more frames per attempt); it is not the model.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Sequence
 
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
+from harness.papers import map_variants as V
 
 RATE = 5.5
 
@@ -29,115 +30,26 @@ def sigma_of(rec: Mapping[str, Any]) -> float:
     return FILED_SIGMA if value is None else float(value)
 
 
+#: The condition this run varies (``map_variants``).
+FADING = V.Condition(sigma_of, "fading (dB)", lambda s: f"fading {s:g} dB", FILED_SIGMA, "dB",
+                     "lossier hops")
+
+
 def grids(records: Sequence[Mapping[str, Any]]) -> Dict[float, M.Grid]:
     """One grid per fading spread (ok campus records only, as ``Grid.of`` reads them)."""
-    groups: Dict[float, List[Mapping[str, Any]]] = {}
-    for rec in records:
-        groups.setdefault(sigma_of(rec), []).append(rec)
-    return {s: M.Grid.of(recs) for s, recs in sorted(groups.items())}
-
-
-def _medium(records: Sequence[Mapping[str, Any]]
-            ) -> Dict[Tuple[float, int, bool], Tuple[Optional[float], Optional[float]]]:
-    """(sigma, hops, rts) -> (share of MAC attempts received, retry-limit drops per run);
-    None where no run has the medium's counters."""
-    acc: Dict[Tuple[float, int, bool], Tuple[List[float], List[float]]] = {}
-    for rec in records:
-        if rec.get("status") != "ok":
-            continue
-        key = (sigma_of(rec), M.hops_of(A.param(rec, "topology.path")),
-               bool(A.param(rec, "topology.rts")))
-        ok, drops = A.attempt_success(rec), A.retry_drops(rec)
-        got = acc.setdefault(key, ([], []))
-        if ok is not None:
-            got[0].append(ok)
-        if drops is not None:
-            got[1].append(drops)
-    return {k: (sum(a) / len(a) if a else None, sum(d) / len(d) if d else None)
-            for k, (a, d) in acc.items()}
-
-
-def _pair(off: Optional[float], on: Optional[float], fmt: str) -> str:
-    return " / ".join("-" if v is None else format(v, fmt) for v in (off, on))
-
-
-def _kbps(value: Optional[float]) -> str:
-    return "-" if value is None else f"{value:.0f}"
-
-
-def _mean(series: Mapping[Optional[int], float]) -> Optional[float]:
-    return sum(series.values()) / len(series) if series else None
+    return V.grids(records, FADING)
 
 
 def table_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """Per fading spread and hop count: throughput with RTS/CTS off and on (means over the
-    windows measured, and the best window's), the gain of RTS/CTS as claim 5 reads it,
-    the best windows (claims 6, 7) and what the medium saw."""
-    by_sigma = grids(records)
-    medium = _medium(records)
-    out = ["| fading (dB) | hops | RTS off: mean / best kbit/s | RTS on: mean / best kbit/s | "
-           "RTS/CTS on over off | best window off / on | attempts received off / on | "
-           "retry-limit drops per run off / on |",
-           "|---|---|---|---|---|---|---|---|"]
-    for sigma, grid in by_sigma.items():
-        for h in grid.hop_counts():
-            off, on = grid.series(h, RATE, False), grid.series(h, RATE, True)
-            gain = M.rts_gain(grid, h, RATE, favour=True, how="mean" if h == 3 else "max")
-            m_off = medium.get((sigma, h, False), (None, None))
-            m_on = medium.get((sigma, h, True), (None, None))
-            out.append(
-                f"| {sigma:g} | {h} | {_kbps(_mean(off))} / {_kbps(max(off.values(), default=None))}"
-                f" | {_kbps(_mean(on))} / {_kbps(max(on.values(), default=None))} | "
-                f"{M.fmt_gain(gain)} | {M.window_label(M.best_window(off))} / "
-                f"{M.window_label(M.best_window(on))} | {_pair(m_off[0], m_on[0], '.1%')} | "
-                f"{_pair(m_off[1], m_on[1], '.1f')} |")
-    return out
+    return V.table_lines(records, FADING)
 
 
 def claim_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """One row per claim, one column per fading spread: our value and whether it holds."""
-    by_sigma = grids(records)
-    marks = {s: M.long_path_claims(g) for s, g in by_sigma.items()}
-    if not marks:
-        return []
-    first = next(iter(marks.values()))
-    out = ["| claim (5.5 Mbit/s) | " + " | ".join(f"fading {s:g} dB" for s in marks) + " |",
-           "|---|" + "---|" * len(marks)]
-    for i, (claim, _ours, _holds) in enumerate(first):
-        cells = []
-        for s in marks:
-            _c, ours, holds = marks[s][i]
-            cells.append(f"{ours}: {'-' if holds is None else 'holds' if holds else 'no'}")
-        out.append(f"| {claim} | " + " | ".join(cells) + " |")
-    return out
+    return V.claim_lines(records, FADING)
 
 
 def verdict_line(records: Sequence[Mapping[str, Any]]) -> str:
-    """Which claims the lossier hops explain: those that fail at the file's spread and hold at
-    a larger one (the slow test asks only the second)."""
-    marks = {s: M.long_path_claims(g) for s, g in grids(records).items()}
-    larger = [s for s in marks if s > FILED_SIGMA]
-    if not larger:
-        return "No run above the campus file's fading: nothing is judged."
-    first = next(iter(marks.values()))
-    names = [c.split(":")[0] for c, _o, _h in first]
-    base = marks.get(FILED_SIGMA)
-    already = [n for i, n in enumerate(names) if base is not None and base[i][2]]
-    explained = [n for i, n in enumerate(names) if n not in already
-                 and any(marks[s][i][2] for s in larger)]
-    rest = [n for n in names if n not in already and n not in explained]
-    spreads = ", ".join(f"{s:g}" for s in larger)
-    parts = []
-    if explained:
-        parts.append(f"explained by lossier hops (fails at {FILED_SIGMA:g} dB, holds at "
-                     f"{' or '.join(f'{x:g}' for x in larger)} dB): claim "
-                     + ", ".join(explained))
-    if rest:
-        parts.append(f"not explained (holds at none of {spreads} dB): claim " + ", ".join(rest))
-    if already:
-        parts.append(f"already holding at {FILED_SIGMA:g} dB: claim " + ", ".join(already))
-    text = "; ".join(parts)
-    return f"**Verdict:** {text}."
+    return V.verdict_line(records, FADING)
 
 
 def link_lines(paths: Sequence[str], sigmas: Sequence[float], seed: int = 1) -> List[str]:

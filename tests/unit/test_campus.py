@@ -128,7 +128,49 @@ def test_etx_snapshot_routes_every_pair_on_shortest_etx_paths():
     assert via[("r5", "r23")] == "r3" and ("r5", "r3") not in via
 
 
+def test_an_outside_pair_beside_a_pinned_path_is_hidden_from_it():
+    # r37 - r25 - r14 - r23 (the path, RTS/CTS on) and, off it, the router hidden from most
+    # of its hops with its best partner (RTS/CTS off: a network of its own)
+    topo = C.build(routing="pinned", path="37-25-14-23", nodes="path", rate=5.5, rts=True,
+                   outside="auto")
+    names = topo.node_names()
+    assert names[:4] == ["r37", "r25", "r14", "r23"] and len(names) == 6
+    src, dst = names[4:]
+    table = C.campus_links(topo.campus, None, C.ETX_PROBE_BYTES)
+    assert C.hidden_hits(table, names[:4], src)                   # it breaks a hop unseen
+    assert C.link_quality(table, src, dst, 5.5) >= C.MIN_LINK_QUALITY
+    assert [topo.stations[n].rts for n in names] == [True] * 4 + [False] * 2
+    assert topo.aliases["first"] == "r37" and topo.aliases["last"] == "r23"
+    assert (topo.aliases["outside1"], topo.aliases["outside2"]) == (src, dst)
+    topo.check_flow(src, dst)
+    with pytest.raises(HarnessError, match="only"):
+        topo.check_flow("r37", src)                               # no route into the path
+    named = C.build(routing="pinned", path="37-25-14-23", nodes="path",
+                    outside=f"{src[1:]}-{dst[1:]}")
+    assert named.node_names() == names
+
+
+def test_first_and_last_are_the_pinned_paths_ends_with_every_router_started(tmp_path):
+    runs = experiment("""\
+        name: mine
+        topology: {builder: campus, routing: pinned, path: "5-3-23"}
+        flows: [{src: first, dst: last}]
+        """, tmp_path)
+    assert runs[0].params["topology"]["nodes"] == "all"
+    topo = C.build(routing="pinned", path="5-3-23")
+    assert (topo.aliases["first"], topo.aliases["last"]) == ("r5", "r23")
+
+
 @pytest.mark.parametrize("kwargs, key, match", [
+    ({"routing": "pinned", "path": "1-23-16", "outside": "23-14"}, "topology.outside",
+     "two different routers off the path"),
+    ({"routing": "pinned", "path": "1-23-16", "outside": "5"}, "topology.outside",
+     "auto, or two routers"),
+    ({"routing": "pinned", "path": "1-23-16", "outside": "5-99"}, "topology.outside",
+     "auto, or two routers"),
+    ({"routing": "pinned", "path": "1-23-16", "outside": "4-30"}, "topology.outside",
+     "4 and 30 are not linked at 2 Mbit/s"),
+    ({"outside": "auto"}, "topology.outside", "only with routing: pinned"),
     ({"routing": "pinned", "path": "1-99"}, "topology.path", "'99' in '1-99' is not a router"),
     ({"routing": "pinned", "path": "1-30"}, "topology.path", "not a path: 1 and 30 are not linked"),
     ({"routing": "pinned", "path": "1-23-1"}, "topology.path", "visits router 1 twice"),

@@ -142,4 +142,7 @@ def test_a_swept_list_of_flows_is_labelled_by_its_directions_not_its_dicts():
     assert flows_text(crossed) == "server>client 8M + client>server x2 300s"
     as_items = tuple(tuple(sorted(f.items())) for f in crossed)  # how reports group them
     assert flows_text(as_items) == flows_text(crossed)
+    udp = [{"src": "a", "dst": "b", "duration": 20.0},
+           {"src": "c", "dst": "d", "protocol": "udp", "bitrate": 500000, "duration": 20.0}]
+    assert flows_text(udp) == "a>b 20s + c>d udp 500Kb/s 20s"
     assert flows_text([1, 2]) == "" and flows_text("flows") == "" and flows_text([]) == ""

@@ -336,3 +336,55 @@ def test_eleven_mbits_is_judged_per_layout_on_the_median_path_beyond_one_hop(tmp
     (row,) = paper000.rows(recs)
     assert row.claim.key == "000.eleven" and row.ours == 0.3 and row.verdict == "agrees"
     assert "### 11 Mbit/s beyond 1 hop" in section(eleven, eleven.report_dir / "report.md")
+
+
+def outside_records() -> List[Dict[str, Any]]:
+    """The neighbour reading's shape: 3- and 4-hop paths, RTS/CTS x windows, idle neighbour
+    (the paths as in the grid) or 1.5 Mbit/s offered, where RTS/CTS then gains 20 %; every
+    record also carries the neighbour's UDP flow and links, which the reading leaves out."""
+    out = []
+    for load in (0.0, 1.5):
+        for path in ("1-16-29-30", "1-23-16-13-22"):
+            for rts in M.RTS:
+                for w in (1, 2, 4, None):
+                    kbps = paper_kbps(path, 5.5, False, w) * (0.5 if load else 1.0) * \
+                        (1.2 if rts and load else 0.9 if rts else 1.0)
+                    rec = record(len(out), path, 5.5, rts, w, kbps, 100.0)
+                    rec["medium"] = {"summary": {"links": {
+                        "r1>r16": {"attempts": 100, "successes": 80, "retry_drops": 1},
+                        "r22>r34": {"attempts": 900, "successes": 900, "retry_drops": 0}}}}
+                    if load:
+                        rec["params"]["flows"].append({"src": "outside1", "dst": "outside2",
+                                                       "protocol": "udp", "bitrate": 1.5e6})
+                        rec["flows"].append({"src": "r22", "dst": "r34", "protocol": "UDP",
+                                             "throughput_bps": 1.4e6})
+                    out.append(rec)
+    return out
+
+
+def test_the_hidden_neighbour_reading_reads_the_path_alone(tmp_path):
+    from harness.papers import map_outside
+    recs = outside_records()
+    assert [map_outside.load_of(r) for r in (recs[0], recs[-1])] == [0.0, 1.5]
+    view = map_outside.path_view(recs[-1])
+    assert [f["protocol"] if "protocol" in f else "TCP" for f in view["flows"]] == ["TCP"]
+    assert list(view["medium"]["summary"]["links"]) == ["r1>r16"]    # r22, r34: off the path
+    assert recs[-1]["flows"][-1]["protocol"] == "UDP"                # the record is untouched
+    assert map_outside.neighbours(recs) == {"1-16-29-30": ("r22", "r34"),
+                                            "1-23-16-13-22": ("r22", "r34")}
+    assert map_outside.delivered(recs) == {1.5: pytest.approx(1.4)}
+    lines = map_outside.section_lines(recs)
+    text = "\n".join(lines)
+    assert "| 1-16-29-30 | 22 > 34 |" in text
+    assert "1.40 of 1.5 Mbit/s offered" in text
+    rows = [ln for ln in lines if ln.startswith("| 0 | 3 |") or ln.startswith("| 1.5 | 3 |")]
+    assert "| -10 % |" in rows[0] and "| +20 % |" in rows[1]             # claim 5's reading
+    assert "| 80.0% / 80.0% |" in rows[1]                                # path links only
+    assert lines[-2] == ("**Verdict:** explained by a hidden neighbour's load (fails at 0 "
+                         "Mbit/s, holds at 1.5 Mbit/s): claim 3, 5; not explained (holds at "
+                         "none of 1.5 Mbit/s): claim 6, 7.")
+    outside = load_results(store(tmp_path / "o", "paper000_outside", recs))
+    grid = load_results(store(tmp_path / "g", "paper000_map", grid_records()))
+    page = "\n".join(paper000.page_sections([grid, outside]))
+    assert "## A hidden neighbouring network" in page
+    assert not outside.name.startswith(paper000.ROWS_FROM)
