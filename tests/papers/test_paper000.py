@@ -69,7 +69,13 @@ def verdicts() -> Dict[str, List[M.Verdict]]:
 @pytest.mark.slow
 @pytest.mark.parametrize("key", CLAIMS)
 def test_full_claim_reproduced_on_two_of_three_layouts(verdicts, key):
-    rows = {name: next(v for v in vs if v.key == key) for name, vs in verdicts.items()}
+    assert_reproduced({name: next(v for v in vs if v.key == key)
+                       for name, vs in verdicts.items()})
+
+
+def assert_reproduced(rows: Dict[str, M.Verdict]) -> None:
+    """A claim is reproduced when it holds on at least two of the three layouts; prints it
+    with its regime and criterion, and our value on each layout."""
     first = next(iter(rows.values()))
     print(f"\nclaim: {first.claim}\nregime: {first.regime}\npaper: {first.paper}\n"
           f"criterion: {first.criterion}")
@@ -95,16 +101,22 @@ def test_full_lossier_hops_explain_the_claim(fading_marks, index):
     """The reading under test: MAP's hops lost more frames per attempt than the default
     layout's. If it explains a claim that fails on the default layout, the claim holds at one
     of the larger fading spreads (5 or 8 dB) of the same paths."""
-    first = next(iter(fading_marks.values()))[index]
+    assert_explained(fading_marks, index, 2.0, "fading", "dB", "lossier hops")
+
+
+def assert_explained(marks: Dict[float, List], index: int, base: float, what: str, unit: str,
+                     reading: str) -> None:
+    """A reading explains claim ``index`` (of claims 3, 5, 6, 7) when the claim holds at some
+    value of its condition above ``base``; prints the claim at every value."""
+    first = next(iter(marks.values()))[index]
     print(f"\nclaim: {first[0]}")
-    for sigma, marks in fading_marks.items():
-        _c, ours, holds = marks[index]
-        print(f"  fading {sigma:g} dB: {ours} -> {holds}")
-    larger = [s for s in fading_marks if s > 2]
-    assert larger, "no run with fading above the campus file's 2 dB"
-    assert any(fading_marks[s][index][2] for s in larger), (
-        f"{first[0]}: holds at no fading spread in {larger} dB; lossier hops alone do not "
-        "explain it")
+    for value, per in marks.items():
+        _c, ours, holds = per[index]
+        print(f"  {what} {value:g} {unit}: {ours} -> {holds}")
+    above = [v for v in marks if v > base]
+    assert above, f"no run with {what} above {base:g} {unit}"
+    assert any(marks[v][index][2] for v in above), (
+        f"{first[0]}: holds at no {what} in {above} {unit}; {reading} alone do not explain it")
 
 
 # -- slow: the window's mechanics (a test of one reading, not the grid) -----------------------
@@ -140,12 +152,7 @@ def test_full_eleven_mbits_is_very_low_beyond_one_hop():
     recs = run_file("000_rate11").records
     for line in map_eleven.table_lines(recs):
         print(line)
-    marks = {s: map_eleven.verdict(recs, s) for s in (1, 2, 3)}
-    for s, v in marks.items():
-        print(f"  seed {s}: {v.ours} -> {v.holds}")
-    holding = [s for s, v in marks.items() if v.holds]
-    assert len(holding) >= 2, (f"{map_eleven.CLAIM}: holds on layouts {holding} of 3 "
-                               f"({map_eleven.CRITERION})")
+    assert_reproduced({f"seed {s}": map_eleven.verdict(recs, s) for s in (1, 2, 3)})
 
 
 # -- slow: a hidden neighbouring network (a test of one reading, not the model) --------------
@@ -164,13 +171,5 @@ def test_full_a_hidden_neighbour_explains_the_claim(outside_marks, index):
     """The reading under test: traffic from outside the testbed, which the path's routers
     cannot hear, broke MAP's long paths' frames. If it explains a claim that fails on the
     default layout, the claim holds at one of the neighbour's loads (0.5 or 1.5 Mbit/s)."""
-    first = next(iter(outside_marks.values()))[index]
-    print(f"\nclaim: {first[0]}")
-    for load, marks in outside_marks.items():
-        _c, ours, holds = marks[index]
-        print(f"  outside load {load:g} Mbit/s: {ours} -> {holds}")
-    loaded = [v for v in outside_marks if v > 0]
-    assert loaded, "no run with the neighbour sending"
-    assert any(outside_marks[v][index][2] for v in loaded), (
-        f"{first[0]}: holds at no load in {loaded} Mbit/s; a hidden neighbour alone does not "
-        "explain it")
+    assert_explained(outside_marks, index, 0.0, "outside load", "Mbit/s",
+                     "a hidden neighbour's loads")
