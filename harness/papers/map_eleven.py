@@ -32,20 +32,30 @@ def _seed(rec: Mapping[str, Any]) -> int:
     return 1 if value is None else int(value)
 
 
+def broken_path(rec: Mapping[str, Any]) -> bool:
+    """A run that failed because the path carried none of the pings sent along it before the
+    flow (``warm_arp``): at this rate the path carries nothing, the point's outcome, not a
+    fault of the run."""
+    error = str(rec.get("error") or "")
+    return rec.get("status") != "ok" and error.startswith("warm_arp:") \
+        and "the path is broken before any flow" in error
+
+
 def measured(records: Sequence[Mapping[str, Any]], what: str = "kbps"
              ) -> Dict[Key, float]:
-    """(seed, path, rate) -> mean over runs of the throughput (kbit/s), the share of the
-    medium's attempts received (``attempts``) or the retry-limit drops (``drops``); ok runs at
-    ``BASE`` or ``RATE`` only."""
+    """(seed, path, rate) -> mean over runs of the throughput (kbit/s; a ``broken_path`` run
+    counts as 0), the share of the medium's attempts received (``attempts``) or the
+    retry-limit drops (``drops``); runs at ``BASE`` or ``RATE`` only."""
     read = {"kbps": A.throughput_kbps, "attempts": A.attempt_success,
             "drops": A.retry_drops}[what]
     acc: Dict[Key, List[float]] = {}
     for rec in records:
         rate = A.param(rec, "topology.rate")
-        if rec.get("status") != "ok" or rate == "auto" or rate is None \
+        broken = what == "kbps" and broken_path(rec)
+        if (rec.get("status") != "ok" and not broken) or rate == "auto" or rate is None \
                 or float(rate) not in (BASE, RATE):
             continue
-        value = read(rec)
+        value = 0.0 if broken else read(rec)
         if value is not None:
             key = (_seed(rec), str(A.param(rec, "topology.path")), float(rate))
             acc.setdefault(key, []).append(value)
@@ -54,7 +64,8 @@ def measured(records: Sequence[Mapping[str, Any]], what: str = "kbps"
 
 def has_eleven(records: Sequence[Mapping[str, Any]]) -> bool:
     """Whether any ok run used the fixed 11 Mbit/s rate (the records of this run)."""
-    return any(rec.get("status") == "ok" and A.param(rec, "topology.rate") not in (None, "auto")
+    return any((rec.get("status") == "ok" or broken_path(rec))
+               and A.param(rec, "topology.rate") not in (None, "auto")
                and float(A.param(rec, "topology.rate")) == RATE for rec in records)
 
 
@@ -132,9 +143,16 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
 def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """The run's part of a report or the paper page: the per-path table, the medium's view and
     the claim's verdict on each layout."""
+    broken = [rec for rec in records if broken_path(rec)]
     out = [f"Each of the paper's 14 paths at a fixed {BASE:g} and {RATE:g} Mbit/s, RTS/CTS off, "
            "the receiver's window unclamped, one 20 s BIC flow per point; kbit/s (means over "
            "runs) and their ratio.", ""] + table_lines(records) + [""]
+    if broken:
+        out += ["Counted as 0 kbit/s: runs whose path carried none of the pings sent along it "
+                "before the flow (each ping up to 11 attempts per hop): "
+                + "; ".join(f"{A.param(r, 'topology.path')} at "
+                            f"{float(A.param(r, 'topology.rate')):g} Mbit/s, seed "
+                            f"{_seed(r)}" for r in broken) + ".", ""]
     med = medium_lines(records)
     if len(med) > 2:
         out += ["What the medium saw (means over layouts and paths):", ""] + med + [""]

@@ -338,6 +338,23 @@ def test_eleven_mbits_is_judged_per_layout_on_the_median_path_beyond_one_hop(tmp
     assert "### 11 Mbit/s beyond 1 hop" in section(eleven, eleven.report_dir / "report.md")
 
 
+def test_a_path_that_carries_no_ping_at_11_mbits_counts_as_nothing():
+    from harness.papers import map_eleven
+    recs = eleven_records()
+    broken = next(r for r in recs if r["params"]["topology"]["path"] == "1-16-29-30"
+                  and r["params"]["topology"]["rate"] == 11
+                  and r["params"]["topology"]["shadowing_seed"] == 2)
+    broken.update(status="failed", flows=[], error="warm_arp: r1 got no answer from r30 "
+                  "(10.0.0.30) in 3 pings: the path is broken before any flow")
+    assert map_eleven.broken_path(broken)
+    assert map_eleven.ratios(recs, 2)["1-16-29-30"] == 0.0
+    other = dict(broken, error="iperf3: connection refused")          # a fault, not a result
+    assert not map_eleven.broken_path(other)
+    assert "1-16-29-30" not in map_eleven.ratios([other if r is broken else r for r in recs], 2)
+    text = "\n".join(map_eleven.section_lines(recs))
+    assert "Counted as 0 kbit/s" in text and "1-16-29-30 at 11 Mbit/s, seed 2" in text
+
+
 def outside_records() -> List[Dict[str, Any]]:
     """The neighbour reading's shape: 3- and 4-hop paths, RTS/CTS x windows, idle neighbour
     (the paths as in the grid) or 1.5 Mbit/s offered, where RTS/CTS then gains 20 %; every
