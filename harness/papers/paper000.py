@@ -70,7 +70,8 @@ PAPER = Paper("000", "Koutsonikolas, Dyaberi, Garimella, Fahmy, Hu: On TCP Throu
 OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX routes settled, "
                 "then froze them; `routing: etx` computes the same snapshot from the medium's "
                 "link table, `pinned` takes the paper's paths), the testbed's outside "
-                "interference and its changes between nights, and Linux 2.6.8's TCP (stock "
+                "interference as it was (one hidden neighbouring network is tested as a "
+                "reading: 000_outside) and its changes between nights, and Linux 2.6.8's TCP (stock "
                 "Linux 6.1 here, with the 2.6.8 default BIC).")
 #: Experiments the paper page's claim rows are computed from (by name prefix); the page's
 #: first set (the default layout) gives each row.
