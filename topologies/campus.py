@@ -18,8 +18,9 @@ Routes are static, as on a testbed whose routing daemon was stopped once its rou
 traffic), and static shadowing is keyed by router names, so the links stay the same.
 ``outside`` adds a neighbouring pair of routers off the path, linked one hop, RTS/CTS off
 whatever ``rts`` says (a network of its own, on the same channel): flows name them
-``outside1`` and ``outside2``; ``first`` and ``last`` stay the pinned path's ends. ``auto`` picks the pair by a rule (``outside_pair``), so a
-sweep over paths gets each path's own neighbour without hand-picking.
+``outside1`` and ``outside2``; ``first`` and ``last`` stay the pinned path's ends. ``auto``
+picks the pair by a rule (``outside_pair``), so a sweep over paths gets each path's own
+neighbour without hand-picking.
 """
 from __future__ import annotations
 
@@ -385,18 +386,26 @@ def parse_path(path: Optional[str], campus: Campus) -> List[int]:
     return ids
 
 
+def hidden(table: LinkTable, a: str, b: str) -> bool:
+    """Radios a and b hear each other below their carrier-sense thresholds, both ways."""
+    return table.get(a, b).mean_dbm < table.radios[b]["cs_threshold_dbm"] \
+        and table.get(b, a).mean_dbm < table.radios[a]["cs_threshold_dbm"]
+
+
+def breaks(table: LinkTable, x: str, s: str, r: str) -> bool:
+    """x's frames at r come within ``CAPTURE_DB`` of s's: overlapping, they destroy s's."""
+    return table.get(x, r).mean_dbm > table.get(s, r).mean_dbm - CAPTURE_DB
+
+
+def path_hops(path: Sequence[Any]) -> List[Tuple[Any, Any]]:
+    """The hops of a path in both directions (TCP's ACKs run backwards): (sender, receiver)."""
+    return list(zip(path, path[1:])) + list(zip(path[::-1], path[::-1][1:]))
+
+
 def hidden_hits(table: LinkTable, path: Sequence[str], x: str) -> List[Tuple[str, str]]:
-    """The hops s -> r of ``path`` (both directions: TCP's ACKs run backwards) that router
-    ``x`` can break as a hidden terminal: x and s sense each other below their carrier-sense
-    thresholds, both ways, and x's power at r is within ``CAPTURE_DB`` of s's."""
-    out = []
-    for s, r in list(zip(path, path[1:])) + list(zip(path[::-1], path[::-1][1:])):
-        cs_s, cs_x = (table.radios[n]["cs_threshold_dbm"] for n in (s, x))
-        if table.get(x, s).mean_dbm >= cs_s or table.get(s, x).mean_dbm >= cs_x:
-            continue
-        if table.get(x, r).mean_dbm > table.get(s, r).mean_dbm - CAPTURE_DB:
-            out.append((s, r))
-    return out
+    """The hops s -> r of ``path`` that router ``x`` can break as a hidden terminal: x and s
+    are ``hidden`` from each other and x ``breaks`` s's frames at r."""
+    return [(s, r) for s, r in path_hops(path) if hidden(table, s, x) and breaks(table, x, s, r)]
 
 
 def outside_pair(table: LinkTable, path: Sequence[str], rate: float

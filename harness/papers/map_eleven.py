@@ -63,7 +63,8 @@ def measured(records: Sequence[Mapping[str, Any]], what: str = "kbps"
 
 
 def has_eleven(records: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether any ok run used the fixed 11 Mbit/s rate (the records of this run)."""
+    """Whether any run measured the fixed 11 Mbit/s rate (ok, or ``broken_path``): the
+    records of this run."""
     return any((rec.get("status") == "ok" or broken_path(rec))
                and A.param(rec, "topology.rate") not in (None, "auto")
                and float(A.param(rec, "topology.rate")) == RATE for rec in records)
@@ -82,18 +83,16 @@ def ratios(records: Sequence[Mapping[str, Any]], seed: int) -> Dict[str, float]:
 
 
 def median_ratio(records: Sequence[Mapping[str, Any]], seed: int,
-                 longer_than: int = 1) -> Optional[float]:
-    """The median ratio over the layout's paths of more than ``longer_than`` hops (``-1``: the
-    1-hop paths alone)."""
-    r = ratios(records, seed)
-    vals = [v for p, v in r.items()
-            if (M.hops_of(p) > longer_than if longer_than >= 1 else M.hops_of(p) == 1)]
+                 one_hop: bool = False) -> Optional[float]:
+    """The median ratio over the layout's paths longer than 1 hop (``one_hop``: the 1-hop
+    paths instead)."""
+    vals = [v for p, v in ratios(records, seed).items() if (M.hops_of(p) == 1) == one_hop]
     return stats.median(vals) if vals else None
 
 
 def verdict(records: Sequence[Mapping[str, Any]], seed: int) -> M.Verdict:
     """Claim 12 on one layout, in the form of ``map_analysis.verdicts``' twelfth entry."""
-    beyond, one = median_ratio(records, seed), median_ratio(records, seed, -1)
+    beyond, one = median_ratio(records, seed), median_ratio(records, seed, one_hop=True)
     ours = "-" if beyond is None else (
         f"median {beyond:.2f} beyond 1 hop" + (f", {one:.2f} at 1 hop" if one is not None
                                                else ""))

@@ -43,8 +43,6 @@ PATHS: Tuple[Tuple[int, ...], ...] = (
 DECODES = 0.5
 #: A hop that loses more than this share of 11 Mbit/s frames is lossy.
 LOSSY_AT_11 = 0.9
-#: The medium's default capture threshold (docs/medium.md): a weaker overlapping frame is lost.
-CAPTURE_DB = 10.0
 
 
 @dataclass
@@ -78,10 +76,8 @@ def holds_11(table: LinkTable, a: int, b: int) -> Tuple[bool, float]:
 
 
 def hidden(table: LinkTable, a: int, b: int) -> bool:
-    """a and b hear each other below their carrier-sense thresholds, both ways."""
-    cs_a = table.radios[_n(a)]["cs_threshold_dbm"]
-    cs_b = table.radios[_n(b)]["cs_threshold_dbm"]
-    return table.get(_n(a), _n(b)).mean_dbm < cs_b and table.get(_n(b), _n(a)).mean_dbm < cs_a
+    """Routers a and b hear each other below their carrier-sense thresholds, both ways."""
+    return C.hidden(table, _n(a), _n(b))
 
 
 def exposed_hops(table: LinkTable, path: Sequence[int]) -> List[str]:
@@ -89,16 +85,13 @@ def exposed_hops(table: LinkTable, path: Sequence[int]) -> List[str]:
     direction along the path), a router h two hops from s and hidden from it whose power at r
     is within the capture threshold of s's."""
     out = []
-    hops = list(zip(path, path[1:])) + list(zip(path[::-1], path[::-1][1:]))
-    for s, r in hops:
+    for s, r in C.path_hops(path):
         i = path.index(s)
         for h in (path[j] for j in (i - 2, i + 2) if 0 <= j < len(path)):
-            if h == r or not hidden(table, s, h):
+            if h == r or not hidden(table, s, h) or not C.breaks(table, _n(h), _n(s), _n(r)):
                 continue
-            wanted = table.get(_n(s), _n(r)).mean_dbm
-            harm = table.get(_n(h), _n(r)).mean_dbm
-            if harm > wanted - CAPTURE_DB:
-                out.append(f"{s}->{r} hit by {h} ({harm - wanted:+.1f} dB)")
+            harm = table.get(_n(h), _n(r)).mean_dbm - table.get(_n(s), _n(r)).mean_dbm
+            out.append(f"{s}->{r} hit by {h} ({harm:+.1f} dB)")
     return out
 
 

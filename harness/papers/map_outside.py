@@ -27,6 +27,11 @@ def load_of(rec: Mapping[str, Any]) -> float:
                if f.get("protocol") == "udp") / 1e6
 
 
+def _is(flow: Mapping[str, Any], protocol: str) -> bool:
+    """A result flow's protocol (iperf3 names it; a record without one is TCP)."""
+    return str(flow.get("protocol") or "TCP").upper() == protocol
+
+
 def _path_names(rec: Mapping[str, Any]) -> List[str]:
     return [f"r{x}" for x in str(A.param(rec, "topology.path")).split("-")]
 
@@ -34,8 +39,7 @@ def _path_names(rec: Mapping[str, Any]) -> List[str]:
 def path_view(rec: Mapping[str, Any]) -> Dict[str, Any]:
     """The record as the path saw it: TCP flows only, medium links between path routers only."""
     out = dict(rec)
-    out["flows"] = [f for f in rec.get("flows") or []
-                    if str(f.get("protocol") or "TCP").upper() == "TCP"]
+    out["flows"] = [f for f in rec.get("flows") or [] if _is(f, "TCP")]
     medium = rec.get("medium") or {}
     links = (medium.get("summary") or {}).get("links")
     if isinstance(links, Mapping):
@@ -60,7 +64,7 @@ def neighbours(records: Sequence[Mapping[str, Any]]) -> Dict[str, Tuple[str, str
     out: Dict[str, Tuple[str, str]] = {}
     for rec in records:
         for f in rec.get("flows") or []:
-            if str(f.get("protocol") or "").upper() == "UDP":
+            if _is(f, "UDP"):
                 out[str(A.param(rec, "topology.path"))] = (str(f.get("src")), str(f.get("dst")))
     return out
 
@@ -72,7 +76,7 @@ def delivered(records: Sequence[Mapping[str, Any]]) -> Dict[float, float]:
         if rec.get("status") != "ok":
             continue
         got = [float(f.get("throughput_bps") or 0) / 1e6 for f in rec.get("flows") or []
-               if str(f.get("protocol") or "").upper() == "UDP"]
+               if _is(f, "UDP")]
         if got:
             acc.setdefault(load_of(rec), []).append(sum(got))
     return {k: stats.mean(v) for k, v in sorted(acc.items())}
@@ -80,9 +84,10 @@ def delivered(records: Sequence[Mapping[str, Any]]) -> Dict[float, float]:
 
 def neighbour_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """Per path: the neighbour pair and the hops whose frames its sender can break unseen (the
-    medium's link table on the default layout, the rule of ``outside: auto``)."""
+    medium's link table of the records' layout, the rule of ``outside: auto``)."""
     from topologies import campus as C
-    table = C.campus_links(C.load_campus(), 1, C.ETX_PROBE_BYTES)
+    seed = next((A.param(r, "topology.shadowing_seed") for r in records), None)
+    table = C.campus_links(C.load_campus(), seed, C.ETX_PROBE_BYTES)
     out = ["| path | neighbour (sender > receiver) | hops it hits unseen |", "|---|---|---|"]
     for path, (src, dst) in sorted(neighbours(records).items(),
                                    key=lambda kv: (M.hops_of(kv[0]), kv[0])):

@@ -316,7 +316,7 @@ def test_eleven_mbits_is_judged_per_layout_on_the_median_path_beyond_one_hop(tmp
     assert map_eleven.has_eleven(recs) and not map_eleven.has_eleven(grid_records(PATHS[:2]))
     assert map_eleven.median_ratio(recs, 1) == pytest.approx(0.3)
     assert map_eleven.median_ratio(recs, 2) == pytest.approx(0.8)
-    assert map_eleven.median_ratio(recs, 1, -1) == pytest.approx(1.5)
+    assert map_eleven.median_ratio(recs, 1, one_hop=True) == pytest.approx(1.5)
     assert map_eleven.verdict(recs, 1).holds is True
     assert map_eleven.verdict(recs, 2).holds is False
     assert map_eleven.verdict(recs, 3).holds is None                 # layout not run
