@@ -117,6 +117,9 @@ MEDIUM = (
               null_label="none", choices=("none", "rayleigh", "lognormal")),
     ParamSpec("fading_sigma", "float", "lognormal fading sigma in dB", default=None, min=0.0,
               nullable=True, null_label="none"),
+    ParamSpec("fading_coherence", "float", "fading coherence time in ms: a radio pair's fade "
+              "drifts (bursts of loss) instead of a fresh draw per frame", default=None, min=0.0,
+              nullable=True, null_label="per frame", omit_default=True),
     ParamSpec("pcap", "bool", "write a radiotap pcap of every frame", default=False),
 )
 
@@ -140,7 +143,7 @@ def check_network_fits(params: Dict[str, Any]) -> None:
     medium): a bad file fails at validation, before any VM boots. Describing starts nothing."""
     from harness.errors import HarnessError
     from harness.experiment import realise
-    from harness.medium.spec import MediumSpec
+    from harness.medium.spec import MediumSpec, medium_with_defaults
     from harness.net import check_topology
     from harness.net.coverage import medium_for
     builder = BUILDERS.get(params["topology"]["builder"])
@@ -149,7 +152,9 @@ def check_network_fits(params: Dict[str, Any]) -> None:
     try:
         topo = builder.build(**realise.builder_arguments(params["topology"]))
         settings = realise.medium_settings(params)
-        spec = MediumSpec.from_dict(settings) if settings.pop("enabled", True) else None
+        enabled = settings.pop("enabled", True)
+        # as the run merges them (execute.medium_choice): the place's settings under these
+        spec = MediumSpec.from_dict(medium_with_defaults(topo.medium, settings)) if enabled else None
         check_topology(topo, medium_for(topo, spec))
     except SchemaError:
         raise

@@ -68,7 +68,9 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
     if spec.fading and spec.fading != "none":
         sigma = (f" sigma {_fmt(spec.fading_sigma)}"
                  if spec.fading == "lognormal" and spec.fading_sigma is not None else "")
-        out.append(f"fading {spec.fading}{sigma}")
+        coherence = (f" coherence {_fmt(spec.fading_coherence)}"
+                     if spec.fading_coherence else "")
+        out.append(f"fading {spec.fading}{sigma}{coherence}")
     defaults = []
     for key in ("tx_range", "cs_range", "cs_threshold"):
         value = getattr(spec, key)

@@ -109,6 +109,7 @@ class MediumSpec:
     shadowing_seed: Optional[int] = None  # None = the run's seed (docs/medium.md)
     fading: Optional[str] = None
     fading_sigma: Optional[float] = None
+    fading_coherence: Optional[float] = None  # ms; None or 0 = a fresh fade per frame
     seed: Optional[int] = None            # None = the Network's seed
     pcap: Union[bool, str, None] = None   # True = medium.pcap in the run directory
     basic_rates: Dict[str, Tuple[float, ...]] = field(default_factory=dict)
@@ -145,6 +146,9 @@ class MediumSpec:
         if self.fading == "lognormal" and not self.fading_sigma:
             raise HarnessError(f"{where}.fading_sigma is required with fading: lognormal "
                                "(sigma in dB, > 0)")
+        if self.fading_coherence and self.fading in (None, "none"):
+            raise HarnessError(f"{where}.fading_coherence needs fading: allowed with "
+                               "fading rayleigh or lognormal (got none)")
         if self.tx_range and self.cs_range and self.cs_range < self.tx_range:
             raise HarnessError(f"{where}.cs_range {self.cs_range:g} m is below tx_range "
                                f"{self.tx_range:g} m: allowed cs_range >= tx_range")
@@ -204,6 +208,8 @@ def _check_key(key: str, value: Any, where: str) -> Any:
         return _number(value, where, "a number 1..8", lo=1.0, hi=8.0)
     if key in ("capture_threshold", "shadowing", "fading_sigma"):
         return _number(value, where, "a number >= 0 (dB)", lo=0.0)
+    if key == "fading_coherence":
+        return _number(value, where, "a number >= 0 (ms; 0 = a fresh fade per frame)", lo=0.0)
     if key == "queue":
         return _number(value, where, "an integer 0..255 (frames)", lo=0, hi=255, integer=True)
     if key == "queues":

@@ -409,15 +409,25 @@ static int parse_line(struct parser *p, char **t, int n)
 	}
 	if (!strcmp(k, "fading")) {
 		if (n < 2)
-			return fail(p, k, "expected none, rayleigh or lognormal [sigma DB]");
+			return fail(p, k, "expected none, rayleigh or lognormal [sigma DB] [coherence MS]");
 		if (!strcmp(t[1], "none")) c->prop.fading = MEDIUM_FADING_NONE;
 		else if (!strcmp(t[1], "rayleigh")) c->prop.fading = MEDIUM_FADING_RAYLEIGH;
 		else if (!strcmp(t[1], "lognormal")) c->prop.fading = MEDIUM_FADING_LOGNORMAL;
 		else return fail(p, k, "'%s' is not none, rayleigh or lognormal", t[1]);
-		if (n == 4 && !strcmp(t[2], "sigma"))
-			return num(p, "sigma", t[3], &c->prop.fading_sigma_db);
-		if (n != 2)
-			return fail(p, k, "expected fading MODEL [sigma DB]");
+		for (int i = 2; i < n; i += 2) {
+			if (i + 1 >= n)
+				return fail(p, k, "expected fading MODEL [sigma DB] [coherence MS]");
+			if (!strcmp(t[i], "sigma")) {
+				if (num(p, "sigma", t[i + 1], &c->prop.fading_sigma_db) < 0)
+					return -EINVAL;
+			} else if (!strcmp(t[i], "coherence")) {
+				if (num(p, "coherence", t[i + 1], &c->prop.fading_coherence_ms) < 0)
+					return -EINVAL;
+				if (c->prop.fading_coherence_ms < 0)
+					return fail(p, k, "coherence must be >= 0 ms (0: per frame)");
+			} else
+				return fail(p, k, "'%s' is not sigma or coherence", t[i]);
+		}
 		if (c->prop.fading == MEDIUM_FADING_LOGNORMAL && c->prop.fading_sigma_db <= 0)
 			return fail(p, k, "lognormal needs sigma DB");
 		return 0;

@@ -120,9 +120,10 @@ static int grow(struct medium *m, int cap)
 	double *md = calloc(nn, sizeof(*md));
 	struct medium_link_override *ov = calloc(nn, sizeof(*ov));
 	struct medium_link_stats *ls = calloc(nn, sizeof(*ls));
+	struct fade *fd = calloc(nn, sizeof(*fd));
 	struct radio *r = realloc(m->r, cap * sizeof(*r));
-	if (!md || !ov || !ls || !r) {
-		free(md); free(ov); free(ls);
+	if (!md || !ov || !ls || !fd || !r) {
+		free(md); free(ov); free(ls); free(fd);
 		if (r)
 			m->r = r;
 		return -ENOMEM;
@@ -134,9 +135,10 @@ static int grow(struct medium *m, int cap)
 			md[n] = m->mean_dbm[o];
 			ov[n] = m->ov[o];
 			ls[n] = m->ls[o];
+			fd[n] = m->fade[o];
 		}
-	free(m->mean_dbm); free(m->ov); free(m->ls);
-	m->mean_dbm = md; m->ov = ov; m->ls = ls;
+	free(m->mean_dbm); free(m->ov); free(m->ls); free(m->fade);
+	m->mean_dbm = md; m->ov = ov; m->ls = ls; m->fade = fd;
 	m->cap = cap;
 	return 0;
 }
@@ -212,6 +214,7 @@ void medium_free(struct medium *m)
 	free(m->mean_dbm);
 	free(m->ov);
 	free(m->ls);
+	free(m->fade);
 	free(m->cfg.prop.walls);
 	free(m);
 }

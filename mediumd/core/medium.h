@@ -91,8 +91,8 @@ enum medium_prop_model {
 
 enum medium_fading {
 	MEDIUM_FADING_NONE = 0,
-	MEDIUM_FADING_RAYLEIGH,		/* per-frame exponential power gain        */
-	MEDIUM_FADING_LOGNORMAL,	/* per-frame N(0, sigma) dB                */
+	MEDIUM_FADING_RAYLEIGH,		/* exponential power gain (per frame)      */
+	MEDIUM_FADING_LOGNORMAL,	/* N(0, sigma) dB (per frame)              */
 };
 
 struct medium_wall {		/* a vertical wall: 2-D segment, all floors */
@@ -117,6 +117,10 @@ struct medium_propagation {
 	bool   has_shadowing_seed;	/* ... if set; else the config's seed   */
 	enum medium_fading fading;
 	double fading_sigma_db;		/* for MEDIUM_FADING_LOGNORMAL          */
+	/* 0: a fresh fade per frame.  > 0: one fade per radio pair (the same both
+	 * ways) that drifts as a first-order Gauss-Markov process, correlation
+	 * exp(-dt / coherence) between frames dt apart: bursts of loss. */
+	double fading_coherence_ms;
 };
 
 struct medium_radio_config {

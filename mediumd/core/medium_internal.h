@@ -99,6 +99,15 @@ struct radio {
 	struct medium_radio_stats s;
 };
 
+/* A radio pair's fade under time-correlated fading (coherence > 0):
+ * two N(0, 1) components drawn at `at` (ns); lognormal uses a, Rayleigh
+ * |h|^2 = (a^2 + b^2) / 2. */
+struct fade {
+	uint64_t at;
+	double   a, b;
+	bool     set;
+};
+
 struct medium {
 	struct medium_config cfg;	/* propagation + globals (radios/links unused) */
 	struct radio *r;
@@ -106,6 +115,7 @@ struct medium {
 	double  *mean_dbm;		/* [tx * cap + rx] mean received power */
 	struct medium_link_override *ov;	/* [tx * cap + rx]            */
 	struct medium_link_stats *ls;		/* [tx * cap + rx]            */
+	struct fade *fade;			/* [lo * cap + hi], lo < hi    */
 	struct tx **active;
 	int      n_active, cap_active;
 	struct evq q;

@@ -156,6 +156,35 @@ static double fading_db(struct medium *m)
 	}
 }
 
+/* The fade between radios a and b now.  Per-frame fading draws afresh (the
+ * same draws as always, so runs without coherence repeat exactly).  With a
+ * coherence time the pair keeps its fade and it drifts: each component is
+ * rho * old + sqrt(1 - rho^2) * N(0, 1), rho = exp(-dt / coherence), which
+ * keeps the marginal of per-frame fading and makes losses come in bursts. */
+static double pair_fading_db(struct medium *m, int a, int b)
+{
+	const struct medium_propagation *pr = &m->cfg.prop;
+	if (pr->fading_coherence_ms <= 0 || pr->fading == MEDIUM_FADING_NONE)
+		return fading_db(m);
+	struct fade *f = &m->fade[a < b ? IDX(m, a, b) : IDX(m, b, a)];
+	bool two = pr->fading == MEDIUM_FADING_RAYLEIGH;
+	if (!f->set) {
+		f->a = rng_normal(&m->rng);
+		f->b = two ? rng_normal(&m->rng) : 0.0;
+		f->set = true;
+	} else if (m->now > f->at) {
+		double rho = exp(-(double)(m->now - f->at) / (pr->fading_coherence_ms * 1e6));
+		double s = sqrt(1.0 - rho * rho);
+		f->a = rho * f->a + s * rng_normal(&m->rng);
+		if (two)
+			f->b = rho * f->b + s * rng_normal(&m->rng);
+	}
+	f->at = m->now;
+	if (two)
+		return 10.0 * log10(0.5 * (f->a * f->a + f->b * f->b) + 1e-12);
+	return pr->fading_sigma_db * f->a;
+}
+
 void phy_update_busy(struct medium *m, int j)
 {
 	struct radio *r = &m->r[j];
@@ -189,7 +218,7 @@ void phy_tx_start(struct medium *m, struct tx *t)
 		if (j != t->src && m->r[j].cfg.freq_mhz == src->cfg.freq_mhz)
 			p = m->mean_dbm[IDX(m, t->src, j)];
 		if (isfinite(p))
-			p += fading_db(m);
+			p += pair_fading_db(m, t->src, j);
 		t->p_dbm[j] = p;
 		t->p_mw[j] = isfinite(p) ? dbm_to_mw(p) : 0;
 	}

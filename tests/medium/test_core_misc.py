@@ -187,3 +187,77 @@ def test_rayleigh_fading_mean_power_is_the_link_mean(sim):
           f"dB spread {statistics.pstdev(p):.2f} dB (Rayleigh: 5.57 dB)")
     assert len(p) >= 790 and abs(lin - 1) < 0.12   # a deep fade (> 26 dB) may lose a frame
     assert 4.5 < statistics.pstdev(p) < 6.7
+
+
+def _fades(sim, fading: str, spacing_us: int, count: int, seed: int = 5):
+    """Received power (dB above the link's mean) of `count` broadcasts a -> b, `spacing_us`
+    apart, and of one b -> a broadcast 400 us after each of them (pairs both heard)."""
+    import math
+    conf = (f"seed {seed}\npropagation free_space\n{fading}\nrx_sensitivity -200\n"
+            "defaults phy g\n" + radios([("a", 0, 0), ("b", 100, 0)]))
+    scen = f"duration {count * spacing_us / 1e6 + 1:g}\n" + "".join(
+        f"frame {1000 + spacing_us * k} a broadcast len 50 rate 6\n"
+        f"frame {1400 + spacing_us * k} b broadcast len 50 rate 6\n" for k in range(count))
+    out = sim(conf, scen)
+    lam = 299792458.0 / 2412e6
+    mean_dbm = 15 - 20 * math.log10(4 * math.pi * 100 / lam)
+    pairs = [(x["received_by"], y["received_by"]) for x, y in zip(frames(out, "a"), frames(out, "b"))]
+    assert len(pairs) == count
+    kept = [(x[0]["signal_dbm"] - mean_dbm, y[0]["signal_dbm"] - mean_dbm) for x, y in pairs
+            if x and y]
+    assert len(kept) > 0.95 * count
+    return [x for x, _ in kept], [y for _, y in kept]
+
+
+def _lag1(xs):
+    import statistics
+    return statistics.correlation(xs[:-1], xs[1:])
+
+
+def test_fading_with_a_coherence_time_drifts_and_is_the_same_both_ways(sim):
+    """Time-correlated fading (log-normal, 4 dB, coherence 50 ms), frames 1 ms apart:
+
+        a ))) 100 m ((( b      a -> b every 1 ms, b -> a 0.4 ms later
+
+    consecutive fades correlate as exp(-1/50) = 0.98 and each direction sees the same fade,
+    drifted over 0.4 ms (rms gap 4 sqrt(2 (1 - exp(-0.4/50))) = 0.50 dB, where two draws
+    would differ by 5.7 dB); per-frame fading (no coherence) draws afresh: no correlation.
+    The spread stays 4 dB."""
+    import math
+    import statistics
+    slow, slow_back = _fades(sim, "fading lognormal sigma 4 coherence 50", 1000, 2000)
+    fresh, fresh_back = _fades(sim, "fading lognormal sigma 4", 1000, 2000)
+    gap = math.sqrt(statistics.fmean((x - y) ** 2 for x, y in zip(slow, slow_back)))
+    print(f"coherence 50 ms: lag-1 correlation {_lag1(slow):.3f}, spread "
+          f"{statistics.pstdev(slow):.2f} dB, rms a->b / b->a gap {gap:.2f} dB; "
+          f"per frame: lag-1 {_lag1(fresh):.3f}, spread {statistics.pstdev(fresh):.2f} dB")
+    assert _lag1(slow) > 0.95 and abs(_lag1(fresh)) < 0.1
+    assert 0.35 < gap < 0.7 and statistics.correlation(fresh, fresh_back) < 0.2
+    assert 4 * 0.75 < statistics.pstdev(fresh) < 4 * 1.25
+    assert 4 * 0.6 < statistics.pstdev(slow) < 4 * 1.4   # 40 coherence times: a wider band
+
+
+def test_rayleigh_fading_with_a_coherence_time_keeps_the_link_mean(sim):
+    """Rayleigh fading with coherence 20 ms, frames 10 ms apart over 8 s: correlation
+    exp(-0.5) between neighbours (in dB, lower), mean linear gain 1 as per frame."""
+    import statistics
+    fwd, _ = _fades(sim, "fading rayleigh coherence 20", 10_000, 800)
+    lin = statistics.fmean(10 ** (x / 10) for x in fwd)
+    print(f"Rayleigh, coherence 20 ms: lag-1 {_lag1(fwd):.3f}, linear mean gain {lin:.3f}")
+    assert 0.2 < _lag1(fwd) < 0.7
+    assert abs(lin - 1) < 0.2
+
+
+def test_fading_coherence_errors_name_the_key(mediumsim_bin, tmp_path):
+    scen = tmp_path / "s.txt"
+    scen.write_text("duration 1\n")
+    for text, expect in [("fading lognormal sigma 2 coherence -5\n", "coherence must be >= 0 ms"),
+                         ("fading rayleigh coherence\n", "expected fading MODEL [sigma DB] [coherence MS]"),
+                         ("fading rayleigh speed 3\n", "'speed' is not sigma or coherence"),
+                         ("fading lognormal coherence 50\n", "lognormal needs sigma DB")]:
+        conf = tmp_path / "bad.conf"
+        conf.write_text(text)
+        proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True,
+                              text=True)
+        print(proc.stderr.strip())
+        assert proc.returncode == 2 and ":1: fading: " + expect in proc.stderr

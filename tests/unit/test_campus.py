@@ -91,6 +91,31 @@ def test_fading_sigma_makes_hops_lossier_at_the_same_mean_power(tmp_path):
             """, tmp_path)
 
 
+def test_fading_coherence_is_allowed_over_a_campus_where_fading_is_not(tmp_path):
+    """Slow fading keeps each link's delivery ratio (the routes are computed from it), so a
+    campus experiment may set medium.fading_coherence; the run's medium gets the campus's
+    fading with the coherence on top. medium.fading itself would change the link table."""
+    runs = experiment("""
+        name: x
+        topology: {builder: campus, routing: pinned, path: 1-16-29-30, nodes: path}
+        medium: {fading_coherence: 50}
+        flows: [{src: first, dst: last}]
+        """, tmp_path)
+    from harness.experiment.execute import medium_choice
+    topo = C.build(routing="pinned", path="1-16-29-30", nodes="path")
+    settings, _ = medium_choice(runs[0].params, topo.medium)
+    assert isinstance(settings, dict)
+    assert (settings["fading"], settings["fading_sigma"], settings["fading_coherence"]) == \
+        ("lognormal", 2, 50)
+    with pytest.raises(HarnessError, match="medium.fading"):
+        experiment("""
+            name: x
+            topology: {builder: campus}
+            medium: {fading: rayleigh}
+            flows: [{src: 1, dst: 23}]
+            """, tmp_path)
+
+
 def test_a_subset_of_routers_keeps_its_links():
     campus = C.load_campus()
     whole = C.campus_links(campus)
