@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import map_analysis as M
-from harness.papers import map_eleven, map_fading, map_links, map_outside, map_window
+from harness.papers import (map_coherence, map_eleven, map_fading, map_links, map_outside,
+                            map_window)
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 
@@ -76,8 +77,8 @@ OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX rou
 #: Experiments the paper page's claim rows are computed from (by name prefix); the page's
 #: first set (the default layout) gives each row.
 #: The experiments the page's claim rows come from: the grids and their slices, not the
-#: sensitivity run (000_fading) or the neighbour's (000_outside), whose records are not the
-#: model.
+#: sensitivity run (000_fading), the neighbour's (000_outside) or the bursty loss's
+#: (000_coherence), whose records are not the model.
 ROWS_FROM = ("paper000_map", "paper000_rts", "paper000_hops", "paper000_sender",
              "paper000_rate11")
 
@@ -404,6 +405,8 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         return ["### Sensitivity: lossier hops", ""] + map_fading.section_lines(recs)
     if rs.name.startswith("paper000_outside"):
         return ["### A hidden neighbouring network", ""] + map_outside.section_lines(recs)
+    if rs.name.startswith("paper000_coherence"):
+        return ["### Bursty loss", ""] + map_coherence.section_lines(recs)
     if rs.name.startswith("paper000_rate11"):  # a path broken at 11 Mbit/s counts: all records
         return ["### 11 Mbit/s beyond 1 hop (claim 12)", ""] \
             + map_eleven.section_lines(rs.records)
@@ -535,6 +538,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     if outside is not None:
         out += ["## A hidden neighbouring network (a test of one reading, not the model)", ""] \
             + map_outside.section_lines(outside.ok)
+    bursty = next((rs for rs in sets if rs.name.startswith("paper000_coherence")), None)
+    if bursty is not None:
+        out += ["## Bursty loss (a test of one reading, not the model)", ""] \
+            + map_coherence.section_lines(bursty.ok)
     seeds = [s for _n, s, _g in grids if s is not None] or [1, 2, 3]
     facts = {s: map_links.link_facts(shadowing_seed=s) for s in seeds}
     out += ["## The link facts on each layout", "",

@@ -173,3 +173,22 @@ def test_full_a_hidden_neighbour_explains_the_claim(outside_marks, index):
     default layout, the claim holds at one of the neighbour's loads (0.5 or 1.5 Mbit/s)."""
     assert_explained(outside_marks, index, 0.0, "outside load", "Mbit/s",
                      "a hidden neighbour's loads")
+
+
+# -- slow: loss in bursts (a test of one reading, not the model) ------------------------------
+@pytest.fixture(scope="module")
+def coherence_marks() -> Dict[float, List]:
+    """Claims 3 and 5-7 per fading coherence time (0: per frame) over the 3-4 hop paths at
+    5 dB fading (000_coherence.yaml, harness/papers/map_coherence.py)."""
+    from harness.papers import map_coherence, map_variants
+    return map_variants.marks(run_file("000_coherence").ok, map_coherence.COHERENCE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+def test_full_bursty_loss_explains_the_claim(coherence_marks, index):
+    """The reading under test: MAP's losses came in bursts (a fade lasting many frames), so a
+    frame's retries met the same fade. If it explains a claim that fails on the default
+    layout, the claim holds at one of the coherence times (50 or 300 ms) of the same paths,
+    the same fading spread and so the same delivery ratio per attempt."""
+    assert_explained(coherence_marks, index, 0.0, "coherence", "ms", "losses in bursts")

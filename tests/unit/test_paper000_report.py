@@ -10,6 +10,7 @@ from test_papers_report import store
 
 from harness.experiment.results import load_results
 from harness.papers import map_analysis as M
+from harness.papers import map_variants as V
 from harness.papers import map_links, paper000, section
 
 PATHS = ["-".join(map(str, p)) for p in map_links.PATHS]
@@ -245,6 +246,53 @@ def test_the_fading_sensitivity_reads_each_spread_apart(tmp_path):
     assert "seed None" not in page
     assert not fading.name.startswith(paper000.ROWS_FROM)
     assert "### Sensitivity: lossier hops" in section(fading, fading.report_dir / "report.md")
+
+
+def coherence_records() -> List[Dict[str, Any]]:
+    """The bursty-loss reading's shape: 3- and 4-hop paths at 5.5 Mbit/s under 5 dB fading
+    per frame (coherence 0) and drifting (300 ms); bursts halve throughput, raise the RTT to
+    hundreds of ms and make RTS/CTS pay 20 %."""
+    out: List[Dict[str, Any]] = []
+    for coherence in (0, 300):
+        for path in ("1-16-29-30", "1-16-13-22", "1-23-16-13-22"):
+            for rts in M.RTS:
+                for w in (1, 2, 4, None):
+                    kbps = 1000.0 * (1 - 0.05 * abs((w or 7) - (1 if rts else 4)))
+                    kbps *= (0.9 if rts else 1.0) if coherence == 0 else 0.25 * (1.2 if rts else 1.0)
+                    rtt = (40.0 if coherence == 0 else 400.0) * (w or 7)
+                    rec = record(len(out), path, 5.5, rts, w, kbps, rtt)
+                    rec["params"]["topology"]["fading_sigma"] = 5
+                    if coherence:  # as stored: a per-frame run leaves the key out
+                        rec["params"]["medium"]["fading_coherence"] = coherence
+                        rec["point"]["medium.fading_coherence"] = coherence
+                    out.append(rec)
+    return out
+
+
+def test_the_bursty_loss_reading_is_read_per_coherence_time(tmp_path):
+    from harness.papers import map_coherence as MC
+    recs = coherence_records()
+    assert [MC.coherence_of(r) for r in recs[::24]] == [0.0, 300.0]
+    assert MC.sigma_of(recs) == "5 dB"
+    assert MC.sigma_of(recs + [record(0, "1-16-29-30", 5.5, False, 1, 1.0, 1.0)]) == "mixed"
+    rtt = MC.rtt_lines(recs)
+    assert rtt[2] == "| 0 | 3 | 40 / 40 | 280 / 280 |"
+    assert rtt[-1] == "| 300 | 4 | 400 / 400 | 2800 / 2800 |"
+    claims = V.claim_lines(recs, MC.COHERENCE)
+    assert claims[0] == "| claim (5.5 Mbit/s) | per frame | coherence 300 ms |"
+    assert claims[2].endswith("3 hops 1000, 4 hops 1000: no | 3 hops 300, 4 hops 300: holds |")
+    assert V.verdict_line(recs, MC.COHERENCE) == (
+        "**Verdict:** explained by bursty loss (fails at 0 ms, holds at 300 ms): claim 3, 5; "
+        "not explained (holds at none of 300 ms): claim 7; already holding at 0 ms: claim 6.")
+    lines = MC.section_lines(recs)
+    assert "Log-normal fading of 5 dB" in lines[0] and "windows measured: 1, 2, 4, unclamped" in lines[0]
+    assert MC.section_lines([]) == ["No run of the bursty-loss reading is stored yet.", ""]
+    bursty = load_results(store(tmp_path / "c", "paper000_coherence", recs))
+    grid = load_results(store(tmp_path / "g", "paper000_map", grid_records()))
+    page = "\n".join(paper000.page_sections([grid, bursty]))
+    assert "## Bursty loss (a test of one reading, not the model)" in page
+    assert not bursty.name.startswith(paper000.ROWS_FROM)
+    assert "### Bursty loss" in section(bursty, bursty.report_dir / "report.md")
 
 
 def test_the_window_mechanics_run_is_read_per_rate_beside_the_grid(tmp_path):
