@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import map_analysis as M
-from harness.papers import (map_coherence, map_eleven, map_fading, map_links, map_outside,
-                            map_window)
+from harness.papers import map_coherence, map_eleven, map_fading, map_links, map_outside, map_window
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 

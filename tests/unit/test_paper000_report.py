@@ -10,8 +10,8 @@ from test_papers_report import store
 
 from harness.experiment.results import load_results
 from harness.papers import map_analysis as M
-from harness.papers import map_variants as V
 from harness.papers import map_links, paper000, section
+from harness.papers import map_variants as V
 
 PATHS = ["-".join(map(str, p)) for p in map_links.PATHS]
 #: 1-hop means per rate; longer paths carry a fixed share of them (auto below 5.5 at 3 hops).
