@@ -4,7 +4,8 @@ sections ``harness report`` appends for their experiments.
 A paper is a module ``paperNNN.py`` in this package, found by its name (nothing lists the
 papers). It provides ``PAPER`` (its ``claims.Paper``, key ``"NNN"``), ``rows(records)`` (the
 claim rows our records fill), ``why_differ()``, ``ROWS_FROM`` (the experiment-name prefixes
-the paper page's rows are computed from), ``report_section(rs, fig_dir, report, fmt)`` (its
+the paper page's rows are computed from; optionally ``ROWS_READ_FAILED``, those of them whose
+failed runs are results too, read whole), ``report_section(rs, fig_dir, report, fmt)`` (its
 part of an experiment's report) and optionally ``page_sections(sets)`` (parts of the paper page
 that need several experiments). An experiment belongs to paper NNN by its name
 (``paperNNN_...``, the ``name:`` of experiments/papers/*.yaml).

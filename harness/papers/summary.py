@@ -23,7 +23,11 @@ def merged_rows(key: str, sets: Sequence[ResultSet]) -> List[Row]:
     (its name is added to the detail); unmeasured claims keep the first set's row."""
     module = paper_module(key)
     usable = [rs for rs in sets if rs.name.startswith(module.ROWS_FROM)]
-    per_set = [(rs, {row.claim.key: row for row in module.rows(rs.ok)}) for rs in usable]
+    # a paper may name experiments whose failed runs are results (a path broken at a rate)
+    whole = tuple(getattr(module, "ROWS_READ_FAILED", ()))
+    per_set = [(rs, {row.claim.key: row for row in
+                     module.rows(rs.records if whole and rs.name.startswith(whole) else rs.ok)})
+               for rs in usable]
     out: List[Row] = []
     for claim in module.PAPER.claims:
         candidates = [(rs, rows[claim.key]) for rs, rows in per_set if claim.key in rows]

@@ -403,6 +403,23 @@ def test_a_path_that_carries_no_ping_at_11_mbits_counts_as_nothing():
     assert "Counted as 0 kbit/s" in text and "1-16-29-30 at 11 Mbit/s, seed 2" in text
 
 
+def test_the_page_row_of_claim_12_counts_broken_paths(tmp_path):
+    """The page's claim-12 row reads the 11 Mbit/s run whole (ROWS_READ_FAILED): with most
+    of seed 1's longer paths broken at 11 Mbit/s the median is 0, not the ok paths' 0.3."""
+    from harness.papers import summary
+    recs = eleven_records()
+    longer = [r for r in recs if r["params"]["topology"]["shadowing_seed"] == 1
+              and r["params"]["topology"]["rate"] == 11
+              and M.hops_of(r["params"]["topology"]["path"]) > 1]
+    for rec in longer[: len(longer) // 2 + 1]:
+        rec.update(status="failed", flows=[], error="warm_arp: r1 got no answer from r30 "
+                   "(10.0.0.30) in 3 pings: the path is broken before any flow")
+    eleven = load_results(store(tmp_path / "e", "paper000_rate11", recs))
+    row = next(r for r in summary.merged_rows("000", [eleven]) if r.claim.key == "000.eleven")
+    assert row.ours == 0.0 and row.verdict == "agrees"
+    assert paper000.rows([r for r in recs if r["status"] == "ok"])[0].ours == 0.3
+
+
 def outside_records() -> List[Dict[str, Any]]:
     """The neighbour reading's shape: 3- and 4-hop paths, RTS/CTS x windows, idle neighbour
     (the paths as in the grid) or 1.5 Mbit/s offered, where RTS/CTS then gains 20 %; every
