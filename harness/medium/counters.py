@@ -19,8 +19,7 @@ def summary(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
         "radios": {r.get("node") or r["mac"]: {k: r.get(k) for k in _RADIO_SUMMARY if k in r}
                    for r in stats.get("radios", [])},
         "links": {f"{l.get('tx_node') or l['tx']}>{l.get('rx_node') or l['rx']}":
-                  {k: l.get(k) for k in ("attempts", "successes", "collisions", "retry_drops",
-                                         "airtime_us", "delivered")}
+                  {k: l.get(k) for k in _LINK_COUNTERS if k in l}
                   for l in stats.get("links", [])},
     }
 
@@ -29,7 +28,9 @@ _RADIO_SUMMARY = ("busy_fraction", "queue_drops", "tx_frames", "acked", "retry_d
                   "limit_drops", "table_drops", "retry_short", "retry_long", "tries")
 _RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "limit_drops",
                    "table_drops", "tx_airtime_us")
-_LINK_COUNTERS = ("attempts", "successes", "collisions", "retry_drops", "airtime_us", "delivered")
+#: rts_failures: attempts that ended at the RTS, no CTS (absent from older daemons' stats)
+_LINK_COUNTERS = ("attempts", "successes", "collisions", "rts_failures", "retry_drops",
+                  "airtime_us", "delivered")
 
 
 def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str, Any]:
@@ -80,8 +81,7 @@ def link_stats(stats: Mapping[str, Any], tx: str, rx: str) -> Dict[str, Any]:
     for link in stats.get("links", []):
         if tx in (link.get("tx"), link.get("tx_node")) and rx in (link.get("rx"), link.get("rx_node")):
             return dict(link)
-    return {"tx": tx, "rx": rx, "attempts": 0, "successes": 0, "collisions": 0,
-            "retry_drops": 0, "airtime_us": 0, "delivered": 0}
+    return {"tx": tx, "rx": rx, **{k: 0 for k in _LINK_COUNTERS}}
 
 
 def radio_stats(stats: Mapping[str, Any], node: str) -> Dict[str, Any]:

@@ -139,6 +139,8 @@ static void attempt_failed(struct medium *m, struct radio *r, bool rts_stage)
 	struct frame *f = r->qhead;
 	if (f->dst >= 0 && r->att_overlap)
 		m->ls[IDX(m, ridx(m, r), f->dst)].collisions++;
+	if (f->dst >= 0 && rts_stage)
+		m->ls[IDX(m, ridx(m, r), f->dst)].rts_failures++;
 	if (rts_stage || !r->attempt_rts)
 		f->src_cnt++;
 	else

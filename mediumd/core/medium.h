@@ -345,6 +345,7 @@ struct medium_link_stats {	/* directed link tx -> rx (data frames)     */
 	uint64_t attempts;	/* data (or RTS) transmissions addressed to rx */
 	uint64_t successes;	/* attempts that ended with an ACK / decoded   */
 	uint64_t collisions;	/* failed attempts that overlapped another tx  */
+	uint64_t rts_failures;	/* failed attempts that got no CTS (RTS stage) */
 	uint64_t retry_drops;	/* frames dropped at the retry limit          */
 	uint64_t airtime_ns;	/* time on air of tx's frames to rx (all kinds)*/
 	uint64_t delivered;	/* data frames handed to rx (deduplicated)     */

@@ -261,3 +261,30 @@ def test_fading_coherence_errors_name_the_key(mediumsim_bin, tmp_path):
                               text=True)
         print(proc.stderr.strip())
         assert proc.returncode == 2 and ":1: fading: " + expect in proc.stderr
+
+
+def test_rts_failures_count_the_attempts_that_got_no_cts(sim):
+    """Hidden terminals, both sending to R:
+
+        A ----- 200 m ----- R ----- 200 m ----- C      A and C cannot sense each other
+
+    with RTS/CTS the failed attempts are mostly lost RTS frames (no CTS: rts_failures) and the
+    DATA stage rarely fails (the CTS silences the other sender); without it every failed
+    attempt is a DATA frame, and rts_failures stays 0."""
+    conf = ("seed 3\npropagation two_ray\ndefaults phy b tx_range 250 cs_range 300\n"
+            + radios([("A", 0, 0), ("R", 200, 0), ("C", 400, 0)]))
+
+    def links(rts: str):
+        out = sim(conf, "duration 3\nwarmup 0\n" + "".join(
+            f"flow {s} R payload 1000 rate 11{rts}\n" for s in ("A", "C")))
+        return [l for l in out["medium"]["links"] if l["rx"] == 1]
+
+    for l in links(" rts"):
+        failed = l["attempts"] - l["successes"]
+        print(f"RTS/CTS, {l['tx']}->R: attempts {l['attempts']}, failed {failed}, "
+              f"at the RTS {l['rts_failures']}")
+        assert failed > 20 and l["rts_failures"] >= 0.9 * failed
+    for l in links(""):
+        failed = l["attempts"] - l["successes"]
+        print(f"basic, {l['tx']}->R: attempts {l['attempts']}, failed {failed}")
+        assert failed > 20 and l["rts_failures"] == 0
