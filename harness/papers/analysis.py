@@ -77,6 +77,18 @@ def attempt_success(rec: Mapping[str, Any]) -> Optional[float]:
     return sum(int(l.get("successes") or 0) for l in links) / attempts
 
 
+def exchange_failures(rec: Mapping[str, Any]) -> Optional[Tuple[int, int, int]]:
+    """(attempts, failed at the RTS, failed at the DATA) over all links, from the medium's
+    ``rts_failures`` counter; None for a record whose medium did not count them yet."""
+    links = [l for l in _links(rec) if "rts_failures" in l]
+    if not links:
+        return None
+    attempts = sum(int(l.get("attempts") or 0) for l in links)
+    at_rts = sum(int(l.get("rts_failures") or 0) for l in links)
+    failed = attempts - sum(int(l.get("successes") or 0) for l in links)
+    return attempts, at_rts, failed - at_rts
+
+
 def retry_drops(rec: Mapping[str, Any]) -> Optional[float]:
     """Frames the MAC gave up on after its retry limit, over all links."""
     links = _links(rec)

@@ -58,6 +58,17 @@ def rtt_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     return out
 
 
+def _exchange(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    """Where the attempts failed, for the runs whose medium counted it (``rts_failures``)."""
+    table = V.exchange_lines(records, COHERENCE)
+    if not table:
+        return []
+    counted = sum(1 for r in records if A.exchange_failures(r) is not None)
+    return ["", f"Where the path's attempts failed ({counted} of {len(records)} runs, those "
+            "whose medium counted the attempts that ended at the RTS; share of the frames of "
+            "each kind sent):", ""] + table
+
+
 def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """The reading's part of a report or of the paper page."""
     ok = [r for r in records if r.get("status") == "ok"]
@@ -73,7 +84,7 @@ def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
             + ", ".join(windows) + ".", "", "What TCP got:", ""] + V.table_lines(ok, COHERENCE) \
         + ["", f"Round-trip times (the paper's 3-hop paths at a 1-segment window: "
            f"{PAPER_RTT_MS[0]:.0f} ms RTS/CTS off, {PAPER_RTT_MS[1]:.0f} ms on):", ""] \
-        + rtt_lines(ok) \
+        + rtt_lines(ok) + _exchange(ok) \
         + ["", "The claims that differ on the default layout, judged per coherence time "
            "(criteria as in the grid's, restricted to these paths and rate):", ""] \
         + V.claim_lines(ok, COHERENCE) + ["", V.verdict_line(ok, COHERENCE), ""]

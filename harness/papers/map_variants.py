@@ -98,6 +98,37 @@ def table_lines(records: Sequence[Mapping[str, Any]], cond: Condition) -> List[s
     return out
 
 
+def exchange_lines(records: Sequence[Mapping[str, Any]], cond: Condition) -> List[str]:
+    """Per value and hop count, where the path's attempts failed (the medium's
+    ``rts_failures``): DATA frames lost without RTS/CTS, and with it the RTS frames that got
+    no CTS and the DATA frames lost after a CTS, each of those sent. If the exchange protects
+    the DATA frames, their loss falls with RTS/CTS on. Empty where no record has the counter."""
+    acc: Dict[Tuple[float, int, bool], List[int]] = {}
+    for rec in records:
+        got = A.exchange_failures(rec) if rec.get("status") == "ok" else None
+        if got is None:
+            continue
+        key = (cond.value_of(rec), M.hops_of(A.param(rec, "topology.path")),
+               bool(A.param(rec, "topology.rts")))
+        sums = acc.setdefault(key, [0, 0, 0])
+        for i, v in enumerate(got):
+            sums[i] += v
+    if not acc:
+        return []
+
+    def share(part: int, whole: int) -> str:
+        return f"{part / whole:.1%}" if whole > 0 else "-"
+
+    out = [f"| {cond.column} | hops | DATA lost, RTS/CTS off | RTS lost (no CTS), RTS/CTS on | "
+           "DATA lost after a CTS, RTS/CTS on |", "|---|---|---|---|---|"]
+    for value, h in sorted({(v, h) for v, h, _r in acc}):
+        a0, _r0, d0 = acc.get((value, h, False), [0, 0, 0])
+        a1, r1, d1 = acc.get((value, h, True), [0, 0, 0])
+        out.append(f"| {value:g} | {h} | {share(d0, a0)} | {share(r1, a1)} | "
+                   f"{share(d1, a1 - r1)} |")
+    return out
+
+
 def marks(records: Sequence[Mapping[str, Any]], cond: Condition
           ) -> Dict[float, List[Tuple[str, str, Optional[bool]]]]:
     """Per value: ``map_analysis.long_path_claims`` (claims 3, 5, 6, 7)."""

@@ -9,6 +9,7 @@ import pytest
 from test_papers_report import store
 
 from harness.experiment.results import load_results
+from harness.papers import analysis as A
 from harness.papers import map_analysis as M
 from harness.papers import map_links, paper000, section
 from harness.papers import map_variants as V
@@ -293,6 +294,26 @@ def test_the_bursty_loss_reading_is_read_per_coherence_time(tmp_path):
     assert "## Bursty loss (a test of one reading, not the model)" in page
     assert not bursty.name.startswith(paper000.ROWS_FROM)
     assert "### Bursty loss" in section(bursty, bursty.report_dir / "report.md")
+
+
+def test_where_the_attempts_failed_is_read_from_rts_failures():
+    """RTS/CTS off: 20 of 100 DATA frames lost; on: 15 of 100 RTS frames got no CTS and 5 of
+    the 85 DATA frames sent after a CTS were lost. Records without the counter are left out."""
+    from harness.papers import map_coherence as MC
+    recs = coherence_records()
+    for rec in recs:
+        rts = rec["params"]["topology"]["rts"]
+        rec["medium"] = {"summary": {"links": {"r1>r16": {
+            "attempts": 100, "successes": 80, "rts_failures": 15 if rts else 0}}}}
+    assert A.exchange_failures(recs[0]) == (100, 0, 20)
+    assert A.exchange_failures({"medium": {"summary": {"links": {"a>b": {"attempts": 3}}}}}) is None
+    lines = V.exchange_lines(recs, MC.COHERENCE)
+    assert lines[2] == "| 0 | 3 | 20.0% | 15.0% | 5.9% |"
+    assert len(lines) == 2 + 4                                  # 2 coherence times x 3, 4 hops
+    assert V.exchange_lines(coherence_records(), MC.COHERENCE) == []
+    text = "\n".join(MC.section_lines(recs))
+    assert "Where the path's attempts failed (48 of 48 runs" in text
+    assert "Where the path's attempts failed" not in "\n".join(MC.section_lines(coherence_records()))
 
 
 def test_the_window_mechanics_run_is_read_per_rate_beside_the_grid(tmp_path):
