@@ -288,9 +288,13 @@ def verdict_lines(verdicts: Sequence[M.Verdict]) -> List[str]:
 
 def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """What the medium saw per hop count and RTS/CTS: share of MAC attempts received and frames
-    dropped at the retry limit (means over runs): hidden terminals collide without RTS/CTS."""
+    dropped at the retry limit (means over runs): hidden terminals collide without RTS/CTS.
+    Where runs counted the attempts that ended at the RTS (the medium's ``rts_failures``),
+    also where the attempts failed: RTS frames that got no CTS, DATA frames lost (after a
+    CTS, with RTS/CTS on), each of those sent, summed over the runs that counted it."""
     from harness.papers import analysis as A
     acc: Dict[Any, Dict[str, List[float]]] = {}
+    split: Dict[Any, List[int]] = {}
     for rec in records:
         if rec.get("status") != "ok" or A.param(rec, "topology.builder") != "campus":
             continue
@@ -300,15 +304,29 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
             acc.setdefault(key, {}).setdefault("ok", []).append(ok)
         if drops is not None:
             acc.setdefault(key, {}).setdefault("drops", []).append(drops)
+        got = A.exchange_failures(rec)
+        if got is not None:
+            sums = split.setdefault(key, [0, 0, 0, 0])
+            for i, v in enumerate(got + (1,)):
+                sums[i] += v
     if not acc:
         return []
-    out = ["| hops | RTS/CTS | MAC attempts received | retry-limit drops per run |",
-           "|---|---|---|---|"]
+
+    def share(part: int, whole: int) -> str:
+        return f"{part / whole:.1%}" if whole > 0 else "-"
+
+    out = ["| hops | RTS/CTS | MAC attempts received | retry-limit drops per run |"
+           + (" RTS lost (no CTS) | DATA lost | runs counted |" if split else ""),
+           "|---|---|---|---|" + ("---|---|---|" if split else "")]
     for (h, rts) in sorted(acc):
         d = acc[(h, rts)]
         ok_mean = sum(d.get("ok", [0])) / max(len(d.get("ok", [])), 1)
         dr_mean = sum(d.get("drops", [0])) / max(len(d.get("drops", [])), 1)
-        out.append(f"| {h} | {'on' if rts else 'off'} | {ok_mean:.1%} | {dr_mean:.1f} |")
+        row = f"| {h} | {'on' if rts else 'off'} | {ok_mean:.1%} | {dr_mean:.1f} |"
+        if split:
+            a, r, lost, n = split.get((h, rts), [0, 0, 0, 0])
+            row += (f" {share(r, a) if rts else '-'} | {share(lost, a - r)} | {n} |")
+        out.append(row)
     return out
 
 

@@ -316,6 +316,29 @@ def test_where_the_attempts_failed_is_read_from_rts_failures():
     assert "Where the path's attempts failed" not in "\n".join(MC.section_lines(coherence_records()))
 
 
+def test_what_the_medium_saw_splits_failures_where_runs_counted_them():
+    """Per hop count and RTS/CTS: attempts received and drops; where a run's medium counted
+    rts_failures also RTS frames lost and DATA frames lost (after a CTS), each of those sent."""
+    recs = grid_records(["22-13", "1-16-13-22"])
+    for rec in recs:
+        rts = rec["params"]["topology"]["rts"]
+        rec["medium"] = {"summary": {"links": {"r1>r16": {
+            "attempts": 100, "successes": 80, "retry_drops": 2,
+            **({"rts_failures": 15 if rts else 0} if M.hops_of(rec["params"]["topology"]["path"]) == 3
+               else {})}}}}
+    lines = paper000.medium_lines(recs)
+    assert lines[0].endswith("| RTS lost (no CTS) | DATA lost | runs counted |")
+    rows = {(c[1].strip(), c[2].strip()): [x.strip() for x in c[3:-1]]
+            for c in (ln.split("|") for ln in lines[2:])}
+    assert rows[("1", "on")] == ["80.0%", "2.0", "-", "-", "0"]      # no counter: not split
+    assert rows[("3", "off")] == ["80.0%", "2.0", "-", "20.0%", "21"]
+    assert rows[("3", "on")] == ["80.0%", "2.0", "15.0%", "5.9%", "21"]
+    bare = [{**r, "medium": {"summary": {"links": {"a>b": {"attempts": 10, "successes": 9}}}}}
+            for r in recs]
+    assert paper000.medium_lines(bare)[0] == ("| hops | RTS/CTS | MAC attempts received | "
+                                              "retry-limit drops per run |")
+
+
 def test_the_window_mechanics_run_is_read_per_rate_beside_the_grid(tmp_path):
     from harness.papers import map_window
     recs = []
