@@ -392,6 +392,13 @@ def why_differ() -> List[str]:
         "but the flow's routers exists in a run (`nodes: path`, docs/campus.md).",
         "- **Runs.** One 20 s flow per run, as in the paper; the paper's nights had other "
         "interference (none here) and the environment changed within its runs.",
+        "- **RTS/CTS on the long paths.** Measured from the medium's counters (000_coherence, "
+        "docs/results/papers/README.md): the exchange protects the DATA frames (1-7 % lost "
+        "after a CTS against 13-20 % without it), but a fifth of the RTS frames get no CTS, "
+        "mostly lost to frames the sender cannot hear, so it moves the hidden-terminal "
+        "losses from DATA to RTS and costs more than it saves. The readings tested for why "
+        "MAP's exchange paid off (lossier hops, a hidden neighbour, loss in bursts; a cheaper "
+        "exchange by arithmetic) do not reproduce it.",
     ]
 
 
