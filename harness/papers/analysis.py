@@ -89,6 +89,11 @@ def exchange_failures(rec: Mapping[str, Any]) -> Optional[Tuple[int, int, int]]:
     return attempts, at_rts, failed - at_rts
 
 
+def fmt_share(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage with one decimal; "-" when nothing was sent."""
+    return f"{part / whole:.1%}" if whole > 0 else "-"
+
+
 def retry_drops(rec: Mapping[str, Any]) -> Optional[float]:
     """Frames the MAC gave up on after its retry limit, over all links."""
     links = _links(rec)

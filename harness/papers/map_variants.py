@@ -116,16 +116,13 @@ def exchange_lines(records: Sequence[Mapping[str, Any]], cond: Condition) -> Lis
     if not acc:
         return []
 
-    def share(part: int, whole: int) -> str:
-        return f"{part / whole:.1%}" if whole > 0 else "-"
-
     out = [f"| {cond.column} | hops | DATA lost, RTS/CTS off | RTS lost (no CTS), RTS/CTS on | "
            "DATA lost after a CTS, RTS/CTS on |", "|---|---|---|---|---|"]
     for value, h in sorted({(v, h) for v, h, _r in acc}):
         a0, _r0, d0 = acc.get((value, h, False), [0, 0, 0])
         a1, r1, d1 = acc.get((value, h, True), [0, 0, 0])
-        out.append(f"| {value:g} | {h} | {share(d0, a0)} | {share(r1, a1)} | "
-                   f"{share(d1, a1 - r1)} |")
+        out.append(f"| {value:g} | {h} | {A.fmt_share(d0, a0)} | {A.fmt_share(r1, a1)} | "
+                   f"{A.fmt_share(d1, a1 - r1)} |")
     return out
 
 

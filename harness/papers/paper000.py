@@ -312,9 +312,6 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     if not acc:
         return []
 
-    def share(part: int, whole: int) -> str:
-        return f"{part / whole:.1%}" if whole > 0 else "-"
-
     out = ["| hops | RTS/CTS | MAC attempts received | retry-limit drops per run |"
            + (" RTS lost (no CTS) | DATA lost | runs counted |" if split else ""),
            "|---|---|---|---|" + ("---|---|---|" if split else "")]
@@ -325,7 +322,7 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
         row = f"| {h} | {'on' if rts else 'off'} | {ok_mean:.1%} | {dr_mean:.1f} |"
         if split:
             a, r, lost, n = split.get((h, rts), [0, 0, 0, 0])
-            row += (f" {share(r, a) if rts else '-'} | {share(lost, a - r)} | {n} |")
+            row += (f" {A.fmt_share(r, a) if rts else '-'} | {A.fmt_share(lost, a - r)} | {n} |")
         out.append(row)
     return out
 
