@@ -72,6 +72,15 @@ def test_link_table_lists_thresholds_and_senses_what_it_decodes(mediumsim_bin, t
         assert link["snr_db"] == pytest.approx(link["mean_dbm"] - radio["noise_dbm"], abs=1e-3)
 
 
+@pytest.mark.parametrize("fading", ["fading lognormal sigma 3", "fading rayleigh"])
+def test_a_coherence_time_leaves_the_link_table_as_it_is(mediumsim_bin, tmp_path, fading):
+    """Slow fading changes when frames are lost, not how many per attempt: the same table (so
+    a campus's routes and path check stay valid under medium.fading_coherence)."""
+    fast = link_table(mediumsim_bin, tmp_path, line_config(fading))
+    slow = link_table(mediumsim_bin, tmp_path, line_config(fading + " coherence 50"))
+    assert fast == slow and any(0.05 < l["delivery"]["11"] < 0.95 for l in fast["links"])
+
+
 def shadowing_config(order, seed: int, shadow_seed: int) -> str:
     pos = {"a": (0, 0), "b": (40, 0), "c": (0, 40), "d": (40, 40)}
     radios = "".join(f"radio 02:00:00:00:00:{i:02x} name {n} pos {pos[n][0]} {pos[n][1]} 1\n"
