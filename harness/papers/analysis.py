@@ -89,6 +89,21 @@ def exchange_failures(rec: Mapping[str, Any]) -> Optional[Tuple[int, int, int]]:
     return attempts, at_rts, failed - at_rts
 
 
+def exchange_sums(records: Iterable[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], Any]
+                  ) -> Dict[Any, List[int]]:
+    """``exchange_failures`` summed per ``key(rec)`` over the ok records that counted them:
+    [attempts, failed at the RTS, failed at the DATA, runs]."""
+    out: Dict[Any, List[int]] = {}
+    for rec in records:
+        got = exchange_failures(rec) if rec.get("status") == "ok" else None
+        if got is None:
+            continue
+        sums = out.setdefault(key(rec), [0, 0, 0, 0])
+        for i, v in enumerate(got + (1,)):
+            sums[i] += v
+    return out
+
+
 def fmt_share(part: int, whole: int) -> str:
     """``part`` of ``whole`` as a percentage with one decimal; "-" when nothing was sent."""
     return f"{part / whole:.1%}" if whole > 0 else "-"

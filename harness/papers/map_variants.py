@@ -103,24 +103,17 @@ def exchange_lines(records: Sequence[Mapping[str, Any]], cond: Condition) -> Lis
     ``rts_failures``): DATA frames lost without RTS/CTS, and with it the RTS frames that got
     no CTS and the DATA frames lost after a CTS, each of those sent. If the exchange protects
     the DATA frames, their loss falls with RTS/CTS on. Empty where no record has the counter."""
-    acc: Dict[Tuple[float, int, bool], List[int]] = {}
-    for rec in records:
-        got = A.exchange_failures(rec) if rec.get("status") == "ok" else None
-        if got is None:
-            continue
-        key = (cond.value_of(rec), M.hops_of(A.param(rec, "topology.path")),
-               bool(A.param(rec, "topology.rts")))
-        sums = acc.setdefault(key, [0, 0, 0])
-        for i, v in enumerate(got):
-            sums[i] += v
+    acc = A.exchange_sums(records, lambda rec: (
+        cond.value_of(rec), M.hops_of(A.param(rec, "topology.path")),
+        bool(A.param(rec, "topology.rts"))))
     if not acc:
         return []
 
     out = [f"| {cond.column} | hops | DATA lost, RTS/CTS off | RTS lost (no CTS), RTS/CTS on | "
            "DATA lost after a CTS, RTS/CTS on |", "|---|---|---|---|---|"]
     for value, h in sorted({(v, h) for v, h, _r in acc}):
-        a0, _r0, d0 = acc.get((value, h, False), [0, 0, 0])
-        a1, r1, d1 = acc.get((value, h, True), [0, 0, 0])
+        a0, _r0, d0, _n0 = acc.get((value, h, False), [0, 0, 0, 0])
+        a1, r1, d1, _n1 = acc.get((value, h, True), [0, 0, 0, 0])
         out.append(f"| {value:g} | {h} | {A.fmt_share(d0, a0)} | {A.fmt_share(r1, a1)} | "
                    f"{A.fmt_share(d1, a1 - r1)} |")
     return out

@@ -294,7 +294,6 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     CTS, with RTS/CTS on), each of those sent, summed over the runs that counted it."""
     from harness.papers import analysis as A
     acc: Dict[Any, Dict[str, List[float]]] = {}
-    split: Dict[Any, List[int]] = {}
     for rec in records:
         if rec.get("status") != "ok" or A.param(rec, "topology.builder") != "campus":
             continue
@@ -304,14 +303,11 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
             acc.setdefault(key, {}).setdefault("ok", []).append(ok)
         if drops is not None:
             acc.setdefault(key, {}).setdefault("drops", []).append(drops)
-        got = A.exchange_failures(rec)
-        if got is not None:
-            sums = split.setdefault(key, [0, 0, 0, 0])
-            for i, v in enumerate(got + (1,)):
-                sums[i] += v
     if not acc:
         return []
-
+    split = A.exchange_sums(
+        (r for r in records if A.param(r, "topology.builder") == "campus"),
+        lambda rec: (M.hops_of(A.param(rec, "topology.path")), bool(A.param(rec, "topology.rts"))))
     out = ["| hops | RTS/CTS | MAC attempts received | retry-limit drops per run |"
            + (" RTS lost (no CTS) | DATA lost | runs counted |" if split else ""),
            "|---|---|---|---|" + ("---|---|---|" if split else "")]
