@@ -106,6 +106,10 @@ MEDIUM = (
               min=1.0, nullable=True, null_label="from the model"),
     ParamSpec("capture_threshold", "float", "capture threshold in dB", default=None, min=0.0,
               nullable=True, null_label="medium default"),
+    ParamSpec("cck_interference_weight", "float", "weight G of interference against CCK "
+              "payloads, S / (N + G I): 2 = the medium's, 16 = no suppression (docs/medium.md)",
+              default=None, min=0.01, nullable=True, null_label="medium default (2)",
+              omit_default=True),
     ParamSpec("queue", "int", "per-radio queue in frames", default=None, min=1, max=255,
               nullable=True, null_label="medium default"),
     ParamSpec("queues", "intmap", "per-node queue in frames, e.g. {ap1: 20} (overrides queue)",

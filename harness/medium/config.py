@@ -62,6 +62,8 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
         value = getattr(spec, key)
         if value is not None:
             out.append(f"{key} {_fmt(value)}")
+    if spec.cck_interference_weight is not None:
+        out.append(f"interference_weight cck {_fmt(spec.cck_interference_weight)}")
     if spec.shadowing:
         seed_part = f" seed {int(spec.shadowing_seed)}" if spec.shadowing_seed is not None else ""
         out.append(f"shadowing {_fmt(spec.shadowing)}{seed_part}")

@@ -102,6 +102,8 @@ class MediumSpec:
     cs_threshold: Optional[float] = None
     noise_figure: Optional[float] = None
     capture_threshold: Optional[float] = None
+    # G in S / (N + G I) for CCK payloads (5.5, 11 Mbit/s); None = the medium's 2 (docs/medium.md)
+    cck_interference_weight: Optional[float] = None
     queue: Optional[int] = None
     queues: Dict[str, int] = field(default_factory=dict)  # node name -> its radios' queue
     short_slot: Optional[bool] = None
@@ -208,6 +210,9 @@ def _check_key(key: str, value: Any, where: str) -> Any:
         return _number(value, where, "a number 1..8", lo=1.0, hi=8.0)
     if key in ("capture_threshold", "shadowing", "fading_sigma"):
         return _number(value, where, "a number >= 0 (dB)", lo=0.0)
+    if key == "cck_interference_weight":
+        return _number(value, where, "a number > 0 (2 = the medium's default, 16 = no "
+                       "suppression)", lo=0.0, lo_open=True)
     if key == "fading_coherence":
         return _number(value, where, "a number >= 0 (ms; 0 = a fresh fade per frame)", lo=0.0)
     if key == "queue":

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "airtime.h"
+#include "error_model.h"
 #include "medium.h"
 #include "parse_util.h"
 
@@ -87,6 +88,9 @@ void medium_config_init(struct medium_config *c)
 	c->noise_figure_db = 6.0;
 	c->capture_threshold_db = 10.0;
 	c->rx_sensitivity_dbm = -90.0;
+	c->interference_weight[MEDIUM_MOD_BARKER] = interference_weight(10);
+	c->interference_weight[MEDIUM_MOD_CCK] = interference_weight(55);
+	c->interference_weight[MEDIUM_MOD_OFDM] = interference_weight(60);
 }
 
 int medium_config_add_radio(struct medium_config *c, const struct medium_radio_config *r)
@@ -379,6 +383,24 @@ static int parse_line(struct parser *p, char **t, int n)
 		else c->rx_sensitivity_dbm = d;
 		return 0;
 	}
+	if (!strcmp(k, "interference_weight")) {
+		/* interference_weight barker|cck|ofdm G */
+		static const char *fam[MEDIUM_N_MODULATIONS] = { "barker", "cck", "ofdm" };
+		int f = -1;
+		if (n != 3)
+			return fail(p, k, "expected interference_weight barker|cck|ofdm G");
+		for (int i = 0; i < MEDIUM_N_MODULATIONS; i++)
+			if (!strcmp(t[1], fam[i]))
+				f = i;
+		if (f < 0)
+			return fail(p, k, "'%s' is not barker, cck or ofdm", t[1]);
+		if (num(p, k, t[2], &d) < 0)
+			return -EINVAL;
+		if (!(d > 0))
+			return fail(p, k, "weight must be > 0, got '%s'", t[2]);
+		c->interference_weight[f] = d;
+		return 0;
+	}
 	if (!strcmp(k, "after_failure")) {
 		if (n != 2 || (strcmp(t[1], "eifs") && strcmp(t[1], "ack_timeout")))
 			return fail(p, k, "expected eifs or ack_timeout");
@@ -451,7 +473,8 @@ static int parse_line(struct parser *p, char **t, int n)
 	if (!strcmp(k, "link"))
 		return line_link(p, t, n);
 	return fail(p, k, "unknown keyword (seed, noise_figure, capture_threshold, "
-		    "rx_sensitivity, after_failure, propagation, wall, shadowing, fading, defaults, radio, link)");
+		    "rx_sensitivity, interference_weight, after_failure, propagation, wall, shadowing, "
+		    "fading, defaults, radio, link)");
 }
 
 int medium_config_parse(const char *text, const char *name, struct medium_config *cfg,

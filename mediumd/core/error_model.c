@@ -19,6 +19,7 @@
  *   (Haccoun & Begin 1989; Frenger et al. 1999), first 5 terms. */
 #include <math.h>
 #include "error_model.h"
+#include "medium.h"
 
 static double qfunc(double x) { return 0.5 * erfc(x / M_SQRT2); }
 
@@ -87,13 +88,19 @@ double ber_for_rate(int kbps100, double sinr)
 	return 0.5;
 }
 
-double interference_weight(int kbps100)
+int modulation_of(int kbps100)
 {
 	switch (kbps100) {
-	case 10: case 20: return 22.0;
-	case 55: case 110: return 2.0;
-	default: return 1.0;
+	case 10: case 20: return MEDIUM_MOD_BARKER;
+	case 55: case 110: return MEDIUM_MOD_CCK;
+	default: return MEDIUM_MOD_OFDM;
 	}
+}
+
+double interference_weight(int kbps100)
+{
+	static const double g[MEDIUM_N_MODULATIONS] = { 22.0, 2.0, 1.0 };
+	return g[modulation_of(kbps100)];
 }
 
 double chunk_success(double ber, double n_bits)

@@ -12,6 +12,8 @@ double ber_for_rate(int kbps100, double sinr);
  * suppresses another by its 8 chips on average (G = 16 / 8 = 2).  OFDM: G = 1
  * (interference is noise-like). */
 double interference_weight(int kbps100);
+/* The modulation family (enum medium_modulation) of a rate. */
+int modulation_of(int kbps100);
 /* Probability that n_bits all survive at that BER. */
 double chunk_success(double ber, double n_bits);
 #endif

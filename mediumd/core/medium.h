@@ -175,12 +175,24 @@ enum medium_after_failure {
 					 * PHY-RX-START delay, then count slots */
 };
 
+/* Modulation families, for the interference weight (docs/medium.md). */
+enum medium_modulation {
+	MEDIUM_MOD_BARKER = 0,	/* DSSS 1, 2 Mbit/s and every DSSS PLCP header */
+	MEDIUM_MOD_CCK = 1,	/* 5.5, 11 Mbit/s                              */
+	MEDIUM_MOD_OFDM = 2,	/* 6..54 Mbit/s                                */
+	MEDIUM_N_MODULATIONS = 3,
+};
+
 struct medium_config {
 	uint64_t seed;				/* default 1                    */
 	struct medium_propagation prop;
 	double noise_figure_db;			/* default 6 dB                 */
 	double capture_threshold_db;		/* default 10 dB                */
 	double rx_sensitivity_dbm;		/* default -90 dBm              */
+	/* Weight G of interference against each modulation family's symbols,
+	 * S / (N + G I) (docs/medium.md); default Barker 22, CCK 2, OFDM 1
+	 * (error_model.h says why).  Config: interference_weight FAMILY G. */
+	double interference_weight[MEDIUM_N_MODULATIONS];
 	enum medium_after_failure after_failure;
 	struct medium_radio_config *radios;
 	int n_radios;

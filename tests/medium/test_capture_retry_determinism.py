@@ -1,5 +1,6 @@
 """Capture, retry limit and determinism of the medium core."""
 import math
+import subprocess
 
 import pytest
 from conftest import radios
@@ -49,6 +50,54 @@ def test_capture_stronger_first_frame_survives_by_sinr(sim):
     msg = f"strong frame first (12 dB margin): R decoded {s}/20 strong, {w}/20 weak frames"
     print(msg)
     assert s == 20 and w == 0, msg
+
+
+def overlap_run(sim, margin_db: float, rate: float, weight: str = "", pairs: int = 20) -> dict:
+    """Interference against a payload: R locks onto S's frame (S W-free for 300 us, past the
+    192 us DSSS header), then W's frame, margin_db weaker at R, overlaps the rest of it.
+
+        S ----25+margin dB---> R <---25 dB---- W      (S and W cannot hear each other)
+    """
+    conf = (f"seed 9\ncapture_threshold {CAPTURE_DB}\ndefaults phy b\n{weight}" +
+            radios([("W", 0, 0), ("S", 1, 0), ("R", 2, 0)]) +
+            f"link S W none\nlink W R snr 25\nlink S R snr {25 + margin_db}\n")
+    scen = "duration 1\n" + "".join(
+        f"frame {1000 + 20000 * k} S broadcast len 1000 rate {rate:g}\n"
+        f"frame {1300 + 20000 * k} W broadcast len 1000 rate 1\n" for k in range(pairs))
+    return sim(conf, scen)
+
+
+@pytest.mark.parametrize("rate,margin,weight,survive", [
+    (5.5, 8, "", True),                                   # CCK: G 2, Es/I = 8 S/I
+    (5.5, 8, "interference_weight cck 16\n", False),      # G 16: Es/I = S/I
+    (5.5, 16, "interference_weight cck 16\n", True),
+    (1, 8, "", False),                                    # Barker: G 22, Eb/I = S/I
+    (1, 8, "interference_weight cck 16\n", False),        # a CCK weight leaves Barker alone
+    (1, 8, "interference_weight barker 1\n", True),       # noise-like: despreading gain 22
+])
+def test_interference_weight_sets_what_an_overlap_costs_a_payload(sim, rate, margin, weight,
+                                                                  survive):
+    out = overlap_run(sim, margin, rate, weight)
+    s = received(out, "S")
+    msg = (f"{rate:g} Mbit/s payload overlapped by a frame {margin} dB weaker"
+           f" ({weight.strip() or 'default weights'}): R decoded {s}/20")
+    print(msg)
+    assert s == (20 if survive else 0), msg
+
+
+def test_interference_weight_errors_name_the_key(mediumsim_bin, tmp_path):
+    scen = tmp_path / "s.txt"
+    scen.write_text("duration 1\n")
+    for text, expect in [("interference_weight dsss 3\n", "'dsss' is not barker, cck or ofdm"),
+                         ("interference_weight cck\n", "expected interference_weight "
+                                                       "barker|cck|ofdm G"),
+                         ("interference_weight cck 0\n", "weight must be > 0, got '0'")]:
+        conf = tmp_path / "bad.conf"
+        conf.write_text(text)
+        proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True,
+                              text=True)
+        print(proc.stderr.strip())
+        assert proc.returncode == 2 and ":1: interference_weight: " + expect in proc.stderr
 
 
 @pytest.mark.parametrize("p,attempts", [(0.5, 4), (0.3, 7), (0.7, 2), (0.8, 7)])
