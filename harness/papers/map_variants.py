@@ -147,8 +147,12 @@ def verdict_line(records: Sequence[Mapping[str, Any]], cond: Condition) -> str:
     larger one (the slow tests ask only the second)."""
     per = marks(records, cond)
     larger = [v for v in per if v > cond.base]
+
+    def at(v: float) -> str:
+        return f"{v:g} {cond.unit}" if cond.unit else f"{v:g}"
+
     if not larger:
-        return f"No run above the base ({cond.base:g} {cond.unit}): nothing is judged."
+        return f"No run above the base ({at(cond.base)}): nothing is judged."
     first = next(iter(per.values()))
     names = [c.split(":")[0] for c, _o, _h in first]
     base = per.get(cond.base)
@@ -157,14 +161,15 @@ def verdict_line(records: Sequence[Mapping[str, Any]], cond: Condition) -> str:
                  and any(per[v][i][2] for v in larger)]
     rest = [n for n in names if n not in already and n not in explained]
     values = ", ".join(f"{v:g}" for v in larger)
+    unit = f" {cond.unit}" if cond.unit else ""
     parts = []
     if explained:
-        parts.append(f"explained by {cond.explained_by} (fails at {cond.base:g} {cond.unit}, "
-                     f"holds at {' or '.join(f'{x:g}' for x in larger)} {cond.unit}): claim "
+        parts.append(f"explained by {cond.explained_by} (fails at {at(cond.base)}, "
+                     f"holds at {' or '.join(f'{x:g}' for x in larger)}{unit}): claim "
                      + ", ".join(explained))
     if rest:
-        parts.append(f"not explained (holds at none of {values} {cond.unit}): claim "
+        parts.append(f"not explained (holds at none of {values}{unit}): claim "
                      + ", ".join(rest))
     if already:
-        parts.append(f"already holding at {cond.base:g} {cond.unit}: claim " + ", ".join(already))
+        parts.append(f"already holding at {at(cond.base)}: claim " + ", ".join(already))
     return f"**Verdict:** {'; '.join(parts)}."

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import map_analysis as M
-from harness.papers import map_coherence, map_eleven, map_fading, map_links, map_outside, map_window
+from harness.papers import map_cck, map_coherence, map_eleven, map_fading, map_links, map_outside, map_window
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 
@@ -73,11 +73,10 @@ OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX rou
                 "interference as it was (one hidden neighbouring network is tested as a "
                 "reading: 000_outside) and its changes between nights, and Linux 2.6.8's TCP (stock "
                 "Linux 6.1 here, with the 2.6.8 default BIC).")
-#: Experiments the paper page's claim rows are computed from (by name prefix); the page's
-#: first set (the default layout) gives each row.
-#: The experiments the page's claim rows come from: the grids and their slices, not the
-#: sensitivity run (000_fading), the neighbour's (000_outside) or the bursty loss's
-#: (000_coherence), whose records are not the model.
+#: The experiments the page's claim rows come from (by name prefix; the page's first set, the
+#: default layout, gives each row): the grids and their slices, not the sensitivity run (000_fading), the neighbour's (000_outside), the bursty loss's
+#: (000_coherence) or the fragile DATA's (000_cck_interference), whose records are not the
+#: model.
 ROWS_FROM = ("paper000_map", "paper000_rts", "paper000_hops", "paper000_sender",
              "paper000_rate11")
 #: Of those, the one whose failed runs are results: a path broken at 11 Mbit/s counts as 0
@@ -427,6 +426,8 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         return ["### A hidden neighbouring network", ""] + map_outside.section_lines(recs)
     if rs.name.startswith("paper000_coherence"):
         return ["### Bursty loss", ""] + map_coherence.section_lines(recs)
+    if rs.name.startswith("paper000_cck_interference"):
+        return ["### DATA as fragile as the RTS", ""] + map_cck.section_lines(recs)
     if rs.name.startswith("paper000_rate11"):  # a path broken at 11 Mbit/s counts: all records
         return ["### 11 Mbit/s beyond 1 hop (claim 12)", ""] \
             + map_eleven.section_lines(rs.records)
@@ -562,6 +563,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     if bursty is not None:
         out += ["## Bursty loss (a test of one reading, not the model)", ""] \
             + map_coherence.section_lines(bursty.ok)
+    fragile = next((rs for rs in sets if rs.name.startswith("paper000_cck_interference")), None)
+    if fragile is not None:
+        out += ["## DATA as fragile as the RTS (a test of one reading, not the model)", ""] \
+            + map_cck.section_lines(fragile.ok)
     seeds = [s for _n, s, _g in grids if s is not None] or [1, 2, 3]
     facts = {s: map_links.link_facts(shadowing_seed=s) for s in seeds}
     out += ["## The link facts on each layout", "",

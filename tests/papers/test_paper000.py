@@ -192,3 +192,22 @@ def test_full_bursty_loss_explains_the_claim(coherence_marks, index):
     layout, the claim holds at one of the coherence times (50 or 300 ms) of the same paths,
     the same fading spread and so the same delivery ratio per attempt."""
     assert_explained(coherence_marks, index, 0.0, "coherence", "ms", "losses in bursts")
+
+
+# -- slow: DATA as fragile as the RTS (a test of one reading, not the model) ------------------
+@pytest.fixture(scope="module")
+def cck_marks() -> Dict[float, List]:
+    """Claims 3 and 5-7 per CCK interference weight (2: the medium's) over the 3-4 hop paths
+    (000_cck_interference.yaml, harness/papers/map_cck.py)."""
+    from harness.papers import map_cck, map_variants
+    return map_variants.marks(run_file("000_cck_interference").ok, map_cck.CCK_WEIGHT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+def test_full_fragile_data_explains_the_claim(cck_marks, index):
+    """The reading under test: a hidden sender's frame broke MAP's 5.5 Mbit/s DATA as readily
+    as its RTS (a receiver suppressing an overlapping 802.11b frame no better at CCK rates than
+    at Barker ones), so the short RTS paid off. If it explains a claim that fails on the
+    default layout, the claim holds with the weight 16 on the same paths and links."""
+    assert_explained(cck_marks, index, 2.0, "CCK weight", "", "fragile DATA frames")

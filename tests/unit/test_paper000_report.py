@@ -514,3 +514,49 @@ def test_the_hidden_neighbour_reading_reads_the_path_alone(tmp_path):
     page = "\n".join(paper000.page_sections([grid, outside]))
     assert "## A hidden neighbouring network" in page
     assert not outside.name.startswith(paper000.ROWS_FROM)
+
+
+def cck_records() -> List[Dict[str, Any]]:
+    """The fragile-DATA reading's shape: 3- and 4-hop paths at 5.5 Mbit/s with the medium's
+    CCK weight (left out of the record, as stored) and 16; at 16 the DATA frames lose more
+    and RTS/CTS pays 20 %."""
+    out: List[Dict[str, Any]] = []
+    for weight in (None, 16):
+        for path in ("1-16-29-30", "1-16-13-22", "1-23-16-13-22"):
+            for rts in M.RTS:
+                for w in (1, 2, 4, None):
+                    kbps = 1000.0 * (1 - 0.05 * abs((w or 7) - (1 if rts else 4)))
+                    kbps *= (0.9 if rts else 1.0) if weight is None else 0.5 * (1.2 if rts else 1.0)
+                    rec = record(len(out), path, 5.5, rts, w, kbps, 30.0)
+                    if weight is not None:
+                        rec["params"]["medium"]["cck_interference_weight"] = weight
+                        rec["point"]["medium.cck_interference_weight"] = weight
+                    rec["medium"] = {"summary": {"links": {"r1>r16": {
+                        "attempts": 100, "successes": 80 if weight is None or rts else 60,
+                        "rts_failures": 15 if rts else 0}}}}
+                    out.append(rec)
+    return out
+
+
+def test_the_fragile_data_reading_is_read_per_weight(tmp_path):
+    from harness.papers import map_cck
+    recs = cck_records()
+    assert [map_cck.weight_of(r) for r in recs[::24]] == [2.0, 16.0]
+    claims = V.claim_lines(recs, map_cck.CCK_WEIGHT)
+    assert claims[0] == "| claim (5.5 Mbit/s) | G 2 (the medium's) | G 16 |"
+    assert claims[3].startswith("| 5: RTS/CTS helps at 3-4 hops")
+    assert claims[3].endswith("3 hops -12 %, 4 hops -10 %: no | 3 hops +17 %, 4 hops +20 %: holds |")
+    assert V.verdict_line(recs, map_cck.CCK_WEIGHT).startswith(
+        "**Verdict:** explained by DATA as fragile as the RTS (fails at 2, holds at 16): claim ")
+    failed = V.exchange_lines(recs, map_cck.CCK_WEIGHT)
+    assert failed[2] == "| 2 | 3 | 20.0% | 15.0% | 5.9% |"
+    assert failed[4] == "| 16 | 3 | 40.0% | 15.0% | 5.9% |"
+    text = "\n".join(map_cck.section_lines(recs))
+    assert "windows measured: 1, 2, 4, unclamped" in text and "G 16: about 13.5 dB" in text
+    assert map_cck.section_lines([]) == ["No run of the fragile-DATA reading is stored yet.", ""]
+    fragile = load_results(store(tmp_path / "k", "paper000_cck_interference", recs))
+    grid = load_results(store(tmp_path / "g", "paper000_map", grid_records()))
+    page = "\n".join(paper000.page_sections([grid, fragile]))
+    assert "## DATA as fragile as the RTS (a test of one reading, not the model)" in page
+    assert not fragile.name.startswith(paper000.ROWS_FROM)
+    assert "### DATA as fragile as the RTS" in section(fragile, fragile.report_dir / "report.md")
