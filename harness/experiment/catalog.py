@@ -110,6 +110,11 @@ MEDIUM = (
               "payloads, S / (N + G I): 2 = the medium's, 16 = no suppression (docs/medium.md)",
               default=None, min=0.01, nullable=True, null_label="medium default (2)",
               omit_default=True),
+    ParamSpec("rts_flags", "choice", "which attempts use RTS/CTS: each rate-table entry's flag "
+              "(per_entry, as mac80211 asks: minstrel flags its fallback entries) or the "
+              "frame's first entry's (first_entry: the RTS threshold alone decides)",
+              default=None, nullable=True, null_label="per_entry",
+              choices=("per_entry", "first_entry"), omit_default=True),
     ParamSpec("queue", "int", "per-radio queue in frames", default=None, min=1, max=255,
               nullable=True, null_label="medium default"),
     ParamSpec("queues", "intmap", "per-node queue in frames, e.g. {ap1: 20} (overrides queue)",

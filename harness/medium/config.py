@@ -62,6 +62,8 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
         value = getattr(spec, key)
         if value is not None:
             out.append(f"{key} {_fmt(value)}")
+    if spec.rts_flags is not None:
+        out.append(f"rts_flags {spec.rts_flags}")
     if spec.cck_interference_weight is not None:
         out.append(f"interference_weight cck {_fmt(spec.cck_interference_weight)}")
     if spec.shadowing:

@@ -15,6 +15,7 @@ from harness.kernel import wireless
 PROPAGATION_MODELS = ("free_space", "log_distance", "two_ray", "indoor")
 FADING_MODELS = ("none", "rayleigh", "lognormal")
 LOG_LEVELS = ("error", "warn", "info", "debug")
+RTS_FLAGS = ("per_entry", "first_entry")
 LINK_KEYS = ("a", "b", "loss", "snr", "none", "model", "per", "oneway")
 #: Experiment medium keys that change link power or thresholds (the link table): refused where
 #: a topology's place fixes them (``Topology.medium``, a campus) and its routes depend on them.
@@ -104,6 +105,10 @@ class MediumSpec:
     capture_threshold: Optional[float] = None
     # G in S / (N + G I) for CCK payloads (5.5, 11 Mbit/s); None = the medium's 2 (docs/medium.md)
     cck_interference_weight: Optional[float] = None
+    # which attempts use RTS/CTS: None/per_entry = each rate-table entry's flag (as mac80211
+    # asks: minstrel flags its fallback entries); first_entry = the frame's first entry, so the
+    # RTS threshold alone decides (docs/medium.md)
+    rts_flags: Optional[str] = None
     queue: Optional[int] = None
     queues: Dict[str, int] = field(default_factory=dict)  # node name -> its radios' queue
     short_slot: Optional[bool] = None
@@ -234,6 +239,8 @@ def _check_key(key: str, value: Any, where: str) -> Any:
         return _choice(value, FADING_MODELS, where)
     if key == "log_level":
         return _choice(value, LOG_LEVELS, where)
+    if key == "rts_flags":
+        return _choice(value, RTS_FLAGS, where)
     if key == "pcap":
         if isinstance(value, bool) or (isinstance(value, str) and value):
             return value

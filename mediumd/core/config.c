@@ -401,6 +401,12 @@ static int parse_line(struct parser *p, char **t, int n)
 		c->interference_weight[f] = d;
 		return 0;
 	}
+	if (!strcmp(k, "rts_flags")) {
+		if (n != 2 || (strcmp(t[1], "per_entry") && strcmp(t[1], "first_entry")))
+			return fail(p, k, "expected per_entry or first_entry");
+		c->rts_from_first_entry = !strcmp(t[1], "first_entry");
+		return 0;
+	}
 	if (!strcmp(k, "after_failure")) {
 		if (n != 2 || (strcmp(t[1], "eifs") && strcmp(t[1], "ack_timeout")))
 			return fail(p, k, "expected eifs or ack_timeout");
@@ -473,8 +479,8 @@ static int parse_line(struct parser *p, char **t, int n)
 	if (!strcmp(k, "link"))
 		return line_link(p, t, n);
 	return fail(p, k, "unknown keyword (seed, noise_figure, capture_threshold, "
-		    "rx_sensitivity, interference_weight, after_failure, propagation, wall, shadowing, "
-		    "fading, defaults, radio, link)");
+		    "rx_sensitivity, interference_weight, rts_flags, after_failure, propagation, wall, "
+		    "shadowing, fading, defaults, radio, link)");
 }
 
 int medium_config_parse(const char *text, const char *name, struct medium_config *cfg,

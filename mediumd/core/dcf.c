@@ -179,7 +179,8 @@ void dcf_access(struct medium *m, int idx)
 	struct medium_rate *e = &f->fi.rates[f->entry];
 	bool sp = e->flags & MEDIUM_RATE_SHORT_PREAMBLE;
 	bool unicast = !f->bcast && !f->no_ack;
-	bool rts = unicast && (e->flags & (MEDIUM_RATE_RTS | MEDIUM_RATE_CTS_PROTECT));
+	uint16_t rts_flags = m->cfg.rts_from_first_entry ? f->fi.rates[0].flags : e->flags;
+	bool rts = unicast && (rts_flags & (MEDIUM_RATE_RTS | MEDIUM_RATE_CTS_PROTECT));
 	uint64_t sifs = r->tm.sifs;
 	uint64_t t_ack = ctrl_airtime(r, e->idx, sp, ACK_LEN);
 	struct tx *t;

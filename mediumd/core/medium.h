@@ -193,6 +193,11 @@ struct medium_config {
 	 * S / (N + G I) (docs/medium.md); default Barker 22, CCK 2, OFDM 1
 	 * (error_model.h says why).  Config: interference_weight FAMILY G. */
 	double interference_weight[MEDIUM_N_MODULATIONS];
+	/* false (default): each attempt follows its rate-table entry's RTS/CTS
+	 * flag, as mac80211 asks (minstrel flags every fallback entry); true: every
+	 * attempt follows the frame's first entry, so RTS/CTS is the RTS
+	 * threshold's choice alone.  Config: rts_flags per_entry|first_entry. */
+	bool rts_from_first_entry;
 	enum medium_after_failure after_failure;
 	struct medium_radio_config *radios;
 	int n_radios;

@@ -58,7 +58,7 @@ static void inject_enqueue(struct sim *s, int k)
 	memcpy(info.dst, fr->dst < 0 ? BCAST : medium_radio_mac(s->m, fr->dst), 6);
 	for (int i = 0; i < MEDIUM_MAX_RATES; i++) {
 		info.rates[i] = fr->table[i];
-		info.rates[i].flags = (uint16_t)((fr->rts ? MEDIUM_RATE_RTS : 0) |
+		info.rates[i].flags = (uint16_t)(fr->table[i].flags | (fr->rts ? MEDIUM_RATE_RTS : 0) |
 					 (fr->short_pre ? MEDIUM_RATE_SHORT_PREAMBLE : 0));
 	}
 	info.cookie = COOKIE_INJECT | (uint64_t)k;

@@ -137,20 +137,24 @@ static int parse_line(struct sp *p, struct scenario *sc, char **t, int n)
 			if (strcmp(t[i], "rates"))
 				continue;
 			if (i + 1 >= n)
-				return fail(p, "rates", "expected rates MBPSxCOUNT[,MBPSxCOUNT]...");
+				return fail(p, "rates", "expected rates MBPSxCOUNT[rts][,MBPSxCOUNT[rts]]...");
 			char buf[128];
 			int e = 0;
 			snprintf(buf, sizeof buf, "%s", t[i + 1]);
 			for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+				/* MBPSxCOUNT, or MBPSxCOUNTrts: this entry asks for RTS/CTS */
 				double mb, c;
-				if (e == MEDIUM_MAX_RATES || sscanf(tok, "%lfx%lf", &mb, &c) != 2 ||
-				    c < 1 || c > 255)
-					return fail(p, "rates", "bad entry '%s' (at most %d of MBPSxCOUNT)",
-						    tok, MEDIUM_MAX_RATES);
+				int used = 0;
+				if (e == MEDIUM_MAX_RATES ||
+				    sscanf(tok, "%lfx%lf%n", &mb, &c, &used) != 2 || c < 1 || c > 255 ||
+				    (tok[used] && strcmp(tok + used, "rts")))
+					return fail(p, "rates", "bad entry '%s' (at most %d of "
+						    "MBPSxCOUNT[rts])", tok, MEDIUM_MAX_RATES);
 				int idx = rate_index(p, fr.src, mb);
 				if (idx < 0)
 					return -EINVAL;
-				fr.table[e++] = (struct medium_rate){ (int8_t)idx, (uint8_t)c, 0 };
+				fr.table[e++] = (struct medium_rate){ (int8_t)idx, (uint8_t)c,
+					(uint16_t)(tok[used] ? MEDIUM_RATE_RTS : 0) };
 			}
 			for (int w = i; w + 2 < n; w++)	/* drop "rates X" from the words */
 				t[w] = t[w + 2];

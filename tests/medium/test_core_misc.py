@@ -2,6 +2,7 @@
 broadcast, range-derived thresholds, walls, the multi-rate retry table."""
 import subprocess
 
+import pytest
 from conftest import radios
 
 
@@ -288,3 +289,31 @@ def test_rts_failures_count_the_attempts_that_got_no_cts(sim):
         failed = l["attempts"] - l["successes"]
         print(f"basic, {l['tx']}->R: attempts {l['attempts']}, failed {failed}")
         assert failed > 20 and l["rts_failures"] == 0
+
+
+@pytest.mark.parametrize("table,choice,rts_tries", [
+    ("5.5x2,5.5x3rts", "", 3),               # each entry's flag, as mac80211 asks
+    ("5.5x2,5.5x3rts", "first_entry", 0),    # the first entry decides: all bare
+    ("5.5x2rts,5.5x3", "first_entry", 5),    # ... or all behind RTS/CTS
+])
+def test_rts_flags_choose_which_attempts_use_rts(sim, table, choice, rts_tries):
+    """One frame on a dead link with minstrel's kind of table (fallback entries flagged
+    RTS/CTS): every attempt fails, at the RTS when it used one (rts_failures)."""
+    conf = ("seed 1\ndefaults phy b\n" + (f"rts_flags {choice}\n" if choice else "")
+            + radios([("a", 0, 0), ("b", 10, 0)]) + "link a b snr -20\n")
+    out = sim(conf, f"duration 1\nframe 1000 a b len 1000 rates {table}\n")
+    link = next(l for l in out["medium"]["links"] if l["tx"] == 0 and l["rx"] == 1)
+    print(f"table {table}, rts_flags {choice or 'per_entry'}: {link['attempts']} attempts, "
+          f"{link['rts_failures']} at the RTS")
+    assert link["attempts"] == 5 and link["rts_failures"] == rts_tries
+
+
+def test_rts_flags_errors_name_the_key(mediumsim_bin, tmp_path):
+    scen = tmp_path / "s.txt"
+    scen.write_text("duration 1\n")
+    conf = tmp_path / "bad.conf"
+    conf.write_text("rts_flags always\n")
+    proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True,
+                          text=True)
+    print(proc.stderr.strip())
+    assert proc.returncode == 2 and ":1: rts_flags: expected per_entry or first_entry" in proc.stderr

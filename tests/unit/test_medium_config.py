@@ -63,6 +63,8 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"fading_coherence": 50}, "medium.fading_coherence needs fading: allowed with fading "
                                "rayleigh or lognormal (got none)"),
     ({"fading": "rayleigh", "fading_coherence": -1}, "allowed a number >= 0 (ms"),
+    ({"rts_flags": "never"}, "medium.rts_flags 'never' is invalid: allowed per_entry, "
+                             "first_entry"),
     ({"cck_interference_weight": 0}, "medium.cck_interference_weight 0 is invalid: allowed a "
                                       "number > 0"),
     ({"basic_rates": {"n": [6]}}, "medium.basic_rates.n is invalid: allowed b, g"),
@@ -138,8 +140,10 @@ def test_seed_basic_rates_links_shadowing_fading():
     assert "shadowing 3\nfading rayleigh\n" in text
     slow = MediumSpec.from_dict({"fading": "lognormal", "fading_sigma": 5, "fading_coherence": 50})
     assert "fading lognormal sigma 5 coherence 50\n" in config_text(RADIOS, slow, seed=1)
-    harsh = MediumSpec.from_dict({"cck_interference_weight": 16})
+    harsh = MediumSpec.from_dict({"cck_interference_weight": 16, "rts_flags": "first_entry"})
     assert "interference_weight cck 16\n" in config_text(RADIOS, harsh, seed=1)
+    assert "rts_flags first_entry\n" in config_text(RADIOS, harsh, seed=1)
+    assert "rts_flags" not in text
     assert "interference_weight" not in text
     assert "basic_rates 6,12,24" in text and "basic_rates 1,2 " in text
     assert "link 02:68:78:00:00:00 02:68:78:00:02:00 none\n" in text
@@ -222,7 +226,7 @@ def mediumd_binary() -> Path:
                           "capture_threshold": 10,
                           "shadowing": 4, "fading": "lognormal", "fading_sigma": 2, "seed": 3,
                           "fading_coherence": 50,
-                          "cck_interference_weight": 16,
+                          "cck_interference_weight": 16, "rts_flags": "first_entry",
                           "basic_rates": {"g": [6, 12, 24], "b": [1, 2]}, "short_slot": False,
                           "links": [{"a": "sta1", "b": "sta3", "none": True},
                                     {"a": "sta2", "b": "sta3", "snr": 20, "per": 0.1}]}),
