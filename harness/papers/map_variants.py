@@ -28,6 +28,7 @@ class Condition:
     base: float
     unit: str                        # in the verdict: "dB"
     explained_by: str                # in the verdict: "lossier hops"
+    cell: Callable[[float], str] = "{:g}".format  # a value in a table's first column, a verdict
 
 
 def grids(records: Sequence[Mapping[str, Any]], cond: Condition) -> Dict[float, M.Grid]:
@@ -90,7 +91,7 @@ def table_lines(records: Sequence[Mapping[str, Any]], cond: Condition) -> List[s
             m_off = medium.get((value, h, False), (None, None))
             m_on = medium.get((value, h, True), (None, None))
             out.append(
-                f"| {value:g} | {h} | {_kbps(_mean(off))} / {_kbps(max(off.values(), default=None))}"
+                f"| {cond.cell(value)} | {h} | {_kbps(_mean(off))} / {_kbps(max(off.values(), default=None))}"
                 f" | {_kbps(_mean(on))} / {_kbps(max(on.values(), default=None))} | "
                 f"{M.fmt_gain(gain)} | {_best(off)} / {_best(on)} | "
                 f"{_pair(m_off[0], m_on[0], '.1%')} | "
@@ -114,7 +115,7 @@ def exchange_lines(records: Sequence[Mapping[str, Any]], cond: Condition) -> Lis
     for value, h in sorted({(v, h) for v, h, _r in acc}):
         a0, _r0, d0, _n0 = acc.get((value, h, False), [0, 0, 0, 0])
         a1, r1, d1, _n1 = acc.get((value, h, True), [0, 0, 0, 0])
-        out.append(f"| {value:g} | {h} | {A.fmt_share(d0, a0)} | {A.fmt_share(r1, a1)} | "
+        out.append(f"| {cond.cell(value)} | {h} | {A.fmt_share(d0, a0)} | {A.fmt_share(r1, a1)} | "
                    f"{A.fmt_share(d1, a1 - r1)} |")
     return out
 
@@ -149,7 +150,7 @@ def verdict_line(records: Sequence[Mapping[str, Any]], cond: Condition) -> str:
     larger = [v for v in per if v > cond.base]
 
     def at(v: float) -> str:
-        return f"{v:g} {cond.unit}" if cond.unit else f"{v:g}"
+        return f"{cond.cell(v)} {cond.unit}" if cond.unit else cond.cell(v)
 
     if not larger:
         return f"No run above the base ({at(cond.base)}): nothing is judged."
@@ -160,12 +161,12 @@ def verdict_line(records: Sequence[Mapping[str, Any]], cond: Condition) -> str:
     explained = [n for i, n in enumerate(names) if n not in already
                  and any(per[v][i][2] for v in larger)]
     rest = [n for n in names if n not in already and n not in explained]
-    values = ", ".join(f"{v:g}" for v in larger)
+    values = ", ".join(cond.cell(v) for v in larger)
     unit = f" {cond.unit}" if cond.unit else ""
     parts = []
     if explained:
         parts.append(f"explained by {cond.explained_by} (fails at {at(cond.base)}, "
-                     f"holds at {' or '.join(f'{x:g}' for x in larger)}{unit}): claim "
+                     f"holds at {' or '.join(cond.cell(x) for x in larger)}{unit}): claim "
                      + ", ".join(explained))
     if rest:
         parts.append(f"not explained (holds at none of {values}{unit}): claim "

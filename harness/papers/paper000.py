@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from harness.papers import map_analysis as M
-from harness.papers import map_cck, map_coherence, map_eleven, map_fading, map_links, map_outside, map_window
+from harness.papers import (
+    map_cck,
+    map_coherence,
+    map_eleven,
+    map_fading,
+    map_links,
+    map_outside,
+    map_per_frame_rts,
+    map_window,
+)
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 
@@ -75,8 +84,8 @@ OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX rou
                 "Linux 6.1 here, with the 2.6.8 default BIC).")
 #: The experiments the page's claim rows come from (by name prefix; the page's first set, the
 #: default layout, gives each row): the grids and their slices, not the sensitivity run (000_fading), the neighbour's (000_outside), the bursty loss's
-#: (000_coherence) or the fragile DATA's (000_cck_interference), whose records are not the
-#: model.
+#: (000_coherence), the fragile DATA's (000_cck_interference) or RTS/CTS per frame
+#: (000_per_frame_rts), whose records are not the model.
 ROWS_FROM = ("paper000_map", "paper000_rts", "paper000_hops", "paper000_sender",
              "paper000_rate11")
 #: Of those, the one whose failed runs are results: a path broken at 11 Mbit/s counts as 0
@@ -428,6 +437,8 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         return ["### Bursty loss", ""] + map_coherence.section_lines(recs)
     if rs.name.startswith("paper000_cck_interference"):
         return ["### DATA as fragile as the RTS", ""] + map_cck.section_lines(recs)
+    if rs.name.startswith("paper000_per_frame_rts"):  # its base is 000_cck_interference's: the page
+        return ["### RTS/CTS chosen per frame", ""] + map_per_frame_rts.section_lines(recs)
     if rs.name.startswith("paper000_rate11"):  # a path broken at 11 Mbit/s counts: all records
         return ["### 11 Mbit/s beyond 1 hop (claim 12)", ""] \
             + map_eleven.section_lines(rs.records)
@@ -567,6 +578,11 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     if fragile is not None:
         out += ["## DATA as fragile as the RTS (a test of one reading, not the model)", ""] \
             + map_cck.section_lines(fragile.ok)
+    per_frame = next((rs for rs in sets if rs.name.startswith("paper000_per_frame_rts")), None)
+    if per_frame is not None:
+        out += ["## RTS/CTS chosen per frame (a test of one reading, not the model)", ""] \
+            + map_per_frame_rts.section_lines(map_per_frame_rts.records(
+                per_frame.ok, fragile.ok if fragile is not None else ()))
     seeds = [s for _n, s, _g in grids if s is not None] or [1, 2, 3]
     facts = {s: map_links.link_facts(shadowing_seed=s) for s in seeds}
     out += ["## The link facts on each layout", "",

@@ -2,6 +2,7 @@
 paper's results, or against them: the criteria and the sections, not a measurement)."""
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any, Dict, List, Optional
 
@@ -560,3 +561,36 @@ def test_the_fragile_data_reading_is_read_per_weight(tmp_path):
     assert "## DATA as fragile as the RTS (a test of one reading, not the model)" in page
     assert not fragile.name.startswith(paper000.ROWS_FROM)
     assert "### DATA as fragile as the RTS" in section(fragile, fragile.report_dir / "report.md")
+
+
+def test_rts_per_frame_is_read_against_the_kernels_runs(tmp_path):
+    """The per-frame runs (000_per_frame_rts) read against 000_cck_interference's runs at the
+    medium's weight; its weight-16 runs are not the base."""
+    from harness.papers import map_per_frame_rts as RF
+    kernel = cck_records()
+    flags = []
+    for rec in cck_records()[:24]:                       # the medium's weight: one per point
+        rec = copy.deepcopy(rec)
+        rec["params"]["medium"]["rts_flags"] = "first_entry"
+        rts = rec["params"]["topology"]["rts"]
+        rec["flows"][0]["throughput_bps"] *= 1.0 if rts else 0.7   # bare retries hurt "off"
+        flags.append(rec)
+    recs = RF.records(flags, kernel)
+    assert len(recs) == 48 and sorted({RF.choice_of(r) for r in recs}) == [0.0, 1.0]
+    assert V.table_lines(recs, RF.RTS_CHOICE)[2].startswith("| per entry | 3 |")
+    claims = V.claim_lines(recs, RF.RTS_CHOICE)
+    assert claims[0] == ("| claim (5.5 Mbit/s) | per entry (the kernel's) | "
+                         "per frame (the threshold's) |")
+    assert "holds" in claims[3].split("|")[-2]
+    assert V.verdict_line(recs, RF.RTS_CHOICE).startswith(
+        "**Verdict:** explained by RTS/CTS off meaning every attempt bare (fails at per entry, "
+        "holds at per frame): claim ")
+    assert "Not judged here" in "\n".join(RF.section_lines(flags))
+    assert RF.section_lines(kernel) == ["No run of the RTS/CTS-per-frame reading is stored yet.",
+                                        ""]
+    per_frame = load_results(store(tmp_path / "r", "paper000_per_frame_rts", flags))
+    fragile = load_results(store(tmp_path / "k", "paper000_cck_interference", kernel))
+    page = "\n".join(paper000.page_sections([per_frame, fragile]))
+    assert "## RTS/CTS chosen per frame (a test of one reading, not the model)" in page
+    assert "explained by RTS/CTS off meaning every attempt bare" in page
+    assert not per_frame.name.startswith(paper000.ROWS_FROM)
