@@ -211,3 +211,26 @@ def test_full_fragile_data_explains_the_claim(cck_marks, index):
     at Barker ones), so the short RTS paid off. If it explains a claim that fails on the
     default layout, the claim holds with the weight 16 on the same paths and links."""
     assert_explained(cck_marks, index, 2.0, "CCK weight", "", "fragile DATA frames")
+
+
+# -- slow: RTS/CTS chosen per frame (a test of one reading, not the model) --------------------
+@pytest.fixture(scope="module")
+def per_frame_marks() -> Dict[float, List]:
+    """Claims 3 and 5-7 with RTS/CTS per rate-table entry (the kernel's: 000_cck_interference
+    at the medium's weight) and per frame (000_per_frame_rts), over the 3-4 hop paths
+    (harness/papers/map_per_frame_rts.py)."""
+    from harness.papers import map_per_frame_rts as RF
+    from harness.papers import map_variants
+    recs = RF.records(run_file("000_per_frame_rts").ok, run_file("000_cck_interference").ok)
+    return map_variants.marks(recs, RF.RTS_CHOICE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+def test_full_bare_attempts_with_rts_off_explain_the_claim(per_frame_marks, index):
+    """The reading under test: with RTS/CTS off, MAP's madwifi sent every attempt bare, where
+    Linux's minstrel puts a frame's fallback attempts behind RTS/CTS whatever the threshold.
+    If it explains a claim that fails on the default layout, the claim holds with RTS/CTS
+    chosen per frame (1) on the same paths and links."""
+    assert_explained(per_frame_marks, index, 0.0, "RTS/CTS per frame", "",
+                     "bare attempts with RTS/CTS off")
