@@ -46,6 +46,24 @@ def sim(mediumsim_bin, tmp_path):
     return run
 
 
+@pytest.fixture
+def config_error(mediumsim_bin, tmp_path):
+    """config_error(config_text) -> mediumsim's stderr for a config it must refuse (exit 2)."""
+    scen = tmp_path / "empty-scenario.txt"
+    scen.write_text("duration 1\n")
+
+    def run(config: str) -> str:
+        conf = tmp_path / "bad.conf"
+        conf.write_text(config)
+        proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True,
+                              text=True, timeout=60)
+        print(proc.stderr.strip())
+        assert proc.returncode == 2, f"exit {proc.returncode} for a bad config:\n{config}"
+        return proc.stderr
+
+    return run
+
+
 def radios(names_positions, **keys) -> str:
     """Radio lines: [(name, x, y), ...] with consecutive MACs."""
     extra = " ".join(f"{k} {v}" for k, v in keys.items())

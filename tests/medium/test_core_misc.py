@@ -21,20 +21,13 @@ def test_config_error_names_file_line_and_key(mediumsim_bin, tmp_path):
     assert f"{conf}:3: phy: 'q' is not one of b, g, a" in proc.stderr
 
 
-def test_unknown_keyword_and_bad_number(mediumsim_bin, tmp_path):
-    scen = tmp_path / "s.txt"
-    scen.write_text("duration 1\n")
+def test_unknown_keyword_and_bad_number(config_error):
     for text, expect in [("propagation two_ray hieght 2\n", ":1: hieght: unknown propagation key"),
                          ("radios 1\n", ":1: radios: unknown keyword"),
                          ("radio 02:00:00:00:00:01 txpower ten\n", ":1: txpower: not a number: 'ten'"),
                          ("radio 02:00:00:00:00:01 name a\nlink a b loss 3\n",
                           ":2: link: no radio 'b' defined above this line")]:
-        conf = tmp_path / "bad.conf"
-        conf.write_text(text)
-        proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True,
-                              text=True)
-        print(proc.stderr.strip())
-        assert proc.returncode == 2 and expect in proc.stderr
+        assert expect in config_error(text)
 
 
 def test_queue_refuses_at_once_with_zero_attempts(sim):
@@ -249,19 +242,12 @@ def test_rayleigh_fading_with_a_coherence_time_keeps_the_link_mean(sim):
     assert abs(lin - 1) < 0.2
 
 
-def test_fading_coherence_errors_name_the_key(mediumsim_bin, tmp_path):
-    scen = tmp_path / "s.txt"
-    scen.write_text("duration 1\n")
+def test_fading_coherence_errors_name_the_key(config_error):
     for text, expect in [("fading lognormal sigma 2 coherence -5\n", "coherence must be >= 0 ms"),
                          ("fading rayleigh coherence\n", "expected fading MODEL [sigma DB] [coherence MS]"),
                          ("fading rayleigh speed 3\n", "'speed' is not sigma or coherence"),
                          ("fading lognormal coherence 50\n", "lognormal needs sigma DB")]:
-        conf = tmp_path / "bad.conf"
-        conf.write_text(text)
-        proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True,
-                              text=True)
-        print(proc.stderr.strip())
-        assert proc.returncode == 2 and ":1: fading: " + expect in proc.stderr
+        assert ":1: fading: " + expect in config_error(text)
 
 
 def test_rts_failures_count_the_attempts_that_got_no_cts(sim):
@@ -308,12 +294,5 @@ def test_rts_flags_choose_which_attempts_use_rts(sim, table, choice, rts_tries):
     assert link["attempts"] == 5 and link["rts_failures"] == rts_tries
 
 
-def test_rts_flags_errors_name_the_key(mediumsim_bin, tmp_path):
-    scen = tmp_path / "s.txt"
-    scen.write_text("duration 1\n")
-    conf = tmp_path / "bad.conf"
-    conf.write_text("rts_flags always\n")
-    proc = subprocess.run([str(mediumsim_bin), str(conf), str(scen)], capture_output=True,
-                          text=True)
-    print(proc.stderr.strip())
-    assert proc.returncode == 2 and ":1: rts_flags: expected per_entry or first_entry" in proc.stderr
+def test_rts_flags_errors_name_the_key(config_error):
+    assert ":1: rts_flags: expected per_entry or first_entry" in config_error("rts_flags always\n")
