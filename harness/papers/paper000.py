@@ -397,9 +397,11 @@ def why_differ() -> List[str]:
         "docs/results/papers/README.md): the exchange protects the DATA frames (1-7 % lost "
         "after a CTS against 13-20 % without it), but a fifth of the RTS frames get no CTS, "
         "mostly lost to frames the sender cannot hear, so it moves the hidden-terminal "
-        "losses from DATA to RTS and costs more than it saves. The readings tested for why "
-        "MAP's exchange paid off (lossier hops, a hidden neighbour, loss in bursts; a cheaper "
-        "exchange by arithmetic) do not reproduce it.",
+        "losses from DATA to RTS and costs more than it saves: on most hops a hidden router "
+        "arrives at the receiver as strong as the sender or stronger, which breaks any frame. "
+        "The readings tested for why MAP's exchange paid off (lossier hops, a hidden "
+        "neighbour, loss in bursts, DATA as fragile as the RTS, every attempt bare with "
+        "RTS/CTS off; a cheaper exchange by arithmetic) do not reproduce it.",
     ]
 
 
