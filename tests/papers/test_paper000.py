@@ -112,7 +112,7 @@ def assert_explained(marks: Dict[float, List], index: int, base: float, what: st
     print(f"\nclaim: {first[0]}")
     for value, per in marks.items():
         _c, ours, holds = per[index]
-        print(f"  {what} {value:g} {unit}: {ours} -> {holds}")
+        print(f"  {what} {value:g}{' ' + unit if unit else ''}: {ours} -> {holds}")
     above = [v for v in marks if v > base]
     assert above, f"no run with {what} above {base:g} {unit}"
     assert any(marks[v][index][2] for v in above), (
