@@ -9,7 +9,7 @@ facts are judged in ``map_links``, the grid's quantities in ``map_analysis``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import map_analysis as M
 from harness.papers import (
@@ -564,27 +564,7 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     if eleven is not None:
         out += ["## 11 Mbit/s beyond 1 hop (claim 12)", "",
                 f"From `{eleven.name}`:", ""] + map_eleven.section_lines(eleven.records)
-    fading = next((rs for rs in sets if rs.name.startswith("paper000_fading")), None)
-    if fading is not None:
-        out += ["## Sensitivity: lossier hops (not the model)", ""] \
-            + map_fading.section_lines(fading.ok)
-    outside = next((rs for rs in sets if rs.name.startswith("paper000_outside")), None)
-    if outside is not None:
-        out += ["## A hidden neighbouring network (a test of one reading, not the model)", ""] \
-            + map_outside.section_lines(outside.ok)
-    bursty = next((rs for rs in sets if rs.name.startswith("paper000_coherence")), None)
-    if bursty is not None:
-        out += ["## Bursty loss (a test of one reading, not the model)", ""] \
-            + map_coherence.section_lines(bursty.ok)
-    fragile = next((rs for rs in sets if rs.name.startswith("paper000_cck_interference")), None)
-    if fragile is not None:
-        out += ["## DATA as fragile as the RTS (a test of one reading, not the model)", ""] \
-            + map_cck.section_lines(fragile.ok)
-    per_frame = next((rs for rs in sets if rs.name.startswith("paper000_per_frame_rts")), None)
-    if per_frame is not None:
-        out += ["## RTS/CTS chosen per frame (a test of one reading, not the model)", ""] \
-            + map_per_frame_rts.section_lines(map_per_frame_rts.records(
-                per_frame.ok, fragile.ok if fragile is not None else ()))
+    out += reading_sections(sets)
     seeds = [s for _n, s, _g in grids if s is not None] or [1, 2, 3]
     facts = {s: map_links.link_facts(shadowing_seed=s) for s in seeds}
     out += ["## The link facts on each layout", "",
@@ -597,6 +577,36 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
                                                  f"no: {facts[s][i].detail}" for s in seeds)
                    + " |")
     return out + [""]
+
+
+def reading_sections(sets: Sequence[ResultSet]) -> List[str]:
+    """The page's sections of the runs that test one reading each (not the model), in the
+    order they were run; the RTS/CTS-per-frame runs are read against the fragile-DATA runs at
+    the medium's weight, their base."""
+    def first(prefix: str) -> Optional[ResultSet]:
+        return next((rs for rs in sets if rs.name.startswith(prefix)), None)
+
+    fragile = first("paper000_cck_interference")
+    readings: Sequence[Tuple[str, str, Callable[[ResultSet], List[str]]]] = (
+        ("paper000_fading", "Sensitivity: lossier hops (not the model)",
+         lambda rs: map_fading.section_lines(rs.ok)),
+        ("paper000_outside", "A hidden neighbouring network",
+         lambda rs: map_outside.section_lines(rs.ok)),
+        ("paper000_coherence", "Bursty loss", lambda rs: map_coherence.section_lines(rs.ok)),
+        ("paper000_cck_interference", "DATA as fragile as the RTS",
+         lambda rs: map_cck.section_lines(rs.ok)),
+        ("paper000_per_frame_rts", "RTS/CTS chosen per frame",
+         lambda rs: map_per_frame_rts.section_lines(map_per_frame_rts.records(
+             rs.ok, fragile.ok if fragile is not None else ()))),
+    )
+    out: List[str] = []
+    for prefix, head, lines in readings:
+        rs = first(prefix)
+        if rs is not None:
+            suffix = "" if "(not the model)" in head else \
+                " (a test of one reading, not the model)"
+            out += [f"## {head}{suffix}", ""] + lines(rs)
+    return out
 
 
 def evidence(records: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:

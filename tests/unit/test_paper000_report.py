@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import pytest
 from test_papers_report import store
@@ -250,24 +250,43 @@ def test_the_fading_sensitivity_reads_each_spread_apart(tmp_path):
     assert "### Sensitivity: lossier hops" in section(fading, fading.report_dir / "report.md")
 
 
+def long_path_points(values: Sequence[Any]) -> Iterator[Tuple[Any, str, bool, Optional[int], float]]:
+    """A reading's points over three 3- and 4-hop paths: (value, path, RTS/CTS, window, a
+    base kbit/s whose best window is 1 with RTS/CTS on and 4 without)."""
+    for value in values:
+        for path in ("1-16-29-30", "1-16-13-22", "1-23-16-13-22"):
+            for rts in M.RTS:
+                for w in (1, 2, 4, None):
+                    yield value, path, rts, w, 1000.0 * (1 - 0.05 * abs((w or 7) - (1 if rts else 4)))
+
+
+def assert_read_as_a_reading(tmp_path: Any, name: str, recs: List[Dict[str, Any]],
+                             head: str) -> str:
+    """The page and the report take the experiment as a test of one reading, not as a layout
+    of the grid; returns the page."""
+    reading = load_results(store(tmp_path / name, name, recs))
+    grid = load_results(store(tmp_path / "grid", "paper000_map", grid_records()))
+    page = "\n".join(paper000.page_sections([grid, reading]))
+    assert f"## {head} (a test of one reading, not the model)" in page
+    assert not reading.name.startswith(paper000.ROWS_FROM)
+    assert f"### {head}" in section(reading, reading.report_dir / "report.md")
+    return page
+
+
 def coherence_records() -> List[Dict[str, Any]]:
     """The bursty-loss reading's shape: 3- and 4-hop paths at 5.5 Mbit/s under 5 dB fading
     per frame (coherence 0) and drifting (300 ms); bursts halve throughput, raise the RTT to
     hundreds of ms and make RTS/CTS pay 20 %."""
     out: List[Dict[str, Any]] = []
-    for coherence in (0, 300):
-        for path in ("1-16-29-30", "1-16-13-22", "1-23-16-13-22"):
-            for rts in M.RTS:
-                for w in (1, 2, 4, None):
-                    kbps = 1000.0 * (1 - 0.05 * abs((w or 7) - (1 if rts else 4)))
-                    kbps *= (0.9 if rts else 1.0) if coherence == 0 else 0.25 * (1.2 if rts else 1.0)
-                    rtt = (40.0 if coherence == 0 else 400.0) * (w or 7)
-                    rec = record(len(out), path, 5.5, rts, w, kbps, rtt)
-                    rec["params"]["topology"]["fading_sigma"] = 5
-                    if coherence:  # as stored: a per-frame run leaves the key out
-                        rec["params"]["medium"]["fading_coherence"] = coherence
-                        rec["point"]["medium.fading_coherence"] = coherence
-                    out.append(rec)
+    for coherence, path, rts, w, kbps in long_path_points((0, 300)):
+        kbps *= (0.9 if rts else 1.0) if coherence == 0 else 0.25 * (1.2 if rts else 1.0)
+        rtt = (40.0 if coherence == 0 else 400.0) * (w or 7)
+        rec = record(len(out), path, 5.5, rts, w, kbps, rtt)
+        rec["params"]["topology"]["fading_sigma"] = 5
+        if coherence:  # as stored: a per-frame run leaves the key out
+            rec["params"]["medium"]["fading_coherence"] = coherence
+            rec["point"]["medium.fading_coherence"] = coherence
+        out.append(rec)
     return out
 
 
@@ -289,12 +308,7 @@ def test_the_bursty_loss_reading_is_read_per_coherence_time(tmp_path):
     lines = MC.section_lines(recs)
     assert "Log-normal fading of 5 dB" in lines[0] and "windows measured: 1, 2, 4, unclamped" in lines[0]
     assert MC.section_lines([]) == ["No run of the bursty-loss reading is stored yet.", ""]
-    bursty = load_results(store(tmp_path / "c", "paper000_coherence", recs))
-    grid = load_results(store(tmp_path / "g", "paper000_map", grid_records()))
-    page = "\n".join(paper000.page_sections([grid, bursty]))
-    assert "## Bursty loss (a test of one reading, not the model)" in page
-    assert not bursty.name.startswith(paper000.ROWS_FROM)
-    assert "### Bursty loss" in section(bursty, bursty.report_dir / "report.md")
+    assert_read_as_a_reading(tmp_path, "paper000_coherence", recs, "Bursty loss")
 
 
 def test_where_the_attempts_failed_is_read_from_rts_failures():
@@ -522,20 +536,16 @@ def cck_records() -> List[Dict[str, Any]]:
     CCK weight (left out of the record, as stored) and 16; at 16 the DATA frames lose more
     and RTS/CTS pays 20 %."""
     out: List[Dict[str, Any]] = []
-    for weight in (None, 16):
-        for path in ("1-16-29-30", "1-16-13-22", "1-23-16-13-22"):
-            for rts in M.RTS:
-                for w in (1, 2, 4, None):
-                    kbps = 1000.0 * (1 - 0.05 * abs((w or 7) - (1 if rts else 4)))
-                    kbps *= (0.9 if rts else 1.0) if weight is None else 0.5 * (1.2 if rts else 1.0)
-                    rec = record(len(out), path, 5.5, rts, w, kbps, 30.0)
-                    if weight is not None:
-                        rec["params"]["medium"]["cck_interference_weight"] = weight
-                        rec["point"]["medium.cck_interference_weight"] = weight
-                    rec["medium"] = {"summary": {"links": {"r1>r16": {
-                        "attempts": 100, "successes": 80 if weight is None or rts else 60,
-                        "rts_failures": 15 if rts else 0}}}}
-                    out.append(rec)
+    for weight, path, rts, w, kbps in long_path_points((None, 16)):
+        kbps *= (0.9 if rts else 1.0) if weight is None else 0.5 * (1.2 if rts else 1.0)
+        rec = record(len(out), path, 5.5, rts, w, kbps, 30.0)
+        if weight is not None:
+            rec["params"]["medium"]["cck_interference_weight"] = weight
+            rec["point"]["medium.cck_interference_weight"] = weight
+        rec["medium"] = {"summary": {"links": {"r1>r16": {
+            "attempts": 100, "successes": 80 if weight is None or rts else 60,
+            "rts_failures": 15 if rts else 0}}}}
+        out.append(rec)
     return out
 
 
@@ -555,12 +565,8 @@ def test_the_fragile_data_reading_is_read_per_weight(tmp_path):
     text = "\n".join(map_cck.section_lines(recs))
     assert "windows measured: 1, 2, 4, unclamped" in text and "G 16: about 13.5 dB" in text
     assert map_cck.section_lines([]) == ["No run of the fragile-DATA reading is stored yet.", ""]
-    fragile = load_results(store(tmp_path / "k", "paper000_cck_interference", recs))
-    grid = load_results(store(tmp_path / "g", "paper000_map", grid_records()))
-    page = "\n".join(paper000.page_sections([grid, fragile]))
-    assert "## DATA as fragile as the RTS (a test of one reading, not the model)" in page
-    assert not fragile.name.startswith(paper000.ROWS_FROM)
-    assert "### DATA as fragile as the RTS" in section(fragile, fragile.report_dir / "report.md")
+    assert_read_as_a_reading(tmp_path, "paper000_cck_interference", recs,
+                             "DATA as fragile as the RTS")
 
 
 def test_rts_per_frame_is_read_against_the_kernels_runs(tmp_path):
