@@ -28,9 +28,10 @@ _RADIO_SUMMARY = ("busy_fraction", "queue_drops", "tx_frames", "acked", "retry_d
                   "limit_drops", "table_drops", "retry_short", "retry_long", "tries")
 _RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "limit_drops",
                    "table_drops", "tx_airtime_us")
-#: rts_failures: attempts that ended at the RTS, no CTS (absent from older daemons' stats)
-_LINK_COUNTERS = ("attempts", "successes", "collisions", "rts_failures", "retry_drops",
-                  "airtime_us", "delivered")
+#: rts_failures: attempts that ended at the RTS, no CTS; late_collisions: collisions whose every
+#: overlapping PPDU began after the attempt's own (both absent from older daemons' stats)
+_LINK_COUNTERS = ("attempts", "successes", "collisions", "late_collisions", "rts_failures",
+                  "retry_drops", "airtime_us", "delivered")
 
 
 def stats_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str, Any]:

@@ -139,6 +139,8 @@ static void attempt_failed(struct medium *m, struct radio *r, bool rts_stage)
 	struct frame *f = r->qhead;
 	if (f->dst >= 0 && r->att_overlap)
 		m->ls[IDX(m, ridx(m, r), f->dst)].collisions++;
+	if (f->dst >= 0 && r->att_overlap && !r->att_overlap_early)
+		m->ls[IDX(m, ridx(m, r), f->dst)].late_collisions++;
 	if (f->dst >= 0 && rts_stage)
 		m->ls[IDX(m, ridx(m, r), f->dst)].rts_failures++;
 	if (rts_stage || !r->attempt_rts)
@@ -216,6 +218,7 @@ void dcf_own_tx_end(struct medium *m, int idx, struct tx *t)
 		return;		/* a CTS/ACK we sent for someone else */
 	struct frame *f = r->qhead;
 	r->att_overlap = t->overlap;
+	r->att_overlap_early = t->overlap_early;
 	r->att_tx = NULL;
 	if (t->kind == MEDIUM_AIR_DATA && (f->bcast || f->no_ack)) {
 		complete(m, r, true);

@@ -528,12 +528,13 @@ int medium_stats_json(const struct medium *m, FILE *out)
 			if (a == b || (!l->attempts && !l->delivered && !l->airtime_ns))
 				continue;
 			fprintf(out, "%s\n  {\"tx\": %d, \"rx\": %d, \"attempts\": %llu, "
-				"\"successes\": %llu, \"collisions\": %llu, \"rts_failures\": %llu, "
-				"\"retry_drops\": %llu, "
+				"\"successes\": %llu, \"collisions\": %llu, \"late_collisions\": %llu, "
+				"\"rts_failures\": %llu, \"retry_drops\": %llu, "
 				"\"airtime_ns\": %llu, \"delivered\": %llu, \"rx_power_dbm\": %.2f}",
 				first ? "" : ",", a, b,
 				(unsigned long long)l->attempts, (unsigned long long)l->successes,
-				(unsigned long long)l->collisions, (unsigned long long)l->rts_failures,
+				(unsigned long long)l->collisions, (unsigned long long)l->late_collisions,
+				(unsigned long long)l->rts_failures,
 				(unsigned long long)l->retry_drops,
 				(unsigned long long)l->airtime_ns, (unsigned long long)l->delivered,
 				isfinite(m->mean_dbm[IDX(m, a, b)]) ? m->mean_dbm[IDX(m, a, b)] : -999.0);

@@ -42,6 +42,7 @@ struct tx {
 	uint64_t frame_serial;		/* exchange this PPDU belongs to       */
 	uint64_t attempt;		/* sender's attempt serial             */
 	bool     overlap;		/* overlapped another PPDU at dst      */
+	bool     overlap_early;		/* ... one already on air when it began */
 	double  *p_dbm, *p_mw;		/* received power at every radio       */
 	uint8_t *cs;			/* counted in radio's cs_count         */
 };
@@ -81,6 +82,7 @@ struct radio {
 	bool     attempt_rts;		/* current attempt uses RTS/CTS        */
 	struct tx *att_tx;		/* current attempt's RTS/DATA PPDU     */
 	bool     att_overlap;		/* its overlap flag, copied at tx end  */
+	bool     att_overlap_early;	/* and overlap_early                   */
 
 	/* carrier sense */
 	bool     busy;

@@ -234,10 +234,10 @@ void phy_tx_start(struct medium *m, struct tx *t)
 			a->overlap = true;
 		if (t->dst >= 0 && (a->src == t->dst ||
 				    a->p_mw[t->dst] >= m->r[t->dst].noise_mw))
-			t->overlap = true;
+			t->overlap = t->overlap_early = true;
 	}
 	if (t->dst >= 0 && m->r[t->dst].tx_cur)
-		t->overlap = true;
+		t->overlap = t->overlap_early = true;
 
 	if (m->n_active == m->cap_active) {
 		int nc = m->cap_active ? 2 * m->cap_active : 16;

@@ -49,10 +49,12 @@ static void lag_json(struct jbuf *b, const char *key, const struct lagstat *s)
  *           kernel's rate table ended first); tries[k] = unicast frames that used
  *           k + 1 transmissions (trailing zeros left out; the last bin of
  *           MEDIUM_TRIES_BINS holds longer ones too)
- *   links:  [{tx, rx, attempts, successes, collisions, rts_failures, retry_drops,
- *             airtime_us, delivered}] for directed links that carried anything;
+ *   links:  [{tx, rx, attempts, successes, collisions, late_collisions, rts_failures,
+ *             retry_drops, airtime_us, delivered}] for directed links that carried anything;
  *           rts_failures: failed attempts that ended at the RTS (no CTS), so the
- *           DATA stage failed attempts - successes - rts_failures times
+ *           DATA stage failed attempts - successes - rts_failures times;
+ *           late_collisions: collisions whose every overlapping PPDU began after
+ *           the attempt's own (a CTS could have silenced it)
  */
 static void tries_json(struct jbuf *b, const uint64_t *tries)
 {
@@ -134,6 +136,7 @@ void stats_json(struct daemon *d, struct jbuf *b)
 			jb_u64(b, "attempts", ls.attempts);
 			jb_u64(b, "successes", ls.successes);
 			jb_u64(b, "collisions", ls.collisions);
+			jb_u64(b, "late_collisions", ls.late_collisions);
 			jb_u64(b, "rts_failures", ls.rts_failures);
 			jb_u64(b, "retry_drops", ls.retry_drops);
 			jb_num(b, "airtime_us", us(ls.airtime_ns));

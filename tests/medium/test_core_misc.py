@@ -296,3 +296,24 @@ def test_rts_flags_choose_which_attempts_use_rts(sim, table, choice, rts_tries):
 
 def test_rts_flags_errors_name_the_key(config_error):
     assert ":1: rts_flags: expected per_entry or first_entry" in config_error("rts_flags always\n")
+
+
+def test_late_collisions_count_the_failed_attempts_hit_only_by_later_frames(sim):
+    """W and S cannot hear each other and reach R at the same power; W's frame starts first,
+    S's 100 us later, one try each, so both fail:
+
+        W ----25 dB----> R <----25 dB---- S      (W and S: no link)
+
+    W's attempt was hit only by a frame that began after it (a CTS from R could have held S
+    back: late), S's met W's already on the air (no CTS could have helped)."""
+    conf = ("seed 9\ndefaults phy b\n" + radios([("W", 0, 0), ("S", 1, 0), ("R", 2, 0)])
+            + "link S W none\nlink W R snr 25\nlink S R snr 25\n")
+    out = sim(conf, "duration 1\nframe 1000 W R len 1000 rates 11x1\n"
+                    "frame 1100 S R len 1000 rates 11x1\n")
+    links = {(l["tx"], l["rx"]): l for l in out["medium"]["links"]}
+    w, s = links[(0, 2)], links[(1, 2)]
+    print(f"W->R: collisions {w['collisions']}, late {w['late_collisions']}; "
+          f"S->R: collisions {s['collisions']}, late {s['late_collisions']}")
+    assert (w["successes"], s["successes"]) == (0, 0)
+    assert (w["collisions"], w["late_collisions"]) == (1, 1)
+    assert (s["collisions"], s["late_collisions"]) == (1, 0)
