@@ -104,6 +104,25 @@ def exchange_sums(records: Iterable[Mapping[str, Any]], key: Callable[[Mapping[s
     return out
 
 
+def collision_sums(records: Iterable[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], Any]
+                   ) -> Dict[Any, List[int]]:
+    """Per ``key(rec)``, over the ok records whose medium counted ``late_collisions``:
+    [collisions, late collisions, runs]. A late collision was hit only by frames that began
+    after the attempt's own (a CTS could have held them back); the rest met a frame already
+    on the air, which no RTS/CTS exchange prevents."""
+    out: Dict[Any, List[int]] = {}
+    for rec in records:
+        links = [l for l in _links(rec) if "late_collisions" in l] \
+            if rec.get("status") == "ok" else []
+        if not links:
+            continue
+        sums = out.setdefault(key(rec), [0, 0, 0])
+        sums[0] += sum(int(l.get("collisions") or 0) for l in links)
+        sums[1] += sum(int(l.get("late_collisions") or 0) for l in links)
+        sums[2] += 1
+    return out
+
+
 def fmt_share(part: int, whole: int) -> str:
     """``part`` of ``whole`` as a percentage with one decimal; "-" when nothing was sent."""
     return f"{part / whole:.1%}" if whole > 0 else "-"

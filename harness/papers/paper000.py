@@ -299,7 +299,9 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     dropped at the retry limit (means over runs): hidden terminals collide without RTS/CTS.
     Where runs counted the attempts that ended at the RTS (the medium's ``rts_failures``),
     also where the attempts failed: RTS frames that got no CTS, DATA frames lost (after a
-    CTS, with RTS/CTS on), each of those sent, summed over the runs that counted it."""
+    CTS, with RTS/CTS on), each of those sent, summed over the runs that counted it; where
+    they counted ``late_collisions``, the share of collisions that only frames beginning after
+    the attempt's own caused (the kind a CTS can prevent)."""
     from harness.papers import analysis as A
     acc: Dict[Any, Dict[str, List[float]]] = {}
     for rec in records:
@@ -316,9 +318,13 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     split = A.exchange_sums(
         (r for r in records if A.param(r, "topology.builder") == "campus"),
         lambda rec: (M.hops_of(A.param(rec, "topology.path")), bool(A.param(rec, "topology.rts"))))
+    late = A.collision_sums(
+        (r for r in records if A.param(r, "topology.builder") == "campus"),
+        lambda rec: (M.hops_of(A.param(rec, "topology.path")), bool(A.param(rec, "topology.rts"))))
     out = ["| hops | RTS/CTS | MAC attempts received | retry-limit drops per run |"
-           + (" RTS lost (no CTS) | DATA lost | runs counted |" if split else ""),
-           "|---|---|---|---|" + ("---|---|---|" if split else "")]
+           + (" RTS lost (no CTS) | DATA lost | runs counted |" if split else "")
+           + (" collisions hit only by a later frame | runs counted |" if late else ""),
+           "|---|---|---|---|" + ("---|---|---|" if split else "") + ("---|---|" if late else "")]
     for (h, rts) in sorted(acc):
         d = acc[(h, rts)]
         ok_mean = sum(d.get("ok", [0])) / max(len(d.get("ok", [])), 1)
@@ -327,6 +333,9 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
         if split:
             a, r, lost, n = split.get((h, rts), [0, 0, 0, 0])
             row += (f" {A.fmt_share(r, a) if rts else '-'} | {A.fmt_share(lost, a - r)} | {n} |")
+        if late:
+            c, lc, n = late.get((h, rts), [0, 0, 0])
+            row += f" {A.fmt_share(lc, c)} | {n} |"
         out.append(row)
     return out
 

@@ -354,6 +354,25 @@ def test_what_the_medium_saw_splits_failures_where_runs_counted_them():
                                               "retry-limit drops per run |")
 
 
+def test_what_the_medium_saw_splits_collisions_by_timing_where_runs_counted_it():
+    """Where a run's medium counted late_collisions: the share of collisions hit only by frames
+    that began later (what a CTS can prevent); older runs are left out of it."""
+    recs = grid_records(["22-13", "1-16-13-22"])
+    for rec in recs:
+        rts = rec["params"]["topology"]["rts"]
+        counted = M.hops_of(rec["params"]["topology"]["path"]) == 3
+        rec["medium"] = {"summary": {"links": {"r1>r16": {
+            "attempts": 100, "successes": 80, "collisions": 16,
+            **({"late_collisions": 2 if rts else 8} if counted else {})}}}}
+    lines = paper000.medium_lines(recs)
+    assert lines[0].endswith("| collisions hit only by a later frame | runs counted |")
+    rows = {(c[1].strip(), c[2].strip()): [x.strip() for x in c[3:-1]]
+            for c in (ln.split("|") for ln in lines[2:])}
+    assert rows[("3", "off")][-2:] == ["50.0%", "21"]
+    assert rows[("3", "on")][-2:] == ["12.5%", "21"]
+    assert rows[("1", "on")][-2:] == ["-", "0"]
+
+
 def test_the_window_mechanics_run_is_read_per_rate_beside_the_grid(tmp_path):
     from harness.papers import map_window
     recs = []
