@@ -108,7 +108,8 @@ def collision_sums(records: Iterable[Mapping[str, Any]], key: Callable[[Mapping[
                    ) -> Dict[Any, List[int]]:
     """Per ``key(rec)``, over the ok records whose medium counted ``late_collisions``:
     [collisions, late collisions, runs]. A late collision was hit only by frames that began
-    after the attempt's own (a CTS could have held them back); the rest met a frame already
+    after the attempt's own (a CTS sent before it holds such frames back, other stations'
+    ACKs aside); the rest met a frame already
     on the air, which no RTS/CTS exchange prevents."""
     out: Dict[Any, List[int]] = {}
     for rec in records:

@@ -301,7 +301,7 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     also where the attempts failed: RTS frames that got no CTS, DATA frames lost (after a
     CTS, with RTS/CTS on), each of those sent, summed over the runs that counted it; where
     they counted ``late_collisions``, the share of collisions that only frames beginning after
-    the attempt's own caused (the kind a CTS can prevent)."""
+    the attempt's own caused (the kind a CTS sent before the frame holds back)."""
     from harness.papers import analysis as A
     acc: Dict[Any, Dict[str, List[float]]] = {}
     for rec in records:

@@ -356,7 +356,7 @@ def test_what_the_medium_saw_splits_failures_where_runs_counted_them():
 
 def test_what_the_medium_saw_splits_collisions_by_timing_where_runs_counted_it():
     """Where a run's medium counted late_collisions: the share of collisions hit only by frames
-    that began later (what a CTS can prevent); older runs are left out of it."""
+    that began later (what a CTS sent before the frame holds back); older runs are left out of it."""
     recs = grid_records(["22-13", "1-16-13-22"])
     for rec in recs:
         rts = rec["params"]["topology"]["rts"]
