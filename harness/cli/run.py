@@ -1,4 +1,5 @@
-"""``harness run FILE``: validate an experiment, list or execute its runs, resume where it stopped."""
+"""``harness run FILE [FILE ...]``: validate experiments, list or execute their runs one file
+after another, resume where they stopped."""
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,11 @@ def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "run", help="run an experiment file (sweep, store, resume)",
         description="Validate FILE, then execute every run of its sweep that has no record in "
-                    "the output directory yet (so rerunning resumes). Records: OUTPUT/runs/*.json.")
-    p.add_argument("file", help="experiment YAML (see docs/experiments.md)")
+                    "the output directory yet (so rerunning resumes). Records: OUTPUT/runs/*.json. "
+                    "Several files run one after another with the same options (every file is "
+                    "checked before the first run starts); Ctrl-C stops the queue.")
+    p.add_argument("files", nargs="+", metavar="file",
+                   help="experiment YAML (see docs/experiments.md); several: a queue")
     p.add_argument("--dry-run", action="store_true",
                    help="validate and list the runs (with done/pending status); run nothing")
     p.add_argument("--output", metavar="DIR", help="results directory (default: the file's output)")
@@ -195,6 +199,31 @@ def first_repetitions(exp: schema.Experiment, args: argparse.Namespace) -> Optio
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    """Each file in turn (``run_one``), after every file was checked; stops at an interrupt.
+    Exit status: the first file's that failed, else 0."""
+    files: List[str] = args.files
+    if len(files) > 1 and args.output:
+        raise HarnessError(f"--output names one results directory: allowed with one file, got "
+                           f"{len(files)} (each file writes to its own `output`)")
+    if len(files) > 1:
+        for f in files:  # bad input stops the queue before anything runs
+            exp = schema.load(f)
+            expand(exp, quick=args.quick)
+            first_repetitions(exp, argparse.Namespace(**{**vars(args), "file": f}))
+            check_output(output_dir(exp, args), "output")
+    worst = 0
+    for i, f in enumerate(files):
+        if len(files) > 1:
+            print(f"== {f} ({i + 1} of {len(files)})", file=sys.stderr)
+        code = run_one(argparse.Namespace(**{**vars(args), "file": f}))
+        if code == 130:
+            return code
+        worst = worst or code
+    return worst
+
+
+def run_one(args: argparse.Namespace) -> int:
+    """One experiment file: its dry-run listing, or its runs."""
     exp = schema.load(args.file)
     runs = expand(exp, quick=args.quick)  # also checks every flow's nodes at every sweep point
     first = first_repetitions(exp, args)

@@ -288,3 +288,25 @@ def test_first_repetitions_beyond_the_file_are_refused(exp_file, here, capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", str(exp_file), "--repetitions", "0"])
     assert "--repetitions: expected a whole number >= 1" in capsys.readouterr().err
+
+
+def test_several_files_run_one_after_another(exp_file, tmp_path, here, capsys):
+    second = tmp_path / "second.yaml"
+    second.write_text(TEXT.replace("name: demo", "name: demo2") + f"output: {tmp_path / 'out2'}\n")
+    assert cli.main(["run", str(exp_file), str(second), "--no-report"]) == 0
+    assert len(here.calls) == 12
+    err = capsys.readouterr().err
+    assert f"== {exp_file} (1 of 2)" in err and f"== {second} (2 of 2)" in err
+    assert "demo: 6 ok" in err and "demo2: 6 ok" in err
+    assert len(list((tmp_path / "out2" / "runs").glob("*.json"))) == 6
+
+
+def test_a_bad_file_in_a_queue_stops_it_before_anything_runs(exp_file, tmp_path, here, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(TEXT.replace("builder: chain", "builder: ring"))
+    assert cli.main(["run", str(exp_file), str(bad)]) == 2
+    assert here.calls == [] and "topology.builder" in capsys.readouterr().err
+    assert cli.main(["run", str(exp_file), str(exp_file), "--output", "o"]) == 2
+    assert "--output names one results directory: allowed with one file, got 2" in \
+        capsys.readouterr().err
+    assert here.calls == []
