@@ -169,8 +169,9 @@ def verdict_line(records: Sequence[Mapping[str, Any]], cond: Condition) -> str:
                      f"holds at {' or '.join(cond.cell(x) for x in larger)}{unit}): claim "
                      + ", ".join(explained))
     if rest:
-        parts.append(f"not explained (holds at none of {values}{unit}): claim "
-                     + ", ".join(rest))
+        where = (f"does not hold at {values}{unit}" if len(larger) == 1
+                 else f"holds at none of {values}{unit}")
+        parts.append(f"not explained ({where}): claim " + ", ".join(rest))
     if already:
         parts.append(f"already holding at {at(cond.base)}: claim " + ", ".join(already))
     return f"**Verdict:** {'; '.join(parts)}."

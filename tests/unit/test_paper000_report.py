@@ -234,7 +234,7 @@ def test_the_fading_sensitivity_reads_each_spread_apart(tmp_path):
     assert claims[5].endswith("3 hops 4, 4 hops 4: no | 3 hops 4, 4 hops 4: no |")
     assert map_fading.verdict_line(fading_records()) == \
         ("**Verdict:** explained by lossier hops (fails at 2 dB, holds at 8 dB): claim 5; "
-         "not explained (holds at none of 8 dB): claim 3, 7; already holding at 2 dB: "
+         "not explained (does not hold at 8 dB): claim 3, 7; already holding at 2 dB: "
          "claim 6.")
     assert "nothing is judged" in map_fading.verdict_line(
         [r for r in fading_records() if map_fading.sigma_of(r) == 2])
@@ -304,7 +304,7 @@ def test_the_bursty_loss_reading_is_read_per_coherence_time(tmp_path):
     assert claims[2].endswith("3 hops 1000, 4 hops 1000: no | 3 hops 300, 4 hops 300: holds |")
     assert V.verdict_line(recs, MC.COHERENCE) == (
         "**Verdict:** explained by bursty loss (fails at 0 ms, holds at 300 ms): claim 3, 5; "
-        "not explained (holds at none of 300 ms): claim 7; already holding at 0 ms: claim 6.")
+        "not explained (does not hold at 300 ms): claim 7; already holding at 0 ms: claim 6.")
     lines = MC.section_lines(recs)
     assert "Log-normal fading of 5 dB" in lines[0] and "windows measured: 1, 2, 4, unclamped" in lines[0]
     assert MC.section_lines([]) == ["No run of the bursty-loss reading is stored yet.", ""]
@@ -541,8 +541,8 @@ def test_the_hidden_neighbour_reading_reads_the_path_alone(tmp_path):
     assert "| -10 % |" in rows[0] and "| +20 % |" in rows[1]             # claim 5's reading
     assert "| 80.0% / 80.0% |" in rows[1]                                # path links only
     assert lines[-2] == ("**Verdict:** explained by a hidden neighbour's load (fails at 0 "
-                         "Mbit/s, holds at 1.5 Mbit/s): claim 3, 5; not explained (holds at "
-                         "none of 1.5 Mbit/s): claim 6, 7.")
+                         "Mbit/s, holds at 1.5 Mbit/s): claim 3, 5; not explained (does not "
+                         "hold at 1.5 Mbit/s): claim 6, 7.")
     outside = load_results(store(tmp_path / "o", "paper000_outside", recs))
     grid = load_results(store(tmp_path / "g", "paper000_map", grid_records()))
     page = "\n".join(paper000.page_sections([grid, outside]))
