@@ -29,7 +29,8 @@ _RADIO_SUMMARY = ("busy_fraction", "queue_drops", "tx_frames", "acked", "retry_d
 _RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "limit_drops",
                    "table_drops", "tx_airtime_us")
 #: rts_failures: attempts that ended at the RTS, no CTS; late_collisions: collisions whose every
-#: overlapping PPDU began after the attempt's own (both absent from older daemons' stats)
+#: overlapping PPDU began a slot or more after the attempt's own (both absent from older
+#: daemons' stats)
 _LINK_COUNTERS = ("attempts", "successes", "collisions", "late_collisions", "rts_failures",
                   "retry_drops", "airtime_us", "delivered")
 

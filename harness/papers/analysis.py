@@ -107,10 +107,10 @@ def exchange_sums(records: Iterable[Mapping[str, Any]], key: Callable[[Mapping[s
 def collision_sums(records: Iterable[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], Any]
                    ) -> Dict[Any, List[int]]:
     """Per ``key(rec)``, over the ok records whose medium counted ``late_collisions``:
-    [collisions, late collisions, runs]. A late collision was hit only by frames that began
-    after the attempt's own (a CTS sent before it holds such frames back, other stations'
-    ACKs aside); the rest met a frame already
-    on the air, which no RTS/CTS exchange prevents."""
+    [collisions, late collisions, runs]. A late collision was hit only by frames that began a
+    slot or more after the attempt's own (a CTS sent before it holds such frames back, other
+    stations' ACKs aside); the rest met a frame already on the air or begun in the same slot,
+    which no RTS/CTS exchange prevents."""
     out: Dict[Any, List[int]] = {}
     for rec in records:
         links = [l for l in _links(rec) if "late_collisions" in l] \

@@ -364,9 +364,10 @@ struct medium_link_stats {	/* directed link tx -> rx (data frames)     */
 	uint64_t collisions;	/* failed attempts that overlapped another tx  */
 	uint64_t rts_failures;	/* failed attempts that got no CTS (RTS stage) */
 	uint64_t late_collisions; /* collisions whose every overlapping PPDU began
-				   * after the attempt's own (a CTS sent before
-				   * it holds such frames back, others' ACKs
-				   * aside); the rest met one already on air */
+				   * a slot or more after the attempt's own (a
+				   * CTS sent before it holds such frames back,
+				   * others' ACKs aside); the rest met one already
+				   * on air or begun within the same slot */
 	uint64_t retry_drops;	/* frames dropped at the retry limit          */
 	uint64_t airtime_ns;	/* time on air of tx's frames to rx (all kinds)*/
 	uint64_t delivered;	/* data frames handed to rx (deduplicated)     */

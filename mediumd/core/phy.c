@@ -226,12 +226,17 @@ void phy_tx_start(struct medium *m, struct tx *t)
 	close_all_chunks(m, now);
 
 	/* Collision bookkeeping: did this PPDU and the ones on air overlap at
-	 * each other's addressee (energy above the noise floor there)? */
+	 * each other's addressee (energy above the noise floor there)?  A PPDU
+	 * that begins within a slot of one on air began together with it (no
+	 * carrier sense tells them apart): for neither was the other late. */
 	for (int i = 0; i < m->n_active; i++) {
 		struct tx *a = m->active[i];
 		if (a->dst >= 0 && (t->src == a->dst ||
-				    t->p_mw[a->dst] >= m->r[a->dst].noise_mw))
+				    t->p_mw[a->dst] >= m->r[a->dst].noise_mw)) {
 			a->overlap = true;
+			if (t->start < a->start + m->r[a->src].tm.slot)
+				a->overlap_early = true;
+		}
 		if (t->dst >= 0 && (a->src == t->dst ||
 				    a->p_mw[t->dst] >= m->r[t->dst].noise_mw))
 			t->overlap = t->overlap_early = true;

@@ -53,8 +53,8 @@ static void lag_json(struct jbuf *b, const char *key, const struct lagstat *s)
  *             retry_drops, airtime_us, delivered}] for directed links that carried anything;
  *           rts_failures: failed attempts that ended at the RTS (no CTS), so the
  *           DATA stage failed attempts - successes - rts_failures times;
- *           late_collisions: collisions whose every overlapping PPDU began after
- *           the attempt's own (a CTS sent before it holds such frames back)
+ *           late_collisions: collisions whose every overlapping PPDU began a slot or
+ *           more after the attempt's own (a CTS sent before it holds such frames back)
  */
 static void tries_json(struct jbuf *b, const uint64_t *tries)
 {

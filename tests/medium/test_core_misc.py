@@ -305,7 +305,8 @@ def test_late_collisions_count_the_failed_attempts_hit_only_by_later_frames(sim)
         W ----25 dB----> R <----25 dB---- S      (W and S: no link)
 
     W's attempt was hit only by a frame that began after it (a CTS from R could have held S
-    back: late), S's met W's already on the air (no CTS could have helped)."""
+    back: late), S's met W's already on the air (no CTS could have helped). Frames begun
+    within a slot of each other began together: late for neither."""
     conf = ("seed 9\ndefaults phy b\n" + radios([("W", 0, 0), ("S", 1, 0), ("R", 2, 0)])
             + "link S W none\nlink W R snr 25\nlink S R snr 25\n")
     out = sim(conf, "duration 1\nframe 1000 W R len 1000 rates 11x1\n"
@@ -317,3 +318,9 @@ def test_late_collisions_count_the_failed_attempts_hit_only_by_later_frames(sim)
     assert (w["successes"], s["successes"]) == (0, 0)
     assert (w["collisions"], w["late_collisions"]) == (1, 1)
     assert (s["collisions"], s["late_collisions"]) == (1, 0)
+    # begun within a slot (10 us apart, the 802.11b slot is 20 us): together, late for neither
+    out = sim(conf, "duration 1\nframe 1000 W R len 1000 rates 11x1\n"
+                    "frame 1010 S R len 1000 rates 11x1\n")
+    links = {(l["tx"], l["rx"]): l for l in out["medium"]["links"]}
+    assert [(links[k]["collisions"], links[k]["late_collisions"]) for k in ((0, 2), (1, 2))] \
+        == [(1, 0), (1, 0)]
