@@ -408,8 +408,8 @@ def why_differ() -> List[str]:
         "mostly lost to frames the sender cannot hear, so it moves the hidden-terminal "
         "losses from DATA to RTS and costs more than it saves: on most hops a hidden router "
         "arrives at the receiver as strong as the sender or stronger, which breaks any frame, "
-        "and two thirds of the collisions meet its frame already on the air, which no "
-        "exchange prevents (000_collision_timing). "
+        "and more than two thirds of the collisions meet a frame already on the air or begun "
+        "in the same slot, which no exchange prevents (000_collision_timing). "
         "The readings tested for why MAP's exchange paid off (lossier hops, a hidden "
         "neighbour, loss in bursts, DATA as fragile as the RTS, every attempt bare with "
         "RTS/CTS off; a cheaper exchange by arithmetic) do not reproduce it.",
