@@ -88,9 +88,8 @@ void medium_config_init(struct medium_config *c)
 	c->noise_figure_db = 6.0;
 	c->capture_threshold_db = 10.0;
 	c->rx_sensitivity_dbm = -90.0;
-	c->interference_weight[MEDIUM_MOD_BARKER] = interference_weight(10);
-	c->interference_weight[MEDIUM_MOD_CCK] = interference_weight(55);
-	c->interference_weight[MEDIUM_MOD_OFDM] = interference_weight(60);
+	for (int f = 0; f < MEDIUM_N_MODULATIONS; f++)
+		c->interference_weight[f] = default_interference_weight(f);
 }
 
 int medium_config_add_radio(struct medium_config *c, const struct medium_radio_config *r)

@@ -97,10 +97,10 @@ int modulation_of(int kbps100)
 	}
 }
 
-double interference_weight(int kbps100)
+double default_interference_weight(int family)
 {
 	static const double g[MEDIUM_N_MODULATIONS] = { 22.0, 2.0, 1.0 };
-	return g[modulation_of(kbps100)];
+	return g[family];
 }
 
 double chunk_success(double ber, double n_bits)
