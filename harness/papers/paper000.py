@@ -8,6 +8,7 @@ facts are judged in ``map_links``, the grid's quantities in ``map_analysis``.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -83,9 +84,8 @@ OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX rou
                 "reading: 000_outside) and its changes between nights, and Linux 2.6.8's TCP (stock "
                 "Linux 6.1 here, with the 2.6.8 default BIC).")
 #: The experiments the page's claim rows come from (by name prefix; the page's first set, the
-#: default layout, gives each row): the grids and their slices, not the sensitivity run (000_fading), the neighbour's (000_outside), the bursty loss's
-#: (000_coherence), the fragile DATA's (000_cck_interference) or RTS/CTS per frame
-#: (000_per_frame_rts), whose records are not the model.
+#: default layout, gives each row): the grids and their slices, not the readings
+#: (``READINGS``), whose records are not the model.
 ROWS_FROM = ("paper000_map", "paper000_rts", "paper000_hops", "paper000_sender",
              "paper000_rate11")
 #: Of those, the one whose failed runs are results: a path broken at 11 Mbit/s counts as 0
@@ -303,24 +303,23 @@ def medium_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     they counted ``late_collisions``, the share of collisions that only frames beginning after
     the attempt's own caused (the kind a CTS sent before the frame holds back)."""
     from harness.papers import analysis as A
+    campus = [r for r in records if A.param(r, "topology.builder") == "campus"]
+
+    def key(rec: Mapping[str, Any]) -> Tuple[int, bool]:
+        return M.hops_of(A.param(rec, "topology.path")), bool(A.param(rec, "topology.rts"))
+
     acc: Dict[Any, Dict[str, List[float]]] = {}
-    for rec in records:
-        if rec.get("status") != "ok" or A.param(rec, "topology.builder") != "campus":
+    for rec in campus:
+        if rec.get("status") != "ok":
             continue
-        key = (M.hops_of(A.param(rec, "topology.path")), bool(A.param(rec, "topology.rts")))
         ok, drops = A.attempt_success(rec), A.retry_drops(rec)
         if ok is not None:
-            acc.setdefault(key, {}).setdefault("ok", []).append(ok)
+            acc.setdefault(key(rec), {}).setdefault("ok", []).append(ok)
         if drops is not None:
-            acc.setdefault(key, {}).setdefault("drops", []).append(drops)
+            acc.setdefault(key(rec), {}).setdefault("drops", []).append(drops)
     if not acc:
         return []
-    split = A.exchange_sums(
-        (r for r in records if A.param(r, "topology.builder") == "campus"),
-        lambda rec: (M.hops_of(A.param(rec, "topology.path")), bool(A.param(rec, "topology.rts"))))
-    late = A.collision_sums(
-        (r for r in records if A.param(r, "topology.builder") == "campus"),
-        lambda rec: (M.hops_of(A.param(rec, "topology.path")), bool(A.param(rec, "topology.rts"))))
+    split, late = A.exchange_sums(campus, key), A.collision_sums(campus, key)
     out = ["| hops | RTS/CTS | MAC attempts received | retry-limit drops per run |"
            + (" RTS lost (no CTS) | DATA lost | runs counted |" if split else "")
            + (" collisions hit only by a later frame | runs counted |" if late else ""),
@@ -442,16 +441,9 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
             mechanism_lines(recs, M.Grid.of([])) + [""]
     if rs.name.startswith("paper000_window"):
         return ["### The window's mechanics", ""] + map_window.section_lines(recs)
-    if rs.name.startswith("paper000_fading"):
-        return ["### Sensitivity: lossier hops", ""] + map_fading.section_lines(recs)
-    if rs.name.startswith("paper000_outside"):
-        return ["### A hidden neighbouring network", ""] + map_outside.section_lines(recs)
-    if rs.name.startswith("paper000_coherence"):
-        return ["### Bursty loss", ""] + map_coherence.section_lines(recs)
-    if rs.name.startswith("paper000_cck_interference"):
-        return ["### DATA as fragile as the RTS", ""] + map_cck.section_lines(recs)
-    if rs.name.startswith("paper000_per_frame_rts"):  # its base is 000_cck_interference's: the page
-        return ["### RTS/CTS chosen per frame", ""] + map_per_frame_rts.section_lines(recs)
+    for reading in READINGS:
+        if rs.name.startswith(reading.prefix):  # alone: a base in another experiment is missing
+            return [f"### {reading.head}", ""] + reading.lines(rs, [rs])
     if rs.name.startswith("paper000_rate11"):  # a path broken at 11 Mbit/s counts: all records
         return ["### 11 Mbit/s beyond 1 hop (claim 12)", ""] \
             + map_eleven.section_lines(rs.records)
@@ -592,32 +584,50 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
 
 def reading_sections(sets: Sequence[ResultSet]) -> List[str]:
     """The page's sections of the runs that test one reading each (not the model), in the
-    order they were run; the RTS/CTS-per-frame runs are read against the fragile-DATA runs at
-    the medium's weight, their base."""
-    def first(prefix: str) -> Optional[ResultSet]:
-        return next((rs for rs in sets if rs.name.startswith(prefix)), None)
-
-    fragile = first("paper000_cck_interference")
-    readings: Sequence[Tuple[str, str, Callable[[ResultSet], List[str]]]] = (
-        ("paper000_fading", "Sensitivity: lossier hops (not the model)",
-         lambda rs: map_fading.section_lines(rs.ok)),
-        ("paper000_outside", "A hidden neighbouring network",
-         lambda rs: map_outside.section_lines(rs.ok)),
-        ("paper000_coherence", "Bursty loss", lambda rs: map_coherence.section_lines(rs.ok)),
-        ("paper000_cck_interference", "DATA as fragile as the RTS",
-         lambda rs: map_cck.section_lines(rs.ok)),
-        ("paper000_per_frame_rts", "RTS/CTS chosen per frame",
-         lambda rs: map_per_frame_rts.section_lines(map_per_frame_rts.records(
-             rs.ok, fragile.ok if fragile is not None else ()))),
-    )
+    order they were run."""
     out: List[str] = []
-    for prefix, head, lines in readings:
-        rs = first(prefix)
+    for reading in READINGS:
+        rs = _first(sets, reading.prefix)
         if rs is not None:
-            suffix = "" if "(not the model)" in head else \
-                " (a test of one reading, not the model)"
-            out += [f"## {head}{suffix}", ""] + lines(rs)
+            out += [f"## {reading.head} ({reading.note})", ""] + reading.lines(rs, sets)
     return out
+
+
+def _first(sets: Sequence[ResultSet], prefix: str) -> Optional[ResultSet]:
+    return next((rs for rs in sets if rs.name.startswith(prefix)), None)
+
+
+def _per_frame_lines(rs: ResultSet, sets: Sequence[ResultSet]) -> List[str]:
+    """The RTS/CTS-per-frame runs read against their base, the fragile-DATA runs at the
+    medium's weight (where ``sets`` holds them)."""
+    fragile = _first(sets, "paper000_cck_interference")
+    return map_per_frame_rts.section_lines(
+        map_per_frame_rts.records(rs.ok, fragile.ok if fragile is not None else ()))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An experiment that tests one reading: its name prefix, its section's head, the note the
+    page adds to it, and its lines from its result set and the other sets given."""
+
+    prefix: str
+    head: str
+    note: str
+    lines: Callable[[ResultSet, Sequence[ResultSet]], List[str]]
+
+
+ONE_READING = "a test of one reading, not the model"
+READINGS = (
+    Reading("paper000_fading", "Sensitivity: lossier hops", "not the model",
+            lambda rs, _sets: map_fading.section_lines(rs.ok)),
+    Reading("paper000_outside", "A hidden neighbouring network", ONE_READING,
+            lambda rs, _sets: map_outside.section_lines(rs.ok)),
+    Reading("paper000_coherence", "Bursty loss", ONE_READING,
+            lambda rs, _sets: map_coherence.section_lines(rs.ok)),
+    Reading("paper000_cck_interference", "DATA as fragile as the RTS", ONE_READING,
+            lambda rs, _sets: map_cck.section_lines(rs.ok)),
+    Reading("paper000_per_frame_rts", "RTS/CTS chosen per frame", ONE_READING, _per_frame_lines),
+)
 
 
 def evidence(records: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
