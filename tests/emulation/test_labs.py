@@ -85,13 +85,18 @@ def test_lab1_goodput_falls_with_hops(tmp_path):
         lab.close()
 
 
+TOGETHER_MIN_S = 2.0  # seconds both senders must have overlapped for lab 2's comparison
+
+
 def together_at_prompt(lab: Lab, pairs: str):
-    """``together`` of ``iperf -t 8 pairs``, measured again over 16 s when the prompt says the
-    senders never overlapped: a hidden sender's SYN, lost to the other's stream and retried
-    after 1, 2 and 4 s, can start its flow only when the other's has ended (the prompt's own
-    advice is a longer -t)."""
+    """``together`` of ``iperf -t 8 pairs``, measured again over 16 s when the senders
+    overlapped for TOGETHER_MIN_S or less (the prompt says "never got frames through at the
+    same time" when not at all): a hidden sender's SYN, lost to the other's stream and retried
+    after 1, 2 and 4 s, can start its flow only near or after the other's end (the prompt's
+    own advice is a longer -t)."""
     out = lab.say(f"iperf -t 8 {pairs}")
-    if "never got frames through at the same time" in out:
+    if ("never got frames through at the same time" in out
+            or together(out)[1] <= TOGETHER_MIN_S):
         out = lab.say(f"iperf -t 16 {pairs}")
     return together(out)
 
@@ -107,7 +112,7 @@ def test_lab2_rts_cts_rescues_hidden_senders(tmp_path):
         rts = together_at_prompt(lab, "sta1 sta2 sta3 sta2")
         print(f"\nlab 2 quick: two hidden TCP senders together {plain} (Mbit/s, s), "
               f"with RTS/CTS {rts}")
-        assert plain[1] > 2 and rts[1] > 2, (plain, rts)  # both sent together for a while
+        assert plain[1] > TOGETHER_MIN_S and rts[1] > TOGETHER_MIN_S, (plain, rts)  # together a while
         assert rts[0] > 1.2 * plain[0], (plain, rts)
     finally:
         lab.close()
