@@ -249,6 +249,35 @@ def rts_cost_model(rate: float, short_preamble: bool = False) -> float:
     return (off / on - 1) * 100
 
 
+#: TCP payload per segment with timestamps (bytes): the unit of the grid's windows.
+SEGMENT_BYTES = 1448
+
+
+def little_rtt_ms(window: int, kbps: float) -> float:
+    """Little's law for a window-limited flow: the RTT is the window's bytes over the
+    throughput, wherever on the path (air or queue) they wait."""
+    return window * SEGMENT_BYTES * 8 / kbps
+
+
+def little_rows(grid: Grid, hops: Sequence[int] = (1, 2), rts: bool = False,
+                windows: Sequence[int] = (1, 2, 3, 4, 5, 6), exclude: Sequence[str] = ("5-3-23",)
+                ) -> List[Tuple[int, Any, Dict[int, Tuple[float, float]]]]:
+    """(hops, rate, window -> (measured RTT, Little's RTT) in ms) from the hop count's
+    averages, the paths of claim 9 (5-3-23 aside); points not measured are left out."""
+    out = []
+    for h in hops:
+        for rate in RATES:
+            cells = {}
+            for w in windows:
+                rtt = grid.avg(h, rate, rts, w, "rtt", exclude)
+                kbps = grid.avg(h, rate, rts, w, "kbps", exclude)
+                if rtt is not None and kbps:
+                    cells[w] = (rtt, little_rtt_ms(w, kbps))
+            if cells:
+                out.append((h, rate, cells))
+    return out
+
+
 def one_segment_rows(grid: Grid) -> List[Tuple[Any, bool, Optional[float], float]]:
     """(rate, rts, measured window-1 / unclamped at 1 hop, model ratio) at the fixed rates."""
     out = []

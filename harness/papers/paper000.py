@@ -546,8 +546,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
             verdict = reproduced(marks, len(SEEDS))
             out.append(f"| {i + 1} | {v.claim} | " + " | ".join(cells) + f" | {verdict} |")
         out.append("")
-    sender = next((rs for rs in sets if rs.name.startswith("paper000_sender_window")), None)
     default = next((g for _n, s, g in grids if s == 1), None)
+    if default is not None:
+        out += little_lines(default)
+    sender = next((rs for rs in sets if rs.name.startswith("paper000_sender_window")), None)
     if sender is not None and default is not None:
         out += ["## Which window mechanism", "",
                 "The paper does not say how it limited the window. Our grid limits the "
@@ -579,6 +581,29 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
         out.append(f"| {f.what} | " + " | ".join("holds" if facts[s][i].holds else
                                                  f"no: {facts[s][i].detail}" for s in seeds)
                    + " |")
+    return out + [""]
+
+
+def little_lines(grid: M.Grid) -> List[str]:
+    """Claim 9 against Little's law on the default layout: measured RTT beside the window over
+    the throughput, 1-2 hops, RTS/CTS off (docs/results/papers/README.md gives the argument)."""
+    rows = M.little_rows(grid)
+    if not rows:
+        return []
+    windows = sorted({w for _h, _r, cells in rows for w in cells})
+    out = ["## RTT against Little's law (claim 9, a test of one reading)", "",
+           "Whether claim 9's small RTTs can hold for a window in flight: the RTT measured "
+           "beside the window's bytes over the throughput (window x "
+           f"{M.SEGMENT_BYTES} B / kbit/s), ms, 1-2 hops (5-3-23 aside), RTS/CTS off, default "
+           "layout. Where the two agree, the RTT grows with the window because the throughput "
+           "does not, on any stack; at 2 Mbit/s a 3-segment window in flight cannot stay under "
+           "20 ms.", "",
+           "| hops | rate | " + " | ".join(f"window {w}" for w in windows) + " |",
+           "|---|---|" + "---|" * len(windows)]
+    for h, rate, cells in rows:
+        out.append(f"| {h} | {M.rate_label(rate)} | " + " | ".join(
+            f"{cells[w][0]:.0f} / {cells[w][1]:.0f}" if w in cells else "-" for w in windows)
+            + " |")
     return out + [""]
 
 

@@ -73,6 +73,28 @@ def test_full_claim_reproduced_on_two_of_three_layouts(verdicts, key):
                        for name, vs in verdicts.items()})
 
 
+@pytest.mark.slow
+def test_full_rtt_at_one_hop_is_the_window_over_the_throughput():
+    """The reading under test for claim 9 (RTT < 20 ms at 1-2 hops at every window): a
+    window-limited flow's RTT is its window over its throughput (Little's law), so it grows
+    with the window wherever the throughput does not. Holds if, on every layout, at 1 hop, the
+    fixed rates, both RTS/CTS settings and windows 1, 2 and 4, the measured RTT is within 10 %
+    of the law's; then at 2 Mbit/s no window of 3 or more in flight stays under 20 ms."""
+    worst = 0.0
+    for name in LAYOUTS:
+        grid = M.Grid.of(run_file(name).records)
+        for rts in M.RTS:
+            for h, rate, cells in M.little_rows(grid, hops=(1,), rts=rts, windows=(1, 2, 4)):
+                if rate == "auto":
+                    continue
+                print(f"{name} {h} hop {M.rate_label(rate)} RTS/CTS {'on' if rts else 'off'}: "
+                      + ", ".join(f"window {w} {m:.1f} / {law:.1f} ms"
+                                  for w, (m, law) in cells.items()))
+                worst = max([worst] + [abs(m / law - 1) for m, law in cells.values()])
+    print(f"largest departure from the law: {worst:.1%}")
+    assert worst <= 0.10, f"measured RTT {worst:.0%} from the window over the throughput"
+
+
 def assert_reproduced(rows: Dict[str, M.Verdict]) -> None:
     """A claim is reproduced when it holds on at least two of the three layouts; prints it
     with its regime and criterion, and our value on each layout."""

@@ -619,3 +619,16 @@ def test_rts_per_frame_is_read_against_the_kernels_runs(tmp_path):
     assert "## RTS/CTS chosen per frame (a test of one reading, not the model)" in page
     assert "explained by RTS/CTS off meaning every attempt bare" in page
     assert not per_frame.name.startswith(paper000.ROWS_FROM)
+
+
+def test_littles_law_sets_the_measured_rtt_beside_the_window_over_the_throughput():
+    # 22-13 at 2 Mbit/s, RTS/CTS off: 1448 B x 8 / 1000 kbit/s = 11.6 ms per segment
+    recs = [record(w, "22-13", 2, False, w, 1000.0, 12.0 * w) for w in (1, 2, 4)]
+    rows = M.little_rows(M.Grid.of(recs), hops=(1,))
+    assert [(h, r) for h, r, _c in rows] == [(1, 2)]
+    cells = rows[0][2]
+    assert set(cells) == {1, 2, 4}
+    assert cells[4][0] == 48.0 and math.isclose(cells[4][1], 4 * 1448 * 8 / 1000)
+    lines = paper000.little_lines(M.Grid.of(recs))
+    assert "| 1 | 2 Mbit/s | 12 / 12 | 24 / 23 | 48 / 46 |" in lines
+    assert paper000.little_lines(M.Grid.of([])) == []
