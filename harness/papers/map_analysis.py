@@ -260,13 +260,14 @@ def little_rtt_ms(window: int, kbps: float) -> float:
 
 
 def little_rows(grid: Grid, hops: Sequence[int] = (1, 2), rts: bool = False,
-                windows: Sequence[int] = (1, 2, 3, 4, 5, 6), exclude: Sequence[str] = ("5-3-23",)
+                windows: Sequence[int] = (1, 2, 3, 4, 5, 6), rates: Sequence[Any] = RATES,
+                exclude: Sequence[str] = ("5-3-23",)
                 ) -> List[Tuple[int, Any, Dict[int, Tuple[float, float]]]]:
     """(hops, rate, window -> (measured RTT, Little's RTT) in ms) from the hop count's
     averages, the paths of claim 9 (5-3-23 aside); points not measured are left out."""
     out = []
     for h in hops:
-        for rate in RATES:
+        for rate in rates:
             cells = {}
             for w in windows:
                 rtt = grid.avg(h, rate, rts, w, "rtt", exclude)
