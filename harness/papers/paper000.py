@@ -21,6 +21,7 @@ from harness.papers import (
     map_links,
     map_outside,
     map_per_frame_rts,
+    map_rtt_flip,
     map_window,
 )
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
@@ -549,6 +550,7 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     default = next((g for _n, s, g in grids if s == 1), None)
     if default is not None:
         out += little_lines(default)
+        out += map_rtt_flip.section_lines(sorted((s, g) for _n, s, g in grids if s is not None))
     sender = next((rs for rs in sets if rs.name.startswith("paper000_sender_window")), None)
     if sender is not None and default is not None:
         out += ["## Which window mechanism", "",

@@ -94,6 +94,29 @@ def test_full_rtt_at_one_hop_is_the_window_over_the_throughput():
     assert worst <= 0.10, f"measured RTT {worst:.0%} from the window over the throughput"
 
 
+
+@pytest.mark.slow
+def test_full_rts_cts_moves_the_rtt_against_the_throughput_at_one_window():
+    """The reading under test for claim 8 (RTS/CTS raises the RTT at 1-2 hops, lowers it at
+    3-4): at a fixed window the RTT is the window over the throughput, so RTS/CTS lowers the
+    RTT exactly where it raises the throughput, and the flip at 3-4 hops is claim 5 seen
+    through the RTT. Holds if, on at least two layouts, RTS/CTS moves the RTT against the
+    throughput at 90 % of the (hop count, rate, window 1-6) points."""
+    from harness.papers import map_rtt_flip
+    held = []
+    for name in LAYOUTS:
+        grid = M.Grid.of(run_file(name).records)
+        found = map_rtt_flip.rows(grid)
+        for r in found:
+            print(f"{name} {r.hops} hops {M.rate_label(r.rate)}: RTT {r.rtt_off:.0f} / "
+                  f"{r.rtt_on:.0f} ms, {r.kbps_off:.0f} / {r.kbps_on:.0f} kbit/s (off / on), "
+                  f"against at {r.against} of {r.compared} windows")
+        share = map_rtt_flip.agreement(found)
+        print(f"{name}: RTS/CTS moved the RTT against the throughput at {share:.0%}")
+        if map_rtt_flip.holds(grid):
+            held.append(name)
+    assert len(held) >= 2, f"the reading holds on {len(held)} of 3 layouts ({held})"
+
 def assert_reproduced(rows: Dict[str, M.Verdict]) -> None:
     """A claim is reproduced when it holds on at least two of the three layouts; prints it
     with its regime and criterion, and our value on each layout."""

@@ -12,7 +12,7 @@ from test_papers_report import store
 from harness.experiment.results import load_results
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
-from harness.papers import map_links, paper000, section
+from harness.papers import map_links, map_rtt_flip, paper000, section
 from harness.papers import map_variants as V
 
 PATHS = ["-".join(map(str, p)) for p in map_links.PATHS]
@@ -632,3 +632,51 @@ def test_littles_law_sets_the_measured_rtt_beside_the_window_over_the_throughput
     lines = paper000.little_lines(M.Grid.of(recs))
     assert "| 1 | 2 Mbit/s | 12 / 12 | 24 / 23 | 48 / 46 |" in lines
     assert paper000.little_lines(M.Grid.of([])) == []
+
+
+def _rts_rtt_records(gain_at_3_4: float, rtt_with_throughput: bool) -> List[Dict[str, Any]]:
+    """One path per hop count at 5.5 Mbit/s, windows 1-6: RTS/CTS off at 1000 kbit/s, on at
+    0.9 x that at 1-2 hops and ``gain_at_3_4`` x at 3-4; RTTs from Little's law, or (with
+    ``rtt_with_throughput``) moving with the throughput instead of against it."""
+    recs = []
+    for h, path in enumerate(("22-13", "1-23-16", "1-16-13-22", "1-16-13-29-30"), start=1):
+        for rts in M.RTS:
+            factor = 1.0 if not rts else 0.9 if h <= 2 else gain_at_3_4
+            for w in map_rtt_flip.WINDOWS:
+                kbps = 1000.0 * factor
+                rtt = M.little_rtt_ms(w, kbps)
+                if rtt_with_throughput:
+                    rtt = M.little_rtt_ms(w, 1000.0 / factor)
+                recs.append(record(len(recs), path, 5.5, rts, w, kbps, rtt))
+    return recs
+
+
+def test_rts_cts_moves_the_rtt_against_the_throughput_at_one_window():
+    # 1 hop   22-13           RTS/CTS on: 0.9 x the throughput -> RTT / 0.9
+    # 2 hops  1-23-16         RTS/CTS on: 0.9 x
+    # 3 hops  1-16-13-22      RTS/CTS on: 1.2 x -> RTT / 1.2: the paper's flip
+    # 4 hops  1-16-13-29-30   RTS/CTS on: 1.2 x
+    grid = M.Grid.of(_rts_rtt_records(1.2, False))
+    found = map_rtt_flip.rows(grid)
+    assert [(r.hops, r.rate, r.against, r.compared) for r in found] == \
+        [(h, 5.5, 6, 6) for h in (1, 2, 3, 4)]
+    assert math.isclose(found[0].kbps_on, 900.0) and found[0].rtt_on > found[0].rtt_off
+    assert map_rtt_flip.agreement(found) == 1.0 and map_rtt_flip.holds(grid) is True
+    assert map_rtt_flip.flips(found) is True and map_rtt_flip.costly(found) == [1, 2]
+    lines = map_rtt_flip.section_lines([(1, grid), (2, grid), (3, grid)])
+    assert "| 3 | 5.5 Mbit/s | 41 / 34 | 1000 / 1200 | 6 of 6 |" in lines
+    assert "| seed 2 | 100% | yes | yes |" in lines
+    assert lines[-2].startswith("**Verdict (3 of 3 layouts):** the reading holds")
+    assert "(5.5 Mbit/s at 3 hops, 5.5 Mbit/s at 4 hops) it lowered the RTT" in lines[-2]
+    # RTS/CTS costing throughput everywhere: no flip, the reading still holds
+    costly = map_rtt_flip.rows(M.Grid.of(_rts_rtt_records(0.8, False)))
+    assert map_rtt_flip.flips(costly) is False and map_rtt_flip.costly(costly) == [1, 2, 3, 4]
+
+
+def test_rtt_moving_with_the_throughput_fails_the_rts_rtt_reading():
+    grid = M.Grid.of(_rts_rtt_records(1.2, True))
+    assert map_rtt_flip.agreement(map_rtt_flip.rows(grid)) == 0.0
+    assert map_rtt_flip.holds(grid) is False
+    lines = map_rtt_flip.section_lines([(1, grid)])
+    assert lines[-2].startswith("**Verdict (0 of 1 layouts):** the reading does not hold")
+    assert map_rtt_flip.section_lines([]) == [] and map_rtt_flip.holds(M.Grid.of([])) is None
