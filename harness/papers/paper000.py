@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from harness.papers import map_analysis as M
 from harness.papers import (
+    map_auto_rate,
     map_cck,
     map_coherence,
     map_eleven,
@@ -550,7 +551,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     default = next((g for _n, s, g in grids if s == 1), None)
     if default is not None:
         out += little_lines(default)
-        out += map_rtt_flip.section_lines(sorted((s, g) for _n, s, g in grids if s is not None))
+        by_seed = sorted((s, g) for _n, s, g in grids if s is not None)
+        out += map_rtt_flip.section_lines(by_seed)
+        if eleven is not None:
+            out += map_auto_rate.section_lines(by_seed, eleven.records)
     sender = next((rs for rs in sets if rs.name.startswith("paper000_sender_window")), None)
     if sender is not None and default is not None:
         out += ["## Which window mechanism", "",

@@ -12,7 +12,7 @@ from test_papers_report import store
 from harness.experiment.results import load_results
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
-from harness.papers import map_links, map_rtt_flip, paper000, section
+from harness.papers import map_auto_rate, map_links, map_rtt_flip, paper000, section
 from harness.papers import map_variants as V
 
 PATHS = ["-".join(map(str, p)) for p in map_links.PATHS]
@@ -680,3 +680,32 @@ def test_rtt_moving_with_the_throughput_fails_the_rts_rtt_reading():
     lines = map_rtt_flip.section_lines([(1, grid)])
     assert lines[-2].startswith("**Verdict (0 of 1 layouts):** the reading does not hold")
     assert map_rtt_flip.section_lines([]) == [] and map_rtt_flip.holds(M.Grid.of([])) is None
+
+
+def test_auto_rate_falls_behind_5_5_mbits_where_a_path_cannot_hold_11():
+    # 22-13 (1 hop) holds 11 Mbit/s: auto 1.4 x 5.5's; 1-23-16 (2 hops) does not (11 at 0.2 x
+    # 5.5's): auto 0.7 x; on seed 2, 1-23-16's auto beats 5.5 although 11 fails: disagreement
+    recs, fast = [], []
+    for seed, auto_2hop in ((1, 0.7), (2, 1.2)):
+        for path, auto, eleven in (("22-13", 1.4, 1.5), ("1-23-16", auto_2hop, 0.2)):
+            for rts in M.RTS:
+                for w in M.WINDOWS:
+                    for rate, factor in ((5.5, 1.0), ("auto", auto)):
+                        recs.append(record(len(recs), path, rate, rts, w, 1000.0 * factor,
+                                           10.0, seed))
+            for rate, factor in ((5.5, 1.0), (11, eleven)):
+                fast.append(record(len(fast), path, rate, False, None, 2000.0 * factor, 10.0,
+                                   seed))
+    grids = [(s, M.Grid.of([r for r in recs if r["params"]["topology"]["shadowing_seed"] == s]))
+             for s in (1, 2)]
+    one = map_auto_rate.rows(grids[0][1], fast, 1)
+    assert [(r.path, r.hops, r.holds_eleven, r.auto_ahead, r.agrees) for r in one] == \
+        [("22-13", 1, True, True, True), ("1-23-16", 2, False, False, True)]
+    assert math.isclose(one[1].auto_ratio, 0.7) and math.isclose(one[1].eleven_ratio, 0.2)
+    assert map_auto_rate.agreement(one) == 1.0
+    assert map_auto_rate.agreement(map_auto_rate.rows(grids[1][1], fast, 2)) == 0.5
+    lines = map_auto_rate.section_lines(grids, fast)
+    assert "| 1-23-16 | 2 | 0.70, 0.20 | 1.20, 0.20 * |" in lines
+    assert "| seed 1 | 2 of 2 | 2 | 2 |" in lines and "| seed 2 | 1 of 2 | 2 | none |" in lines
+    assert lines[-2].startswith("**Verdict (1 of 2 layouts):** the reading does not hold")
+    assert map_auto_rate.section_lines(grids, []) == []
