@@ -22,6 +22,7 @@ from harness.papers import (
     map_links,
     map_outside,
     map_per_frame_rts,
+    map_receiver,
     map_rtt_flip,
     map_window,
 )
@@ -555,6 +556,8 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
         out += map_rtt_flip.section_lines(by_seed)
         if eleven is not None:
             out += map_auto_rate.section_lines(by_seed, eleven.records)
+            out += map_receiver.section_lines(map_receiver.sweep([s for s, _g in by_seed]),
+                                              eleven.records)
     sender = next((rs for rs in sets if rs.name.startswith("paper000_sender_window")), None)
     if sender is not None and default is not None:
         out += ["## Which window mechanism", "",

@@ -138,6 +138,23 @@ def test_full_auto_rate_falls_behind_5_5_mbits_where_a_path_cannot_hold_11():
             held.append(name)
     assert len(held) >= 2, f"the reading holds on {len(held)} of 3 layouts ({held})"
 
+
+@pytest.mark.slow
+def test_full_link_table_predicts_which_paths_fail_at_11_mbits():
+    """The premise of the worse-receiver reading of claim 12 (harness/papers/map_receiver.py):
+    the medium's link table tells which multi-hop paths carry less at 11 than at 5.5 Mbit/s
+    in 000_rate11 (a hop that carries less at 11 Mbit/s). Holds if it does for at least 9 of
+    the 10 multi-hop paths on every layout; the page then judges the reading on the table."""
+    from harness.papers import map_eleven, map_receiver
+    eleven = run_file("000_rate11", outcome=map_eleven.broken_path).records
+    found = map_receiver.sweep(noise_figures=(map_receiver.NOISE_FIGURE_DB,))
+    for r in found:
+        print(f"seed {r.seed}: failing at 11 Mbit/s in the table: {', '.join(r.failing)}")
+    pred = map_receiver.prediction(found, eleven)
+    print(pred)
+    assert sorted(pred) == [1, 2, 3]
+    assert all(agree >= 0.9 * n for agree, n in pred.values()), pred
+
 def assert_reproduced(rows: Dict[str, M.Verdict]) -> None:
     """A claim is reproduced when it holds on at least two of the three layouts; prints it
     with its regime and criterion, and our value on each layout."""

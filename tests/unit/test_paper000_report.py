@@ -12,7 +12,14 @@ from test_papers_report import store
 from harness.experiment.results import load_results
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
-from harness.papers import map_auto_rate, map_links, map_rtt_flip, paper000, section
+from harness.papers import (
+    map_auto_rate,
+    map_links,
+    map_receiver,
+    map_rtt_flip,
+    paper000,
+    section,
+)
 from harness.papers import map_variants as V
 
 PATHS = ["-".join(map(str, p)) for p in map_links.PATHS]
@@ -709,3 +716,29 @@ def test_auto_rate_falls_behind_5_5_mbits_where_a_path_cannot_hold_11():
     assert "| seed 1 | 2 of 2 | 2 | 2 |" in lines and "| seed 2 | 1 of 2 | 2 | none |" in lines
     assert lines[-2].startswith("**Verdict (1 of 2 layouts):** the reading does not hold")
     assert map_auto_rate.section_lines(grids, []) == []
+
+
+def test_a_worse_receiver_fails_more_paths_at_11_mbits_and_is_judged_with_the_link_facts():
+    # the default layout's own link table at the medium's noise figure and 6 dB worse
+    found = map_receiver.sweep(seeds=(1,), noise_figures=(6.0, 12.0))
+    medium, worse = found
+    assert medium.facts and set(medium.failing) <= set(worse.failing)
+    assert all(p in {"-".join(map(str, q)) for q in map_receiver.MULTI_HOP}
+               for p in worse.failing)
+    # pure logic: 6 of 10 failing is claim 12's median path; the facts decide the verdict
+    six = tuple("-".join(map(str, p)) for p in map_receiver.MULTI_HOP[:6])
+    fails = map_receiver.Receiver(1, 12.0, False, True, six)
+    assert fails.claim_12 and not fails.facts
+    lines = map_receiver.section_lines([map_receiver.Receiver(1, 6.0, True, True, six[:3]),
+                                        fails], [])
+    assert "| 12 | 6 of 10 fail at 11; facts broken: 2 Mbit/s decode |" in lines
+    assert lines[-2].startswith("**Verdict:** not explained")
+    held = map_receiver.Receiver(1, 8.0, True, True, six)
+    assert map_receiver.section_lines([held], [])[-2].startswith(
+        "**Verdict:** the reading can hold: at seed 1 8 dB")
+    # the table's prediction against a run: 1-23-16 fails in both
+    eleven = [record(i, "1-23-16", rate, False, None, kbps, 10.0, 1)
+              for i, (rate, kbps) in enumerate(((5.5, 1000.0), (11, 100.0)))]
+    assert map_receiver.prediction([map_receiver.Receiver(1, 6.0, True, True, ("1-23-16",))],
+                                   eleven) == {1: (1, 1)}
+    assert map_receiver.section_lines([], eleven) == []
