@@ -4,12 +4,14 @@ window sent as two half segments, delayed ACKs), not from the medium. The run li
 sender's window in whole segments with every segment ACKed at once; this module reads its
 spread per rate beside the grid's (receiver window, RTS/CTS off) and judges claim 1's criterion;
 the same mechanism's run at 3-4 hops (000_window_quickack_long.yaml) is judged on claims 3 and
-5-7 beside the grid.
+5-7 beside the grid, and with its run at 1-2 hops (000_window_quickack_short.yaml) every hop
+count at 5.5 Mbit/s is judged on claims 2, 6 and 7 (``hop_count_lines``).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from harness.analysis import stats
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
 
@@ -82,21 +84,92 @@ def holds(records: Sequence[Mapping[str, Any]]) -> Optional[bool]:
     return all(v <= LIMIT for v in got) if got else None
 
 
-def long_series_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """3- and 4-hop paths at 5.5 Mbit/s: throughput per sender window (means over the hop
+def long_series_lines(records: Sequence[Mapping[str, Any]], hops: Sequence[int] = (3, 4)
+                      ) -> List[str]:
+    """The paths of ``hops`` at 5.5 Mbit/s: throughput per sender window (means over the hop
     count's paths), RTS/CTS off and on."""
     grid = M.Grid.of(records, window="cwnd_clamp")
     out = ["| hops | RTS/CTS | " + " | ".join(M.window_label(w) for w in M.WINDOWS) +
            " | best window |", "|---|---|" + "---|" * (len(M.WINDOWS) + 1)]
-    for h in (3, 4):
+    for h in hops:
         for rts in M.RTS:
-            s = grid.series(h, 5.5, rts)
+            s = grid.series(h, M.LONG_RATE, rts)
             if not s:
                 continue
             out.append(f"| {h} | {'on' if rts else 'off'} | "
                        + " | ".join(f"{s[w]:.0f}" if w in s else "-" for w in M.WINDOWS)
                        + f" | {M.window_label(M.best_window(s))} |")
     return out
+
+
+def hop_count_claims(grid: M.Grid) -> List[Tuple[str, str, Optional[bool]]]:
+    """Claims 2, 6 and 7 at 5.5 Mbit/s alone over 1-4 hops (the criteria of
+    ``map_analysis.verdicts`` restricted to one rate): (claim, ours, holds)."""
+    rate = M.LONG_RATE
+    hops = [h for h in (1, 2, 3, 4) if h in grid.hop_counts()]
+    med: Dict[int, float] = {}
+    for h in hops:
+        got = [v for v in (M.spread(grid.series(h, rate, s)) for s in M.RTS) if v is not None]
+        if got:
+            med[h] = stats.median(got)
+    grows = (med[1] < med[2] < med[3] and med[4] > med[2]) if len(med) == 4 else None
+    out: List[Tuple[str, str, Optional[bool]]] = [(
+        "2: window sensitivity grows with hop count (median spread over RTS/CTS at 1 < 2 < 3 "
+        "hops, 4 above 2)", ", ".join(f"{h}: {_pct(v)}" for h, v in med.items()) or "-", grows)]
+    for rts, claim, at, ok, need in (
+            (True, "6: best window with RTS/CTS on <= 2 (2 of the 3 hop counts 2-4)", (2, 3, 4),
+             lambda h, w: w <= 2, 2),
+            (False, "7: best window with RTS/CTS off within 1 of ceil(1.5 h) (3 of the 4 hop "
+             "counts)", (1, 2, 3, 4), lambda h, w: abs(w - min(6, -(-3 * h // 2))) <= 1, 3)):
+        wins = {h: M.best_window(grid.series(h, rate, rts)) for h in at if h in hops}
+        good = sum(1 for h, w in wins.items() if w is not None and ok(h, w))
+        out.append((claim, ", ".join(f"{h} hops {M.window_label(w)}" for h, w in wins.items())
+                    or "-", good >= need if len(wins) == len(at) else None))
+    return out
+
+
+def hop_count_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] = None
+                    ) -> List[str]:
+    """Claims 2, 6, 7 at 5.5 Mbit/s over 1-4 hops with the sender's limit and every segment
+    ACKed (every window run's records together) beside the grid's receiver window."""
+    ours = M.Grid.of(records, window="cwnd_clamp")
+    if len([h for h in (1, 2, 3, 4) if h in ours.hop_counts()]) < 4:
+        return []
+    theirs = hop_count_claims(grid) if grid is not None else None
+    mark = lambda v, holds: f"{v}: {'-' if holds is None else 'holds' if holds else 'no'}"  # noqa: E731
+    out = ["### Window sensitivity over hop counts (claims 2, 6, 7 at 5.5 Mbit/s)", "",
+           "Every window run above together (the paper's 14 paths at 5.5 Mbit/s, RTS/CTS off "
+           "and on): the spread across windows per hop count ((max - min) / min of the hop "
+           "count's averages) and the best windows, with the window limited at the sender "
+           "and every segment ACKed, beside the grid's receiver window on the default layout.",
+           "", "| hops | RTS/CTS | spread, sender limit | spread, grid | best window, sender "
+           "limit | best window, grid |", "|---|---|---|---|---|---|"]
+    for h in (1, 2, 3, 4):
+        for rts in M.RTS:
+            s = ours.series(h, M.LONG_RATE, rts)
+            g = grid.series(h, M.LONG_RATE, rts) if grid is not None else {}
+            if not s:
+                continue
+            out.append(f"| {h} | {'on' if rts else 'off'} | {_pct(M.spread(s))} | "
+                       f"{_pct(M.spread(g)) if g else '-'} | "
+                       f"{M.window_label(M.best_window(s))} | "
+                       f"{M.window_label(M.best_window(g)) if g else '-'} |")
+    rows = hop_count_claims(ours)
+    out += ["", "| claim (5.5 Mbit/s, 1-4 hops) | sender limit, every segment ACKed |"
+            + (" grid: receiver window, delayed ACK |" if theirs else ""),
+            "|---|---|" + ("---|" if theirs else "")]
+    for i, (claim, value, holds) in enumerate(rows):
+        out.append(f"| {claim} | {mark(value, holds)} |"
+                   + (f" {mark(theirs[i][1], theirs[i][2])} |" if theirs else ""))
+    explained = [c.split(":")[0] for i, (c, _v, h) in enumerate(rows)
+                 if h and theirs is not None and theirs[i][2] is False]
+    still = [c.split(":")[0] for c, _v, h in rows if h is False]
+    text = ("explained by the window's mechanics (fails with the grid's receiver window, holds "
+            "with the sender's limit): claim " + ", ".join(explained) if explained else
+            "no claim explained by the window's mechanics")
+    if still:
+        text += "; not explained (fails with the sender's limit too): claim " + ", ".join(still)
+    return out + ["", f"**Verdict:** {text}.", ""]
 
 
 def long_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] = None
@@ -122,8 +195,12 @@ def section_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] =
     out: List[str] = []
     ok = [r for r in records if r.get("status") == "ok"]
     hops = {M.hops_of(str(A.param(r, "topology.path"))) for r in ok}
-    if 1 in hops:
+    if hops == {1}:
         out += one_hop_lines(ok, grid)
+    if 2 in hops:
+        out += ["The 1- and 2-hop paths at 5.5 Mbit/s with the same window mechanism, RTS/CTS "
+                "off and on (kbit/s, means over each hop count's paths):", ""] \
+            + long_series_lines(ok, (1, 2)) + [""]
     if hops & {3, 4}:
         out += ["The 3- and 4-hop paths at 5.5 Mbit/s with the same window mechanism (kbit/s, "
                 "means over each hop count's paths):", ""] + long_series_lines(ok) + \

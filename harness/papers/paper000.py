@@ -575,6 +575,7 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
                 "ACKs; docs/policies.md) rather than from the medium.", ""]
         for rs in windows:
             out += [f"From `{rs.name}`:", ""] + map_window.section_lines(rs.ok, default)
+        out += map_window.hop_count_lines([r for rs in windows for r in rs.ok], default)
     if eleven is not None:
         out += ["## 11 Mbit/s beyond 1 hop (claim 12)", "",
                 f"From `{eleven.name}`:", ""] + map_eleven.section_lines(eleven.records)

@@ -155,6 +155,23 @@ def test_full_link_table_predicts_which_paths_fail_at_11_mbits():
     assert sorted(pred) == [1, 2, 3]
     assert all(agree >= 0.9 * n for agree, n in pred.values()), pred
 
+
+@pytest.mark.slow
+def test_full_window_sensitivity_grows_with_hop_count_with_the_sender_limit():
+    """The reading under test for claim 2 (the spread across windows grows with the hop count):
+    the grid's spread, about the same at every hop count, is the receiver window's mechanics
+    (a 1-segment window sent as two half segments, delayed ACKs). Holds if, with the window
+    limited at the sender in whole segments and every segment ACKed (000_window_quickack,
+    _short and _long: the paper's 14 paths at 5.5 Mbit/s), claim 2's criterion holds."""
+    from harness.papers import map_window
+    recs = [r for name in ("000_window_quickack", "000_window_quickack_short",
+                           "000_window_quickack_long") for r in run_file(name).ok]
+    claims = map_window.hop_count_claims(M.Grid.of(recs, window="cwnd_clamp"))
+    for claim, value, holds in claims:
+        print(f"{claim}: {value} -> {holds}")
+    claim, value, holds = claims[0]
+    assert holds, f"{claim}: {value}"
+
 def assert_reproduced(rows: Dict[str, M.Verdict]) -> None:
     """A claim is reproduced when it holds on at least two of the three layouts; prints it
     with its regime and criterion, and our value on each layout."""

@@ -742,3 +742,39 @@ def test_a_worse_receiver_fails_more_paths_at_11_mbits_and_is_judged_with_the_li
     assert map_receiver.prediction([map_receiver.Receiver(1, 6.0, True, True, ("1-23-16",))],
                                    eleven) == {1: (1, 1)}
     assert map_receiver.section_lines([], eleven) == []
+
+
+def test_window_sensitivity_over_hop_counts_is_judged_with_each_mechanism():
+    # one path per hop count at 5.5 Mbit/s; the best window carries 1 + spread x the others
+    #   22-13 (1 hop)  spread  2 %   best window off 2, on 1
+    #   1-23-16        spread 10 %   off 3, on 1
+    #   1-16-13-22     spread 40 %   off 4, on 1
+    #   1-16-13-29-30  spread 30 %   off 6, on 6
+    # the grid (receiver window): 70 % at every hop count, best window 6
+    from harness.papers import map_window
+    paths = {1: "22-13", 2: "1-23-16", 3: "1-16-13-22", 4: "1-16-13-29-30"}
+    spread = {1: 0.02, 2: 0.10, 3: 0.40, 4: 0.30}
+    best = {(1, False): 2, (2, False): 3, (3, False): 4, (4, False): 6,
+            (1, True): 1, (2, True): 1, (3, True): 1, (4, True): 6}
+    sender, grid = [], []
+    for h, path in paths.items():
+        for rts in M.RTS:
+            for w in M.WINDOWS:
+                kbps = 1000.0 * (1 + spread[h] if w == best[(h, rts)] else 1)
+                rec = record(len(sender), path, 5.5, rts, None, kbps, 10.0)
+                rec["params"]["policy"] = {"congestion": "bic", "cwnd_clamp": w,
+                                           "delayed_ack": False}
+                sender.append(rec)
+                grid.append(record(len(grid), path, 5.5, rts, w,
+                                   1000.0 * (1.7 if w == 6 else 1), 10.0))
+    claims = map_window.hop_count_claims(M.Grid.of(sender, window="cwnd_clamp"))
+    assert [h for _c, _v, h in claims] == [True, True, True]
+    assert claims[0][1] == "1: 2 %, 2: 10 %, 3: 40 %, 4: 30 %"
+    assert claims[1][1] == "2 hops 1, 3 hops 1, 4 hops 6"
+    lines = map_window.hop_count_lines(sender, M.Grid.of(grid))
+    assert "| 3 | off | 40 % | 70 % | 4 | 6 |" in lines
+    assert lines[-2] == ("**Verdict:** explained by the window's mechanics (fails with the "
+                         "grid's receiver window, holds with the sender's limit): claim 2, 6, 7.")
+    # without a 2-hop path the hop counts are not all measured: no section
+    assert map_window.hop_count_lines([r for r in sender if "1-23-16" not in str(r["point"])],
+                                      M.Grid.of(grid)) == []
