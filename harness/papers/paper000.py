@@ -415,6 +415,11 @@ def why_differ() -> List[str]:
         "The readings tested for why MAP's exchange paid off (lossier hops, a hidden "
         "neighbour, loss in bursts, DATA as fragile as the RTS, every attempt bare with "
         "RTS/CTS off; a cheaper exchange by arithmetic) do not reproduce it.",
+        "**Each claim's readings.** The sections above marked \"a test of one reading\" "
+        "each judge one explanation on records; docs/results/papers/README.md (\"Paper 000: "
+        "where we differ, and what was tested\") lists, claim by claim, which were tested and "
+        "which explain the difference. Claims 3 and 7, the 3-4 hop part of claim 2, why MAP's "
+        "RTS/CTS paid off (claim 5) and claim 12 have no tested explanation.",
     ]
 
 
