@@ -90,7 +90,7 @@ def flips(found: Sequence[RtsRtt]) -> Optional[bool]:
     return per[1] > 0 and per[2] > 0 and per[3] < 0 and per[4] < 0
 
 
-def section_lines(grids: Sequence[tuple]) -> List[str]:
+def section_lines(grids: Sequence[Tuple[int, M.Grid]]) -> List[str]:
     """The page's section: the default layout's table, each layout's agreement, the verdict.
     ``grids`` holds (shadowing seed, Grid) pairs, the default layout (seed 1) first."""
     if not grids:
