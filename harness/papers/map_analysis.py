@@ -311,6 +311,12 @@ def mechanism_rows(sender: Iterable[Mapping[str, Any]], grid: Grid
 
 
 # -- the checkable claims (000.4) ----------------------------------------------------------
+def near_paper_best_off(hops: int, window: int) -> bool:
+    """Claim 7's test of one best window with RTS/CTS off: within 1 segment of the paper's
+    min(6, ceil(1.5 h))."""
+    return abs(window - min(6, math.ceil(1.5 * hops))) <= 1
+
+
 @dataclass
 class Verdict:
     """One claim of 000.4 judged on one layout's records."""
@@ -416,7 +422,7 @@ def verdicts(grid: Grid) -> List[Verdict]:
         small >= 6 if len(on) == 9 else None, "best window <= 2 in at least 6 of the 9 cells"))
     # 7. best window with RTS off is about ceil(1.5 h)
     off = _best_windows(grid, hops, False)
-    near = sum(1 for (h, _r), v in off.items() if abs(v - min(6, math.ceil(1.5 * h))) <= 1)
+    near = sum(1 for (h, _r), v in off.items() if near_paper_best_off(h, v))
     out.append(Verdict(
         "best_off", "best window with RTS/CTS off is about ceil(1.5 h)", "1-4 hops, every rate",
         "2, 2-3, 4-5, 6 segments at 1-4 hops",
@@ -508,7 +514,7 @@ def long_path_claims(grid: Grid) -> List[Tuple[str, str, Optional[bool]]]:
     for rts, claim, ok in ((True, "6: best window with RTS/CTS on <= 2",
                             lambda h, w: w <= 2),
                            (False, "7: best window with RTS/CTS off within 1 of ceil(1.5 h)",
-                            lambda h, w: abs(w - min(6, -(-3 * h // 2))) <= 1)):
+                            near_paper_best_off)):
         wins = {h: best_window(grid.series(h, LONG_RATE, rts)) for h in hops}
         out.append((claim, ", ".join(f"{h} hops {window_label(w)}" for h, w in wins.items()),
                     all(w is not None and ok(h, w) for h, w in wins.items())

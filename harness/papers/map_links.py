@@ -99,12 +99,13 @@ def distance(campus: C.Campus, a: int, b: int) -> float:
     return math.dist(campus.position(a), campus.position(b))
 
 
-def link_facts(campus: Optional[C.Campus] = None, shadowing_seed: Optional[int] = None
-               ) -> List[Fact]:
+def link_facts(campus: Optional[C.Campus] = None, shadowing_seed: Optional[int] = None,
+               table: Optional[LinkTable] = None) -> List[Fact]:
     """Every fact of the module docstring on the campus (default: the paper's layout) with the
-    given shadowing seed (None: the campus file's)."""
+    given shadowing seed (None: the campus file's), read from ``table`` when given (the same
+    campus's link table under other medium settings)."""
     campus = campus or C.load_campus(C.DEFAULT_CAMPUS)
-    table = C.campus_links(campus, shadowing_seed)
+    table = table or C.campus_links(campus, shadowing_seed)
     out: List[Fact] = []
     worst = []
     for a, b in path_links():

@@ -71,17 +71,18 @@ def failing_paths(links: LinkTable) -> Tuple[str, ...]:
                  if not all(L.holds_11(links, p[i], p[i + 1])[0] for i in range(len(p) - 1)))
 
 
-def receiver(links: LinkTable, seed: int, noise_figure: float) -> Receiver:
-    decodes = all(min(links.delivery(L._n(a), L._n(b), 2), links.delivery(L._n(b), L._n(a), 2))
-                  >= L.DECODES for a, b in L.path_links())
-    holds = all(L.holds_11(links, a, b)[0] for a, b in ((23, 1), (5, 28)))
-    return Receiver(seed, noise_figure, decodes, holds, failing_paths(links))
+def receiver(campus: C.Campus, seed: int, noise_figure: float) -> Receiver:
+    """The layout at one noise figure, its link facts judged as ``map_links`` judges them."""
+    links = table(campus, seed, noise_figure)
+    facts = {f.key: f.holds for f in L.link_facts(campus, seed, links)}
+    return Receiver(seed, noise_figure, facts["decode_2"],
+                    facts["holds_11_23_1"] and facts["holds_11_5_28"], failing_paths(links))
 
 
 def sweep(seeds: Sequence[int] = (1, 2, 3), noise_figures: Sequence[float] = NOISE_FIGURES,
           campus: Optional[C.Campus] = None) -> List[Receiver]:
     campus = campus or C.load_campus(C.DEFAULT_CAMPUS)
-    return [receiver(table(campus, s, nf), s, nf) for s in seeds for nf in noise_figures]
+    return [receiver(campus, s, nf) for s in seeds for nf in noise_figures]
 
 
 def prediction(found: Sequence[Receiver], eleven: Sequence[Mapping[str, Any]]

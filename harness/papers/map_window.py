@@ -120,7 +120,7 @@ def hop_count_claims(grid: M.Grid) -> List[Tuple[str, str, Optional[bool]]]:
             (True, "6: best window with RTS/CTS on <= 2 (2 of the 3 hop counts 2-4)", (2, 3, 4),
              lambda h, w: w <= 2, 2),
             (False, "7: best window with RTS/CTS off within 1 of ceil(1.5 h) (3 of the 4 hop "
-             "counts)", (1, 2, 3, 4), lambda h, w: abs(w - min(6, -(-3 * h // 2))) <= 1, 3)):
+             "counts)", (1, 2, 3, 4), M.near_paper_best_off, 3)):
         wins = {h: M.best_window(grid.series(h, rate, rts)) for h in at if h in hops}
         good = sum(1 for h, w in wins.items() if w is not None and ok(h, w))
         out.append((claim, ", ".join(f"{h} hops {M.window_label(w)}" for h, w in wins.items())
