@@ -13,7 +13,8 @@ from typing import Any, Callable, Optional, Tuple
 
 from harness.errors import HarnessError
 
-TYPES = ("int", "float", "bool", "str", "choice", "intmap")  # intmap: name -> int
+# intmap: name -> int; floatmap: name -> number (a numeric name is written as %g: 11.0 -> "11")
+TYPES = ("int", "float", "bool", "str", "choice", "intmap", "floatmap")
 
 
 class SchemaError(HarnessError):
@@ -65,6 +66,10 @@ class ParamSpec:
             text = (f"a mapping name -> integer in [{_fmt(self.min)}, {_fmt(self.max)}]"
                     if self.min is not None and self.max is not None
                     else "a mapping name -> integer")
+        elif self.type == "floatmap":
+            text = (f"a mapping name -> number in [{_fmt(self.min)}, {_fmt(self.max)}]"
+                    if self.min is not None and self.max is not None
+                    else "a mapping name -> number")
         elif self.type == "bool":
             text = "true or false"
         else:
@@ -105,6 +110,12 @@ class ParamSpec:
                 raise bad
             item = ParamSpec(self.name, "int", min=self.min, max=self.max)
             return {str(k): item.check(v, f"{path}.{k}") for k, v in sorted(value.items())}
+        if self.type == "floatmap":
+            if not isinstance(value, dict):
+                raise bad
+            item = ParamSpec(self.name, "float", min=self.min, max=self.max)
+            out = {_map_key(k): item.check(v, f"{path}.{k}") for k, v in value.items()}
+            return dict(sorted(out.items()))
         if self.type == "choice":
             for choice in self.choices:
                 if _same(value, choice):
@@ -124,6 +135,13 @@ class ParamSpec:
         if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
             raise SchemaError(path, f"{_fmt(value)} is out of range; expected {self.allowed()}")
         return value
+
+
+def _map_key(key: Any) -> str:
+    """A floatmap's key as one string whatever YAML made of it: 11, 11.0 and "11" agree."""
+    if isinstance(key, (int, float)) and not isinstance(key, bool):
+        return f"{float(key):g}"
+    return str(key)
 
 
 def _same(value: Any, choice: Any) -> bool:

@@ -141,6 +141,15 @@ def with_fading(campus: Campus, fading_sigma: Optional[float]) -> Campus:
     return replace(campus, propagation=prop)
 
 
+def with_rate_loss(campus: Campus, rate_loss: Optional[Mapping[Any, float]]) -> Campus:
+    """The campus with receivers that lose ``rate_loss`` dB per rate (Mbit/s) against the
+    medium's ideal error formulas (``medium.rate_loss``, docs/medium.md; None: as filed)."""
+    if not rate_loss:
+        return campus
+    loss = {float(rate): float(db) for rate, db in rate_loss.items()}
+    return replace(campus, propagation={**campus.propagation, "rate_loss": loss})
+
+
 def router_name(rid: int) -> str:
     return f"r{rid}"
 
@@ -448,13 +457,14 @@ def parse_outside(outside: str, campus: Campus, pinned: Sequence[int]) -> List[i
 def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str] = None,
           nodes: str = "all", rate: Optional[float] = None, rts: bool = False,
           shadowing_seed: Optional[int] = None, etx_rate: float = 2,
-          fading_sigma: Optional[float] = None, outside: Optional[str] = None
-          ) -> CampusTopology:
+          fading_sigma: Optional[float] = None, outside: Optional[str] = None,
+          rate_loss: Optional[Mapping[str, float]] = None) -> CampusTopology:
     """The campus as a topology: one IBSS station per router (all, or the path's), static
     routes by ``routing``; ``rate`` None = auto (minstrel). ``fading_sigma`` replaces the
     file's per-frame fading by log-normal fading of that spread (a sensitivity knob: lossier
-    links at the same mean power; routes and link checks follow it)."""
-    place = with_fading(load_campus(campus), fading_sigma)
+    links at the same mean power; routes and link checks follow it); ``rate_loss`` likewise
+    gives the receivers an implementation loss per rate (``with_rate_loss``)."""
+    place = with_rate_loss(with_fading(load_campus(campus), fading_sigma), rate_loss)
     if routing not in ROUTINGS:
         raise SchemaError("topology.routing", f"{routing!r}; allowed: {', '.join(ROUTINGS)}")
     if nodes not in NODE_SETS:
@@ -570,6 +580,10 @@ BUILDER = Builder(
                   "campus file's: lossier links at the same mean power", default=None,
                   min=0.5, max=12, nullable=True, null_label="the campus file's",
                   omit_default=True),
+        ParamSpec("rate_loss", "floatmap", "receiver implementation loss in dB per rate "
+                  "(Mbit/s), e.g. {5.5: 4.6, 11: 2.7} (medium.rate_loss over the campus: routes "
+                  "and link checks follow it)", default=None, min=-20.0, max=40.0,
+                  nullable=True, null_label="none (the ideal formulas)", omit_default=True),
         ParamSpec("outside", "str", "a neighbouring pair off the pinned path, \"a-b\" or auto "
                   "(the router hidden from most of the path's hops and its best partner); "
                   "flows name it outside1, outside2", default=None, nullable=True,

@@ -110,6 +110,10 @@ MEDIUM = (
               "payloads, S / (N + G I): 2 = the medium's, 16 = no suppression (docs/medium.md)",
               default=None, min=0.01, nullable=True, null_label="medium default (2)",
               omit_default=True),
+    ParamSpec("rate_loss", "floatmap", "receiver implementation loss in dB per rate (Mbit/s), "
+              "e.g. {5.5: 4.6, 11: 2.7}: the SINR a rate's error formula sees is lowered by it "
+              "(docs/medium.md)", default=None, min=-20.0, max=40.0, nullable=True,
+              null_label="none (the ideal formulas)", omit_default=True),
     ParamSpec("rts_flags", "choice", "which attempts use RTS/CTS: each rate-table entry's flag "
               "(per_entry, as mac80211 asks: minstrel flags its fallback entries) or the "
               "frame's first entry's (first_entry: the RTS threshold alone decides)",

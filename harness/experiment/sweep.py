@@ -275,7 +275,8 @@ def _check_medium_keys(params: Dict[str, Any], topo: Topology, at_point: str) ->
                                                f"{params['topology']['builder']!r}{at_point}: "
                                                "its place sets the link physics its routes are "
                                                "computed from; change them in its geometry "
-                                               "file instead")
+                                               "file or by the builder's own keys (e.g. "
+                                               "topology.fading_sigma, topology.rate_loss)")
 
 
 def _describe(topology: Dict[str, Any], registry: Registry, at_point: str) -> Topology:

@@ -66,6 +66,8 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
         out.append(f"rts_flags {spec.rts_flags}")
     if spec.cck_interference_weight is not None:
         out.append(f"interference_weight cck {_fmt(spec.cck_interference_weight)}")
+    for rate, loss in sorted(spec.rate_loss.items()):
+        out.append(f"rate_loss {_fmt(rate)} {_fmt(loss)}")
     if spec.shadowing:
         seed_part = f" seed {int(spec.shadowing_seed)}" if spec.shadowing_seed is not None else ""
         out.append(f"shadowing {_fmt(spec.shadowing)}{seed_part}")

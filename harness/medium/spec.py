@@ -20,7 +20,7 @@ LINK_KEYS = ("a", "b", "loss", "snr", "none", "model", "per", "oneway")
 #: Experiment medium keys that change link power or thresholds (the link table): refused where
 #: a topology's place fixes them (``Topology.medium``, a campus) and its routes depend on them.
 LINK_PHYSICS_KEYS = ("propagation", "exponent", "height", "tx_range", "cs_range", "shadowing",
-                     "fading", "fading_sigma")
+                     "fading", "fading_sigma", "rate_loss")
 
 
 # -- the spec ----------------------------------------------------------------------------
@@ -105,6 +105,9 @@ class MediumSpec:
     capture_threshold: Optional[float] = None
     # G in S / (N + G I) for CCK payloads (5.5, 11 Mbit/s); None = the medium's 2 (docs/medium.md)
     cck_interference_weight: Optional[float] = None
+    # receiver implementation loss (dB) per rate (Mbit/s): the SINR the rate's BER formula sees
+    # is lowered by it; empty = the ideal formulas (docs/medium.md)
+    rate_loss: Dict[float, float] = field(default_factory=dict)
     # which attempts use RTS/CTS: None/per_entry = each rate-table entry's flag (as mac80211
     # asks: minstrel flags its fallback entries); first_entry = the frame's first entry, so the
     # RTS threshold alone decides (docs/medium.md)
@@ -141,7 +144,7 @@ class MediumSpec:
         kw: Dict[str, Any] = {}
         for key, value in data.items():
             if value is None and key not in ("enabled", "propagation", "log_level", "basic_rates",
-                                             "links", "walls", "queues"):
+                                             "links", "walls", "queues", "rate_loss"):
                 kw[key] = None
                 continue
             kw[key] = _check_key(key, value, f"{where}.{key}")
@@ -218,6 +221,8 @@ def _check_key(key: str, value: Any, where: str) -> Any:
     if key == "cck_interference_weight":
         return _number(value, where, "a number > 0 (2 = the medium's default, 16 = no "
                        "suppression)", lo=0.0, lo_open=True)
+    if key == "rate_loss":
+        return _check_rate_loss(value, where)
     if key == "fading_coherence":
         return _number(value, where, "a number >= 0 (ms; 0 = a fresh fade per frame)", lo=0.0)
     if key == "queue":
@@ -282,6 +287,29 @@ def _choice(value: Any, allowed: Sequence[str], where: str) -> str:
     if value not in allowed:
         raise HarnessError(f"{where} {value!r} is invalid: allowed {', '.join(allowed)}")
     return value
+
+
+def _check_rate_loss(value: Any, where: str) -> Dict[float, float]:
+    """``rate_loss: {5.5: 4.6, 11: 2.7}``: dB of implementation loss per legacy rate."""
+    if value is None:
+        return {}
+    rates = sorted(float(r) for r in wireless.RATES["g"])
+    allowed = ", ".join(f"{r:g}" for r in rates)
+    if not isinstance(value, Mapping):
+        raise HarnessError(f"{where} {value!r} is invalid: allowed a mapping rate (Mbit/s: "
+                           f"{allowed}) -> dB, e.g. {{5.5: 4.6, 11: 2.7}}")
+    out: Dict[float, float] = {}
+    for rate, loss in value.items():
+        try:
+            r = float(rate)
+        except (TypeError, ValueError):
+            r = float("nan")
+        if isinstance(rate, bool) or r not in rates:
+            raise HarnessError(f"{where}.{rate} is invalid: allowed rates {allowed} (Mbit/s)")
+        out[r] = float(_number(loss, f"{where}.{rate:g}" if isinstance(rate, (int, float))
+                               else f"{where}.{rate}", "a number -20..40 (dB)", lo=-20.0,
+                               hi=40.0))
+    return out
 
 
 def _check_basic_rates(value: Any, where: str) -> Dict[str, Tuple[float, ...]]:

@@ -400,6 +400,24 @@ static int parse_line(struct parser *p, char **t, int n)
 		c->interference_weight[f] = d;
 		return 0;
 	}
+	if (!strcmp(k, "rate_loss")) {
+		/* rate_loss MBITS DB: receiver implementation loss at one rate */
+		int slot;
+		if (n != 3)
+			return fail(p, k, "expected rate_loss MBITS DB");
+		if (num(p, k, t[1], &d) < 0)
+			return -EINVAL;
+		slot = rate_slot((int)lround(d * 10.0));
+		if (slot < 0 || fabs(d * 10.0 - lround(d * 10.0)) > 1e-9)
+			return fail(p, k, "'%s' is not a rate (1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36, "
+				    "48, 54)", t[1]);
+		if (num(p, k, t[2], &d) < 0)
+			return -EINVAL;
+		if (!(d >= -20.0 && d <= 40.0))
+			return fail(p, k, "loss must be -20..40 dB, got '%s'", t[2]);
+		c->rate_loss_db[slot] = d;
+		return 0;
+	}
 	if (!strcmp(k, "rts_flags")) {
 		if (n != 2 || (strcmp(t[1], "per_entry") && strcmp(t[1], "first_entry")))
 			return fail(p, k, "expected per_entry or first_entry");
@@ -478,7 +496,8 @@ static int parse_line(struct parser *p, char **t, int n)
 	if (!strcmp(k, "link"))
 		return line_link(p, t, n);
 	return fail(p, k, "unknown keyword (seed, noise_figure, capture_threshold, "
-		    "rx_sensitivity, interference_weight, rts_flags, after_failure, propagation, wall, "
+		    "rx_sensitivity, interference_weight, rate_loss, rts_flags, after_failure, "
+		    "propagation, wall, "
 		    "shadowing, fading, defaults, radio, link)");
 }
 

@@ -97,6 +97,24 @@ int modulation_of(int kbps100)
 	}
 }
 
+int rate_slot(int kbps100)
+{
+	static const int order[MEDIUM_N_RATES] = { 10, 20, 55, 110, 60, 90, 120, 180, 240, 360,
+						   480, 540 };
+	for (int k = 0; k < MEDIUM_N_RATES; k++)
+		if (order[k] == kbps100)
+			return k;
+	return -1;
+}
+
+double sinr_after_loss(const double *loss_db, int kbps100, double sinr)
+{
+	int k = rate_slot(kbps100);
+	if (k < 0 || loss_db[k] == 0.0)
+		return sinr;
+	return sinr * pow(10.0, -loss_db[k] / 10.0);
+}
+
 double default_interference_weight(int family)
 {
 	static const double g[MEDIUM_N_MODULATIONS] = { 22.0, 2.0, 1.0 };

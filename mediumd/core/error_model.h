@@ -15,6 +15,11 @@ double ber_for_rate(int kbps100, double sinr);
 double default_interference_weight(int family);
 /* The modulation family (enum medium_modulation) of a rate. */
 int modulation_of(int kbps100);
+/* The rate's slot 0..MEDIUM_N_RATES-1 (medium.h's order), -1 if not a legacy rate. */
+int rate_slot(int kbps100);
+/* The SINR a rate's BER formula sees after the receiver's implementation loss
+ * (loss_db per slot, medium_config.rate_loss_db). */
+double sinr_after_loss(const double *loss_db, int kbps100, double sinr);
 /* Probability that n_bits all survive at that BER. */
 double chunk_success(double ber, double n_bits);
 #endif

@@ -13,17 +13,18 @@
 #include "medium_internal.h"
 
 /* P(decode | fading offset x dB) for a frame of the given airtime parts. */
-static double decode_prob(const struct radio *r, double p_dbm, double hdr_bits, int hdr_kbps100,
-			  double pay_bits, int kbps100)
+static double decode_prob(const struct radio *r, const double *loss, double p_dbm,
+			  double hdr_bits, int hdr_kbps100, double pay_bits, int kbps100)
 {
 	if (p_dbm < r->rx_sens_dbm)
 		return 0.0;
 	double snr = pow(10.0, (p_dbm - r->noise_dbm) / 10.0);
 	double logok = 0.0;
 	if (hdr_bits > 0)
-		logok += hdr_bits * log1p(-ber_for_rate(hdr_kbps100, snr));
+		logok += hdr_bits * log1p(-ber_for_rate(hdr_kbps100,
+							 sinr_after_loss(loss, hdr_kbps100, snr)));
 	if (pay_bits > 0)
-		logok += pay_bits * log1p(-ber_for_rate(kbps100, snr));
+		logok += pay_bits * log1p(-ber_for_rate(kbps100, sinr_after_loss(loss, kbps100, snr)));
 	return exp(logok);
 }
 
@@ -57,8 +58,8 @@ static double over_fading(const struct medium *m, const struct radio *r, double 
 		}
 		double p = mean_dbm + x;
 		double f = sense ? (p >= r->cs_thr_dbm ? 1.0 : 0.0)
-				 : decode_prob(r, p, fp->hdr_bits, fp->hdr_kbps100, fp->pay_bits,
-					       fp->kbps100);
+				 : decode_prob(r, m->cfg.rate_loss_db, p, fp->hdr_bits,
+					       fp->hdr_kbps100, fp->pay_bits, fp->kbps100);
 		sum += w * f;
 		wsum += w;
 	}

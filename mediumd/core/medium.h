@@ -183,6 +183,10 @@ enum medium_modulation {
 	MEDIUM_N_MODULATIONS = 3,
 };
 
+/* The legacy rates in one fixed order (1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36,
+ * 48, 54 Mbit/s): error_model.h's rate_slot() maps a rate to its slot. */
+#define MEDIUM_N_RATES 12
+
 struct medium_config {
 	uint64_t seed;				/* default 1                    */
 	struct medium_propagation prop;
@@ -193,6 +197,10 @@ struct medium_config {
 	 * S / (N + G I) (docs/medium.md); default Barker 22, CCK 2, OFDM 1
 	 * (error_model.h says why).  Config: interference_weight FAMILY G. */
 	double interference_weight[MEDIUM_N_MODULATIONS];
+	/* Receiver implementation loss per rate (dB, default 0): the SINR a rate's
+	 * BER formula sees is lowered by it, as a real receiver needs that much
+	 * more than the ideal formula (docs/medium.md).  Config: rate_loss MBITS DB. */
+	double rate_loss_db[MEDIUM_N_RATES];
 	/* false (default): each attempt follows its rate-table entry's RTS/CTS
 	 * flag, as mac80211 asks (minstrel flags every fallback entry); true: every
 	 * attempt follows the frame's first entry, so RTS/CTS is the RTS

@@ -96,8 +96,11 @@ static void rx_close_chunk(struct medium *m, int j, uint64_t now)
 			interf += m->active[i]->p_mw[j];
 	double sinr = t->p_mw[j] / (r->noise_mw + interf);
 	const double *g = m->cfg.interference_weight;
-	double hs = t->p_mw[j] / (r->noise_mw + g[modulation_of(t->hdr_kbps100)] * interf);
-	double ps = t->p_mw[j] / (r->noise_mw + g[modulation_of(t->kbps100)] * interf);
+	const double *loss = m->cfg.rate_loss_db;
+	double hs = sinr_after_loss(loss, t->hdr_kbps100,
+				    t->p_mw[j] / (r->noise_mw + g[modulation_of(t->hdr_kbps100)] * interf));
+	double ps = sinr_after_loss(loss, t->kbps100,
+				    t->p_mw[j] / (r->noise_mw + g[modulation_of(t->kbps100)] * interf));
 	uint64_t t0 = r->lock_last, t1 = now;
 	/* bits = ns * (kbps100 * 100 kbit/s) = ns * kbps100 / 10^4 */
 	double hb = overlap(t0, t1, t->hdr_start, t->hdr_end) * (double)t->hdr_kbps100 / 1e4;

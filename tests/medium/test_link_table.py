@@ -104,3 +104,50 @@ def test_shadowing_seed_and_names_fix_the_draw(mediumsim_bin, tmp_path):
     assert other != base
     assert base[("a", "b")] == base[("b", "a")]
     print({k: round(v, 2) for k, v in base.items()})
+
+
+def test_a_rate_loss_is_that_much_less_snr_at_that_rate_alone(mediumsim_bin, tmp_path):
+    """``rate_loss 5.5 4`` costs a 5.5 Mbit/s payload what 4 dB more receiver noise
+    costs it, and leaves the other rates as they were: a receiver worse at one rate only."""
+    base = line_config("fading lognormal sigma 3")
+    lossy = link_table(mediumsim_bin, tmp_path, base.replace("fading", "rate_loss 5.5 4\nfading"))
+    plain = link_table(mediumsim_bin, tmp_path, base)
+    noisy = link_table(mediumsim_bin, tmp_path, base.replace("fading", "noise_figure 10\nfading"))
+    by = {name: {(l["tx"], l["rx"]): l["delivery"] for l in t["links"]}
+          for name, t in (("lossy", lossy), ("plain", plain), ("noisy", noisy))}
+    moved = 0
+    for key, got in by["lossy"].items():
+        # the same but for the 1 Mbit/s PLCP header, which the noise also reaches: nothing
+        # where the payload survives (its threshold is 4.5 dB lower)
+        assert got["5.5"] == pytest.approx(by["noisy"][key]["5.5"], abs=2e-3), key
+        for rate in ("1", "2", "11"):
+            assert got[rate] == pytest.approx(by["plain"][key][rate], abs=1e-12), (key, rate)
+        moved += by["plain"][key]["5.5"] - got["5.5"] > 0.05
+    assert moved, "the line should cross 5.5 Mbit/s's transition region"
+
+
+def test_a_rate_loss_reaches_frames_on_the_air(sim, mediumsim_bin, tmp_path):
+    """The live medium (phy.c) applies the loss the table (links.c) states: broadcast probes
+    at 5.5 Mbit/s with ``rate_loss 5.5 4`` arrive as the lossy table says."""
+    conf = line_config("fading none").replace("fading none", "rate_loss 5.5 4")
+    table = link_table(mediumsim_bin, tmp_path, conf, "--len", "1536")
+    want = {l["rx"]: l["delivery"]["5.5"] for l in table["links"] if l["tx"] == "s"}
+    n = 400
+    scen = "duration 9\n" + "".join(f"frame {1000 + k * 20000} s broadcast len 1536 rate 5.5\n"
+                                    for k in range(n))
+    out = sim(conf, scen)
+    got = {name: 0 for name in want}
+    for frame in out["frames"]:
+        for rx in frame["received_by"]:
+            got[rx["radio"]] += 1
+    for name, p in want.items():
+        tol = 4 * math.sqrt(max(p * (1 - p), 1e-4) / n) + 0.01
+        print(f"rate_loss 5.5 4, {name}: table {p:.3f}, probes {got[name] / n:.3f}")
+        assert abs(got[name] / n - p) <= tol, name
+
+
+def test_rate_loss_errors_name_the_key(config_error):
+    for text, expect in [("rate_loss 7 3\n", "'7' is not a rate"),
+                         ("rate_loss 5.5\n", "expected rate_loss MBITS DB"),
+                         ("rate_loss 5.5 99\n", "loss must be -20..40 dB, got '99'")]:
+        assert ":1: rate_loss: " + expect in config_error(text)

@@ -328,3 +328,16 @@ def test_a_per_node_queue_is_a_checked_mapping_with_a_canonical_order():
     with pytest.raises(HarnessError, match=r"medium.queues.*a mapping name -> integer"):
         schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
                      "medium: {queues: 20}\nflows: [{src: server, dst: client}]\n")
+
+
+def test_a_rate_loss_is_a_checked_mapping_whose_rates_are_one_spelling():
+    exp = schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
+                       "medium: {rate_loss: {11.0: 2.7, 5.5: 4.6}}\n"
+                       "flows: [{src: server, dst: client}]\n")
+    assert list(exp.base["medium"]["rate_loss"].items()) == [("11", 2.7), ("5.5", 4.6)]
+    with pytest.raises(HarnessError, match=r"medium.rate_loss.5.5.*out of range.*\[-20.0, 40.0\]"):
+        schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
+                     "medium: {rate_loss: {5.5: 50}}\nflows: [{src: server, dst: client}]\n")
+    with pytest.raises(HarnessError, match=r"medium.rate_loss.*a mapping name -> number"):
+        schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
+                     "medium: {rate_loss: 3}\nflows: [{src: server, dst: client}]\n")

@@ -67,6 +67,9 @@ def test_defaults_and_catalog_keys_are_accepted():
                              "first_entry"),
     ({"cck_interference_weight": 0}, "medium.cck_interference_weight 0 is invalid: allowed a "
                                       "number > 0"),
+    ({"rate_loss": {7: 3}}, "medium.rate_loss.7 is invalid: allowed rates 1, 2, 5.5, 6, 9, 11"),
+    ({"rate_loss": {5.5: 99}}, "medium.rate_loss.5.5 99 is invalid: allowed a number -20..40"),
+    ({"rate_loss": 3}, "medium.rate_loss 3 is invalid: allowed a mapping rate"),
     ({"basic_rates": {"n": [6]}}, "medium.basic_rates.n is invalid: allowed b, g"),
     ({"basic_rates": {"b": [6]}}, "medium.basic_rates.b rate 6 is invalid: allowed 1, 2, 5.5, 11"),
     ({"links": [{"a": "sta1", "b": "sta2", "lose": 3}]},
@@ -143,6 +146,9 @@ def test_seed_basic_rates_links_shadowing_fading():
     harsh = MediumSpec.from_dict({"cck_interference_weight": 16, "rts_flags": "first_entry"})
     assert "interference_weight cck 16\n" in config_text(RADIOS, harsh, seed=1)
     assert "rts_flags first_entry\n" in config_text(RADIOS, harsh, seed=1)
+    worse = MediumSpec.from_dict({"rate_loss": {11: 2.7, 5.5: 4.6}})
+    assert "rate_loss 5.5 4.6\nrate_loss 11 2.7\n" in config_text(RADIOS, worse, seed=1)
+    assert "rate_loss" not in text
     assert "rts_flags" not in text
     assert "interference_weight" not in text
     assert "basic_rates 6,12,24" in text and "basic_rates 1,2 " in text
