@@ -16,6 +16,7 @@ from harness.papers import map_analysis as M
 from harness.papers import (
     map_auto_rate,
     map_cck,
+    map_cck_loss,
     map_coherence,
     map_eleven,
     map_fading,
@@ -667,6 +668,8 @@ READINGS = (
     Reading("paper000_cck_interference", "DATA as fragile as the RTS", ONE_READING,
             lambda rs, _sets: map_cck.section_lines(rs.ok)),
     Reading("paper000_per_frame_rts", "RTS/CTS chosen per frame", ONE_READING, _per_frame_lines),
+    Reading("paper000_cck_loss", "Receivers at the quoted CCK SNRs", ONE_READING,
+            lambda rs, _sets: map_cck_loss.section_lines(rs.ok)),
 )
 
 

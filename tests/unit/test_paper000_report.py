@@ -595,6 +595,46 @@ def test_the_fragile_data_reading_is_read_per_weight(tmp_path):
                              "DATA as fragile as the RTS")
 
 
+def cck_loss_records() -> List[Dict[str, Any]]:
+    """The CCK-receiver reading's shape: 3- and 4-hop paths at 5.5 Mbit/s with the ideal
+    receivers (no ``rate_loss`` in the record, as stored) and the quoted ones; with the quoted
+    receivers the paths carry a quarter and RTS/CTS pays 20 %."""
+    out: List[Dict[str, Any]] = []
+    for loss, path, rts, w, kbps in long_path_points((None, {"11": 2.7, "5.5": 4.6})):
+        kbps *= (0.9 if rts else 1.0) if loss is None else 0.25 * (1.2 if rts else 1.0)
+        rec = record(len(out), path, 5.5, rts, w, kbps, 30.0)
+        if loss is not None:
+            rec["params"]["topology"]["rate_loss"] = loss
+            rec["point"]["topology.rate_loss"] = loss
+        out.append(rec)
+    return out
+
+
+def test_the_cck_receiver_reading_is_read_per_receiver(tmp_path):
+    from harness.papers import map_cck_loss as CL
+    recs = cck_loss_records()
+    assert [CL.loss_of(r) for r in recs[::24]] == [0.0, 4.6]
+    assert CL.loss_map(recs[24]) == {5.5: 4.6, 11.0: 2.7}
+    claims = V.claim_lines(recs, CL.CCK_LOSS)
+    assert claims[0] == "| claim (5.5 Mbit/s) | ideal (the medium's) | 5.5 Mbit/s +4.6 dB |"
+    assert claims[2].startswith("| 3: long paths carry what MAP's did")
+    assert claims[2].endswith(": holds |") and "no |" in claims[2]
+    assert V.verdict_line(recs, CL.CCK_LOSS).startswith(
+        "**Verdict:** explained by receivers at the quoted CCK SNRs (fails at ideal, holds at "
+        "+4.6 dB): claim 3, 5")
+    text = "\n".join(CL.section_lines(recs))
+    assert "windows measured: 1, 2, 4, unclamped" in text
+    # the link table's part comes from the medium itself: the loss weakens 23-16 at 5.5 Mbit/s
+    # and leaves 2 Mbit/s (the probes, the routes) as it was
+    row = next(line for line in text.splitlines() if line.startswith("| 1-23-16-13-22 |"))
+    ideal, quoted = (cell.strip() for cell in row.strip("|").split("|")[1:])
+    assert ideal.split(", ")[1] == quoted.split(", ")[1]
+    assert float(quoted.split(" / ")[0]) < float(ideal.split(" / ")[0]) - 0.3
+    assert CL.section_lines([]) == ["No run of the CCK-receiver reading is stored yet.", ""]
+    assert_read_as_a_reading(tmp_path, "paper000_cck_loss", recs,
+                             "Receivers at the quoted CCK SNRs")
+
+
 def test_rts_per_frame_is_read_against_the_kernels_runs(tmp_path):
     """The per-frame runs (000_per_frame_rts) read against 000_cck_interference's runs at the
     medium's weight; its weight-16 runs are not the base."""
@@ -721,8 +761,11 @@ def test_auto_rate_falls_behind_5_5_mbits_where_a_path_cannot_hold_11():
 def test_a_worse_receiver_fails_more_paths_at_11_mbits_and_is_judged_with_the_link_facts():
     # the default layout's own link table at the medium's noise figure and 6 dB worse
     found = map_receiver.sweep(seeds=(1,), noise_figures=(6.0, 12.0))
-    medium, worse = found
+    medium, worse, quoted = found
     assert medium.facts and set(medium.failing) <= set(worse.failing)
+    # receivers worse at the CCK rates alone leave every 2 Mbit/s link as it was
+    assert quoted.cck and not medium.cck and quoted.decodes_2 == medium.decodes_2
+    assert quoted.label == "6, CCK at the quoted SNRs"
     assert all(p in {"-".join(map(str, q)) for q in map_receiver.MULTI_HOP}
                for p in worse.failing)
     # pure logic: 6 of 10 failing is claim 12's median path; the facts decide the verdict
@@ -733,6 +776,11 @@ def test_a_worse_receiver_fails_more_paths_at_11_mbits_and_is_judged_with_the_li
                                         fails], [])
     assert "| 12 | 6 of 10 fail at 11; facts broken: 2 Mbit/s decode |" in lines
     assert lines[-2].startswith("**Verdict:** not explained")
+    assert "fail no more paths" not in lines[-2]
+    cck = map_receiver.Receiver(1, 6.0, True, True, six[:3], cck=True)
+    lines = map_receiver.section_lines([cck, fails], [])
+    assert "| 6, CCK at the quoted SNRs | 3 of 10 fail at 11; facts hold |" in lines
+    assert "fail no more paths at 11 against 5.5 Mbit/s" in lines[-2]
     held = map_receiver.Receiver(1, 8.0, True, True, six)
     assert map_receiver.section_lines([held], [])[-2].startswith(
         "**Verdict:** the reading can hold: at seed 1 8 dB")
