@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from harness.analysis import stats
 from harness.papers import analysis as A
@@ -60,18 +60,27 @@ class Grid:
     rtt: Dict[Key, List[float]]
 
     @classmethod
-    def of(cls, records: Iterable[Mapping[str, Any]], window: str = "rwnd_clamp") -> Grid:
+    def of(cls, records: Iterable[Mapping[str, Any]], window: str = "rwnd_clamp",
+           zero: Optional[Callable[[Mapping[str, Any]], bool]] = None) -> Grid:
         """The grid of one window mechanism: ``rwnd_clamp`` (the receiver's, the paper grid's;
-        runs with a sender limit are left out) or ``cwnd_clamp`` (only runs with one)."""
+        runs with a sender limit are left out) or ``cwnd_clamp`` (only runs with one).
+        ``zero`` names the failed runs that are their point's outcome (a path that carried
+        nothing, e.g. ``map_eleven.broken_path``): they count as 0 kbit/s, with no RTT; other
+        failed runs are left out."""
         kbps: Dict[Key, List[float]] = {}
         rtt: Dict[Key, List[float]] = {}
         for rec in records:
             policy = (rec.get("params") or {}).get("policy", {})
-            if rec.get("status") != "ok" or A.param(rec, "topology.builder") != "campus" \
+            nothing = zero is not None and rec.get("status") != "ok" and zero(rec)
+            if (rec.get("status") != "ok" and not nothing) \
+                    or A.param(rec, "topology.builder") != "campus" \
                     or ("cwnd_clamp" in policy) != (window == "cwnd_clamp"):
                 continue
             key = (A.param(rec, "topology.path"), A.param(rec, "topology.rate"),
                    bool(A.param(rec, "topology.rts")), policy.get(window))
+            if nothing:
+                kbps.setdefault(key, []).append(0.0)
+                continue
             value = A.throughput_kbps(rec)
             if value is not None:
                 kbps.setdefault(key, []).append(value)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
 from harness.papers import map_variants as V
+from harness.papers.map_eleven import broken_path
 from harness.papers.map_receiver import QUOTED
 
 if TYPE_CHECKING:
@@ -44,9 +45,11 @@ def _cell(value: float) -> str:
     return "ideal" if value == 0 else f"+{value:g} dB"
 
 
-#: The condition this run varies (``map_variants``).
+#: The condition this run varies (``map_variants``). A path that carried none of the pings
+#: sent along it before the flow (``map_eleven.broken_path``) counts as 0 kbit/s: with these
+#: receivers it carries nothing at 5.5 Mbit/s, its point's outcome, as MAP would have measured.
 CCK_LOSS = V.Condition(loss_of, "receiver at 5.5 Mbit/s", _label, 0.0, "",
-                       "receivers at the quoted CCK SNRs", cell=_cell)
+                       "receivers at the quoted CCK SNRs", cell=_cell, zero=broken_path)
 
 
 def link_lines(paths: Sequence[str], losses: Sequence[Mapping[float, float]], seed: int = 1
@@ -79,17 +82,22 @@ def _worse_hops(table: LinkTable, names: Sequence[str], rate: float) -> List[flo
 
 
 def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """The reading's part of a report or of the paper page."""
-    ok = [r for r in records if r.get("status") == "ok"]
+    """The reading's part of a report or of the paper page, from all of its records (a
+    broken path's failed runs count as 0 kbit/s; other failed runs are left out)."""
+    ok = [r for r in records if r.get("status") == "ok" or broken_path(r)]
     if not ok:
         return ["No run of the CCK-receiver reading is stored yet.", ""]
-    windows = sorted({M.window_label(A.param(r, "policy.rwnd_clamp")) for r in ok})
+    windows = sorted({M.window_label(A.param(r, "policy.rwnd_clamp")) for r in ok},
+                     key=lambda w: (w == "unclamped", len(w), w))
     paths = sorted({str(A.param(r, "topology.path")) for r in ok},
                    key=lambda p: (M.hops_of(p), p))
     losses: List[Dict[float, float]] = []
     for rec in ok:
         if loss_map(rec) not in losses:
             losses.append(loss_map(rec))
+    broken = sorted({(str(A.param(r, "topology.path")), _label(loss_of(r))) for r in ok
+                     if broken_path(r)})
+    counted = sum(1 for r in ok if broken_path(r))
     losses.sort(key=lambda m: m.get(RATE, 0.0))
     return ["The same paths at 5.5 Mbit/s on the default layout (shadowing seed 1, the campus "
             "file's 2 dB fading), with the medium's receivers (its error formulas, which need "
@@ -102,7 +110,11 @@ def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
             "averages); windows measured: " + ", ".join(windows) + ".", "",
             "What each receiver makes of the hops (the medium's link table, one 1538-byte "
             "frame per attempt, the worse direction):", ""] \
-        + link_lines(paths, losses) + ["", "What TCP got:", ""] + V.table_lines(ok, CCK_LOSS) \
+        + link_lines(paths, losses) + ["", "What TCP got" + (
+            f" ({counted} runs on a path that carried none of the pings sent along it before "
+            "the flow count as 0 kbit/s: " + "; ".join(f"{p} with the {lab} receiver"
+                                                       for p, lab in broken) + ")"
+            if counted else "") + ":", ""] + V.table_lines(ok, CCK_LOSS) \
         + _exchange(ok) \
         + ["", "The claims that differ on the default layout, judged per receiver (criteria "
            "as in the grid's, restricted to these paths and rate):", ""] \

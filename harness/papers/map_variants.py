@@ -29,14 +29,17 @@ class Condition:
     unit: str                        # in the verdict: "dB"
     explained_by: str                # in the verdict: "lossier hops"
     cell: Callable[[float], str] = "{:g}".format  # a value in a table's first column, a verdict
+    #: Failed runs that are their point's outcome (a path that carried nothing): 0 kbit/s.
+    zero: Optional[Callable[[Mapping[str, Any]], bool]] = None
 
 
 def grids(records: Sequence[Mapping[str, Any]], cond: Condition) -> Dict[float, M.Grid]:
-    """One grid per value of the condition (ok campus records only, as ``Grid.of`` reads)."""
+    """One grid per value of the condition (ok campus records, and the failed ones the
+    condition counts as 0 kbit/s, as ``Grid.of`` reads them)."""
     groups: Dict[float, List[Mapping[str, Any]]] = {}
     for rec in records:
         groups.setdefault(cond.value_of(rec), []).append(rec)
-    return {v: M.Grid.of(recs) for v, recs in sorted(groups.items())}
+    return {v: M.Grid.of(recs, zero=cond.zero) for v, recs in sorted(groups.items())}
 
 
 def _medium(records: Sequence[Mapping[str, Any]], cond: Condition

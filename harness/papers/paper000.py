@@ -669,7 +669,7 @@ READINGS = (
             lambda rs, _sets: map_cck.section_lines(rs.ok)),
     Reading("paper000_per_frame_rts", "RTS/CTS chosen per frame", ONE_READING, _per_frame_lines),
     Reading("paper000_cck_loss", "Receivers at the quoted CCK SNRs", ONE_READING,
-            lambda rs, _sets: map_cck_loss.section_lines(rs.ok)),
+            lambda rs, _sets: map_cck_loss.section_lines(rs.records)),
 )
 
 

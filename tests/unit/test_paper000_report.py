@@ -635,6 +635,32 @@ def test_the_cck_receiver_reading_is_read_per_receiver(tmp_path):
                              "Receivers at the quoted CCK SNRs")
 
 
+def test_a_path_broken_with_the_quoted_receivers_counts_as_nothing():
+    """A run whose path carried none of the pings before the flow is its point's outcome
+    (0 kbit/s), where any other failed run is left out of the grid."""
+    from harness.papers import map_cck_loss as CL
+    recs = cck_loss_records()
+    broken = "1-23-16-13-22"
+    for rec in recs:
+        if CL.loss_of(rec) and rec["params"]["topology"]["path"] == broken:
+            rec["status"] = "failed"
+            rec["error"] = ("warm_arp: r1 got no answer from r22 (10.0.0.22) in 3 pings: the "
+                            "path is broken before any flow")
+            rec["flows"] = []
+    quoted = V.grids(recs, CL.CCK_LOSS)[4.6]
+    assert quoted.mean((broken, 5.5, False, 1)) == 0.0
+    assert quoted.mean((broken, 5.5, False, 1), "rtt") is None
+    other = next(r for r in recs if r["params"]["topology"]["path"] != broken)
+    other["error"] = "iperf3: server did not start"
+    key = (other["params"]["topology"]["path"], 5.5, bool(other["params"]["topology"]["rts"]),
+           other["params"]["policy"]["rwnd_clamp"])
+    other["status"] = "failed"
+    assert V.grids(recs, CL.CCK_LOSS)[CL.loss_of(other)].mean(key) is None
+    assert M.Grid.of(recs).mean((broken, 5.5, False, 1)) != 0.0  # without ``zero``: left out
+    text = "\n".join(CL.section_lines(recs))
+    assert f"count as 0 kbit/s: {broken} with the 5.5 Mbit/s +4.6 dB receiver" in text
+
+
 def test_rts_per_frame_is_read_against_the_kernels_runs(tmp_path):
     """The per-frame runs (000_per_frame_rts) read against 000_cck_interference's runs at the
     medium's weight; its weight-16 runs are not the base."""
