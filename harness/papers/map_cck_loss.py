@@ -57,16 +57,21 @@ def link_lines(paths: Sequence[str], losses: Sequence[Mapping[float, float]], se
     """What each receiver makes of the paths' hops in the medium's link table: the weakest
     hop's chance that one full-size frame gets through per attempt at 5.5 Mbit/s (the worse
     direction), the mean over the hops, and the weakest hop at 2 Mbit/s (which the loss leaves
-    alone, and with it the ETX probes and the routes)."""
+    alone, and with it the ETX probes and the routes); first the lowest mean SNR of the path's
+    hops, the margin the loss eats into."""
     from topologies import campus as C
     place = C.load_campus()
     tables = [C.campus_links(C.with_rate_loss(place, loss or None), seed) for loss in losses]
     heads = [_label(loss.get(RATE, 0.0)) for loss in losses]
-    out = ["| path | " + " | ".join(f"{h}: weakest / mean hop at 5.5, weakest at 2" for h in heads)
-           + " |", "|---|" + "---|" * len(losses)]
+    out = ["| path | lowest mean SNR of a hop (dB) | "
+           + " | ".join(f"{h}: weakest / mean hop at 5.5, weakest at 2" for h in heads)
+           + " |", "|---|---|" + "---|" * len(losses)]
     for path in paths:
         names = [C.router_name(int(x)) for x in path.split("-")]
-        cells = []
+        # the SNR before fading, the worse direction; the same for every receiver
+        snr = min(min(tables[0].get(a, b).snr_db, tables[0].get(b, a).snr_db)
+                  for a, b in zip(names, names[1:]))
+        cells = [f"{snr:.1f}"]
         for t in tables:
             hops = _worse_hops(t, names, RATE)
             cells.append(f"{min(hops):.2f} / {sum(hops) / len(hops):.2f}, "

@@ -627,7 +627,8 @@ def test_the_cck_receiver_reading_is_read_per_receiver(tmp_path):
     # the link table's part comes from the medium itself: the loss weakens 23-16 at 5.5 Mbit/s
     # and leaves 2 Mbit/s (the probes, the routes) as it was
     row = next(line for line in text.splitlines() if line.startswith("| 1-23-16-13-22 |"))
-    ideal, quoted = (cell.strip() for cell in row.strip("|").split("|")[1:])
+    snr, ideal, quoted = (cell.strip() for cell in row.strip("|").split("|")[1:])
+    assert float(snr) < 6  # 23-16: below the quoted 5.98 dB at 5.5 Mbit/s
     assert ideal.split(", ")[1] == quoted.split(", ")[1]
     assert float(quoted.split(" / ")[0]) < float(ideal.split(" / ")[0]) - 0.3
     assert CL.section_lines([]) == ["No run of the CCK-receiver reading is stored yet.", ""]
