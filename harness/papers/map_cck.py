@@ -34,15 +34,6 @@ CCK_WEIGHT = V.Condition(weight_of, "CCK interference weight G", _label, MEDIUM_
                          "DATA as fragile as the RTS")
 
 
-def _exchange(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """Where the attempts failed (the medium's ``rts_failures``), per weight."""
-    table = V.exchange_lines(records, CCK_WEIGHT)
-    if not table:
-        return []
-    return ["", "Where the path's attempts failed (share of the frames of each kind sent):",
-            ""] + table
-
-
 def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """The reading's part of a report or of the paper page."""
     ok = [r for r in records if r.get("status") == "ok"]
@@ -57,7 +48,7 @@ def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
             "path check are the same for both. RTS/CTS on over off reads as claim 5 does "
             "(3 hops: means over the windows; 4 hops: best averages); windows measured: "
             + ", ".join(windows) + ".", "", "What TCP got:", ""] \
-        + V.table_lines(ok, CCK_WEIGHT) + _exchange(ok) \
+        + V.table_lines(ok, CCK_WEIGHT) + V.exchange_section(ok, CCK_WEIGHT) \
         + ["", "The claims that differ on the default layout, judged per weight (criteria as "
            "in the grid's, restricted to these paths and rate):", ""] \
         + V.claim_lines(ok, CCK_WEIGHT) + ["", V.verdict_line(ok, CCK_WEIGHT), ""]

@@ -120,16 +120,7 @@ def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
             "the flow count as 0 kbit/s: " + "; ".join(f"{p} with the {lab} receiver"
                                                        for p, lab in broken) + ")"
             if counted else "") + ":", ""] + V.table_lines(ok, CCK_LOSS) \
-        + _exchange(ok) \
+        + V.exchange_section(ok, CCK_LOSS) \
         + ["", "The claims that differ on the default layout, judged per receiver (criteria "
            "as in the grid's, restricted to these paths and rate):", ""] \
         + V.claim_lines(ok, CCK_LOSS) + ["", V.verdict_line(ok, CCK_LOSS), ""]
-
-
-def _exchange(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """Where the attempts failed (the medium's ``rts_failures``), per receiver."""
-    table = V.exchange_lines(records, CCK_LOSS)
-    if not table:
-        return []
-    return ["", "Where the path's attempts failed (share of the frames of each kind sent):",
-            ""] + table

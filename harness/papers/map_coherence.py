@@ -60,13 +60,9 @@ def rtt_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
 
 def _exchange(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """Where the attempts failed, for the runs whose medium counted it (``rts_failures``)."""
-    table = V.exchange_lines(records, COHERENCE)
-    if not table:
-        return []
     counted = sum(1 for r in records if A.exchange_failures(r) is not None)
-    return ["", f"Where the path's attempts failed ({counted} of {len(records)} runs, those "
-            "whose medium counted the attempts that ended at the RTS; share of the frames of "
-            "each kind sent):", ""] + table
+    return V.exchange_section(records, COHERENCE, f"{counted} of {len(records)} runs, those "
+                              "whose medium counted the attempts that ended at the RTS; ")
 
 
 def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:

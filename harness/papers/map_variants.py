@@ -123,6 +123,17 @@ def exchange_lines(records: Sequence[Mapping[str, Any]], cond: Condition) -> Lis
     return out
 
 
+def exchange_section(records: Sequence[Mapping[str, Any]], cond: Condition, note: str = ""
+                     ) -> List[str]:
+    """``exchange_lines`` under its heading (``note`` adds to the parenthesis); empty where no
+    record has the counter."""
+    table = exchange_lines(records, cond)
+    if not table:
+        return []
+    return ["", f"Where the path's attempts failed ({note}share of the frames of each kind "
+            "sent):", ""] + table
+
+
 def marks(records: Sequence[Mapping[str, Any]], cond: Condition
           ) -> Dict[float, List[Tuple[str, str, Optional[bool]]]]:
     """Per value: ``map_analysis.long_path_claims`` (claims 3, 5, 6, 7)."""

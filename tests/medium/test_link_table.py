@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import subprocess
+from typing import List, Tuple
 
 import pytest
 
@@ -32,27 +33,32 @@ def line_config(fading: str) -> str:
             "radio 02:00:00:00:00:01 name s pos 0 0 2\n" + radios)
 
 
-@pytest.mark.parametrize("fading", ["fading none", "fading lognormal sigma 3", "fading rayleigh"])
-@pytest.mark.parametrize("rate", [2, 11])
-def test_delivery_matches_broadcast_probes(sim, mediumsim_bin, tmp_path, fading, rate):
-    """400 broadcast frames of 1536 bytes, far apart in time: each receiver decodes the share
-    the table states (within 4 standard errors of a binomial, plus 0.01)."""
-    conf = line_config(fading)
+def probes_against_table(sim, mediumsim_bin, tmp_path, conf: str, rate: float, n: int = 400
+                         ) -> List[Tuple[str, float, float, float]]:
+    """``n`` broadcast frames of 1536 bytes from s, far apart in time: per receiver, the
+    table's delivery at ``rate``, the share decoded, and the tolerance (4 standard errors of
+    a binomial, plus 0.01)."""
     table = link_table(mediumsim_bin, tmp_path, conf, "--len", "1536")
     want = {l["rx"]: l["delivery"][f"{rate:g}"] for l in table["links"] if l["tx"] == "s"}
-    n = 400
-    scen = "duration 9\n" + "".join(f"frame {1000 + k * 20000} s broadcast len 1536 rate {rate}\n"
+    scen = "duration 9\n" + "".join(f"frame {1000 + k * 20000} s broadcast len 1536 rate {rate:g}\n"
                                     for k in range(n))
     out = sim(conf, scen)
     got = {name: 0 for name in want}
     for frame in out["frames"]:
         for rx in frame["received_by"]:
             got[rx["radio"]] += 1
-    rows = []
-    for name, p in want.items():
-        share = got[name] / n
-        tol = 4 * math.sqrt(max(p * (1 - p), 1e-4) / n) + 0.01
-        rows.append((name, p, share, tol))
+    return [(name, p, got[name] / n, 4 * math.sqrt(max(p * (1 - p), 1e-4) / n) + 0.01)
+            for name, p in want.items()]
+
+
+@pytest.mark.parametrize("fading", ["fading none", "fading lognormal sigma 3", "fading rayleigh"])
+@pytest.mark.parametrize("rate", [2, 11])
+def test_delivery_matches_broadcast_probes(sim, mediumsim_bin, tmp_path, fading, rate):
+    """400 broadcast frames of 1536 bytes, far apart in time: each receiver decodes the share
+    the table states (within 4 standard errors of a binomial, plus 0.01)."""
+    conf = line_config(fading)
+    rows = probes_against_table(sim, mediumsim_bin, tmp_path, conf, rate)
+    for name, p, share, tol in rows:
         print(f"{fading}, {rate} Mbit/s, {name}: table {p:.3f}, probes {share:.3f} (tol {tol:.3f})")
     assert any(0.05 < p < 0.95 for _, p, _, _ in rows) or fading == "fading none", \
         "the line should cross the transition region"
@@ -130,20 +136,9 @@ def test_a_rate_loss_reaches_frames_on_the_air(sim, mediumsim_bin, tmp_path):
     """The live medium (phy.c) applies the loss the table (links.c) states: broadcast probes
     at 5.5 Mbit/s with ``rate_loss 5.5 4`` arrive as the lossy table says."""
     conf = line_config("fading none").replace("fading none", "rate_loss 5.5 4")
-    table = link_table(mediumsim_bin, tmp_path, conf, "--len", "1536")
-    want = {l["rx"]: l["delivery"]["5.5"] for l in table["links"] if l["tx"] == "s"}
-    n = 400
-    scen = "duration 9\n" + "".join(f"frame {1000 + k * 20000} s broadcast len 1536 rate 5.5\n"
-                                    for k in range(n))
-    out = sim(conf, scen)
-    got = {name: 0 for name in want}
-    for frame in out["frames"]:
-        for rx in frame["received_by"]:
-            got[rx["radio"]] += 1
-    for name, p in want.items():
-        tol = 4 * math.sqrt(max(p * (1 - p), 1e-4) / n) + 0.01
-        print(f"rate_loss 5.5 4, {name}: table {p:.3f}, probes {got[name] / n:.3f}")
-        assert abs(got[name] / n - p) <= tol, name
+    for name, p, share, tol in probes_against_table(sim, mediumsim_bin, tmp_path, conf, 5.5):
+        print(f"rate_loss 5.5 4, {name}: table {p:.3f}, probes {share:.3f}")
+        assert abs(share - p) <= tol, name
 
 
 def test_rate_loss_errors_name_the_key(config_error):

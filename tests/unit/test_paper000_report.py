@@ -267,6 +267,20 @@ def long_path_points(values: Sequence[Any]) -> Iterator[Tuple[Any, str, bool, Op
                     yield value, path, rts, w, 1000.0 * (1 - 0.05 * abs((w or 7) - (1 if rts else 4)))
 
 
+def reading_record(index: int, path: str, rts: bool, w: Optional[int], kbps: float, rtt: float,
+                   key: str, value: Any, gain: float) -> Dict[str, Any]:
+    """One run of a reading at 5.5 Mbit/s with ``key`` ("section.name") set to ``value`` as
+    stored (None: left out, the base). At the base RTS/CTS costs 10 %; at the other value the
+    path carries ``gain`` of the base and RTS/CTS pays 20 %."""
+    kbps *= (0.9 if rts else 1.0) if value is None else gain * (1.2 if rts else 1.0)
+    rec = record(index, path, 5.5, rts, w, kbps, rtt)
+    if value is not None:
+        section, name = key.split(".")
+        rec["params"][section][name] = value
+        rec["point"][key] = value
+    return rec
+
+
 def assert_read_as_a_reading(tmp_path: Any, name: str, recs: List[Dict[str, Any]],
                              head: str) -> str:
     """The page and the report take the experiment as a test of one reading, not as a layout
@@ -285,14 +299,12 @@ def coherence_records() -> List[Dict[str, Any]]:
     per frame (coherence 0) and drifting (300 ms); bursts halve throughput, raise the RTT to
     hundreds of ms and make RTS/CTS pay 20 %."""
     out: List[Dict[str, Any]] = []
-    for coherence, path, rts, w, kbps in long_path_points((0, 300)):
-        kbps *= (0.9 if rts else 1.0) if coherence == 0 else 0.25 * (1.2 if rts else 1.0)
-        rtt = (40.0 if coherence == 0 else 400.0) * (w or 7)
-        rec = record(len(out), path, 5.5, rts, w, kbps, rtt)
+    for coherence, path, rts, w, kbps in long_path_points((None, 300)):
+        rtt = (40.0 if coherence is None else 400.0) * (w or 7)
+        # as stored: a per-frame run leaves the key out
+        rec = reading_record(len(out), path, rts, w, kbps, rtt, "medium.fading_coherence",
+                             coherence, 0.25)
         rec["params"]["topology"]["fading_sigma"] = 5
-        if coherence:  # as stored: a per-frame run leaves the key out
-            rec["params"]["medium"]["fading_coherence"] = coherence
-            rec["point"]["medium.fading_coherence"] = coherence
         out.append(rec)
     return out
 
@@ -563,11 +575,8 @@ def cck_records() -> List[Dict[str, Any]]:
     and RTS/CTS pays 20 %."""
     out: List[Dict[str, Any]] = []
     for weight, path, rts, w, kbps in long_path_points((None, 16)):
-        kbps *= (0.9 if rts else 1.0) if weight is None else 0.5 * (1.2 if rts else 1.0)
-        rec = record(len(out), path, 5.5, rts, w, kbps, 30.0)
-        if weight is not None:
-            rec["params"]["medium"]["cck_interference_weight"] = weight
-            rec["point"]["medium.cck_interference_weight"] = weight
+        rec = reading_record(len(out), path, rts, w, kbps, 30.0,
+                             "medium.cck_interference_weight", weight, 0.5)
         rec["medium"] = {"summary": {"links": {"r1>r16": {
             "attempts": 100, "successes": 80 if weight is None or rts else 60,
             "rts_failures": 15 if rts else 0}}}}
@@ -601,12 +610,8 @@ def cck_loss_records() -> List[Dict[str, Any]]:
     receivers the paths carry a quarter and RTS/CTS pays 20 %."""
     out: List[Dict[str, Any]] = []
     for loss, path, rts, w, kbps in long_path_points((None, {"11": 2.7, "5.5": 4.6})):
-        kbps *= (0.9 if rts else 1.0) if loss is None else 0.25 * (1.2 if rts else 1.0)
-        rec = record(len(out), path, 5.5, rts, w, kbps, 30.0)
-        if loss is not None:
-            rec["params"]["topology"]["rate_loss"] = loss
-            rec["point"]["topology.rate_loss"] = loss
-        out.append(rec)
+        out.append(reading_record(len(out), path, rts, w, kbps, 30.0, "topology.rate_loss",
+                                  loss, 0.25))
     return out
 
 
