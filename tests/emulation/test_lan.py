@@ -74,7 +74,10 @@ def test_hybrid_lan_associates_through_the_medium(make_network, security):
 
 
 CHILD = """
-import sys, time
+import signal, sys, time
+# Ctrl-C as in a terminal: a test session started in the background by a non-interactive
+# shell inherits SIGINT ignored, and Python keeps that.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from harness.net import Network
 from topologies import build
 from topologies.geometry import medium_defaults

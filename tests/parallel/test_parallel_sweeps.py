@@ -84,12 +84,19 @@ def test_jobs_two_runs_each_run_once_into_one_store(experiment, tmp_path):
     assert vm_folders() <= before
 
 
+def ctrl_c_as_in_a_terminal() -> None:
+    """In the child before exec: SIGINT at its default, so that Python turns it into
+    KeyboardInterrupt as in a terminal. A test session started in the background by a
+    non-interactive shell inherits SIGINT ignored, and a Python child keeps that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stores_nothing_of_the_runs_under_way_and_resume_finishes(experiment, tmp_path):
     out = tmp_path / "out"
     before = vm_folders()
     proc = subprocess.Popen([sys.executable, "-m", "harness", "run", str(experiment), "--jobs",
                              "2", "--output", str(out), "--no-report"],
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_in_a_terminal)
     assert proc.stderr is not None
     seen = ""
     deadline = time.monotonic() + 600
