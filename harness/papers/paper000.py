@@ -393,8 +393,12 @@ def why_differ() -> List[str]:
         "published; our campus is a stated assumption (docs/campus.md) whose links satisfy "
         "the paper's qualitative link facts. Absolute throughputs depend on it; the claims are "
         "judged on three shadowing layouts, and count as reproduced where they hold on two.",
-        "- **Radios.** The medium's 802.11b error model makes 5.5 Mbit/s CCK as robust as "
-        "2 Mbit/s (docs/medium.md); real cards needed 2-3 dB more at 5.5. Auto rate is Linux's "
+        "- **Radios.** The medium's 802.11b error formulas are ideal receivers: they need "
+        "about the SNR quoted for real receivers at 1 and 2 Mbit/s, but 4.6 dB less at "
+        "5.5 Mbit/s and 2.7 dB less at 11 (docs/medium.md). Receivers at the quoted SNRs "
+        "(`topology.rate_loss`) were tested as a reading (000_cck_loss): they break the two "
+        "long paths whose weakest hop sits near the threshold and leave the other four as "
+        "they were, so they explain none of claims 3 and 5-7. Auto rate is Linux's "
         "minstrel, not madwifi's SampleRate/Onoe of 2007.",
         "- **TCP.** Linux 6.1 BIC with SACK, timestamps (1448-byte payloads), F-RTO, RACK and "
         "TCP small queues, against 2.6.8's BIC. The window is the receiver's (`rwnd_clamp`: "
@@ -415,7 +419,8 @@ def why_differ() -> List[str]:
         "in the same slot, which no exchange prevents (000_collision_timing). "
         "The readings tested for why MAP's exchange paid off (lossier hops, a hidden "
         "neighbour, loss in bursts, DATA as fragile as the RTS, every attempt bare with "
-        "RTS/CTS off; a cheaper exchange by arithmetic) do not reproduce it.",
+        "RTS/CTS off, receivers at the quoted CCK SNRs; a cheaper exchange by arithmetic) do "
+        "not reproduce it.",
         "**Each claim's readings.** The sections above marked \"a test of one reading\" "
         "each judge one explanation on records; docs/results/papers/README.md (\"Paper 000: "
         "where we differ, and what was tested\") lists, claim by claim, which were tested and "
