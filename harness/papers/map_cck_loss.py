@@ -7,8 +7,9 @@ each path's hops. It tests one reading of why MAP's long paths carried so much l
 (its 5.5 Mbit/s hops were weaker than our formulas make them); it is not the model.
 
 Imports only the paper-analysis helpers (``analysis``, ``map_analysis``, ``map_variants``),
-``map_receiver`` (the quoted receivers, ``QUOTED``, as the experiment sets them) and, for the
-link table, the campus builder.
+``map_receiver`` (the quoted receivers, ``QUOTED``, as the experiment sets them),
+``map_eleven`` (which failed runs are a broken path) and, for the link table, the campus
+builder.
 """
 from __future__ import annotations
 
@@ -89,20 +90,18 @@ def _worse_hops(table: LinkTable, names: Sequence[str], rate: float) -> List[flo
 def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """The reading's part of a report or of the paper page, from all of its records (a
     broken path's failed runs count as 0 kbit/s; other failed runs are left out)."""
-    ok = [r for r in records if r.get("status") == "ok" or broken_path(r)]
+    nothing = [r for r in records if r.get("status") != "ok" and broken_path(r)]
+    ok = [r for r in records if r.get("status") == "ok"] + nothing
     if not ok:
         return ["No run of the CCK-receiver reading is stored yet.", ""]
-    windows = sorted({M.window_label(A.param(r, "policy.rwnd_clamp")) for r in ok},
-                     key=lambda w: (w == "unclamped", len(w), w))
+    windows = sorted({M.window_label(A.param(r, "policy.rwnd_clamp")) for r in ok})
     paths = sorted({str(A.param(r, "topology.path")) for r in ok},
                    key=lambda p: (M.hops_of(p), p))
     losses: List[Dict[float, float]] = []
     for rec in ok:
         if loss_map(rec) not in losses:
             losses.append(loss_map(rec))
-    broken = sorted({(str(A.param(r, "topology.path")), _label(loss_of(r))) for r in ok
-                     if broken_path(r)})
-    counted = sum(1 for r in ok if broken_path(r))
+    broken = sorted({(str(A.param(r, "topology.path")), _label(loss_of(r))) for r in nothing})
     losses.sort(key=lambda m: m.get(RATE, 0.0))
     return ["The same paths at 5.5 Mbit/s on the default layout (shadowing seed 1, the campus "
             "file's 2 dB fading), with the medium's receivers (its error formulas, which need "
@@ -116,10 +115,10 @@ def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
             "What each receiver makes of the hops (the medium's link table, one 1538-byte "
             "frame per attempt, the worse direction):", ""] \
         + link_lines(paths, losses) + ["", "What TCP got" + (
-            f" ({counted} runs on a path that carried none of the pings sent along it before "
+            f" ({len(nothing)} runs on a path that carried none of the pings sent along it before "
             "the flow count as 0 kbit/s: " + "; ".join(f"{p} with the {lab} receiver"
                                                        for p, lab in broken) + ")"
-            if counted else "") + ":", ""] + V.table_lines(ok, CCK_LOSS) \
+            if nothing else "") + ":", ""] + V.table_lines(ok, CCK_LOSS) \
         + V.exchange_section(ok, CCK_LOSS) \
         + ["", "The claims that differ on the default layout, judged per receiver (criteria "
            "as in the grid's, restricted to these paths and rate):", ""] \

@@ -62,7 +62,7 @@ def _exchange(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """Where the attempts failed, for the runs whose medium counted it (``rts_failures``)."""
     counted = sum(1 for r in records if A.exchange_failures(r) is not None)
     return V.exchange_section(records, COHERENCE, f"{counted} of {len(records)} runs, those "
-                              "whose medium counted the attempts that ended at the RTS; ")
+                              "whose medium counted the attempts that ended at the RTS")
 
 
 def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:

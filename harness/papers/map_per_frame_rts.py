@@ -58,7 +58,7 @@ def section_lines(recs: Sequence[Mapping[str, Any]]) -> List[str]:
         return ["No run of the RTS/CTS-per-frame reading is stored yet.", ""]
     windows = sorted({M.window_label(A.param(r, "policy.rwnd_clamp")) for r in ok})
     failed = V.exchange_section(ok, RTS_CHOICE, "with the kernel's choice, part of the "
-                                "attempts \"off\" went out behind RTS/CTS; ")
+                                "attempts \"off\" went out behind RTS/CTS")
     return ["The same paths at 5.5 Mbit/s on the default layout (shadowing seed 1, the campus "
             "file's 2 dB fading), with RTS/CTS chosen per rate-table entry as the kernel asks "
             "(minstrel marks every entry after the first, so with the threshold off a frame's "

@@ -125,13 +125,13 @@ def exchange_lines(records: Sequence[Mapping[str, Any]], cond: Condition) -> Lis
 
 def exchange_section(records: Sequence[Mapping[str, Any]], cond: Condition, note: str = ""
                      ) -> List[str]:
-    """``exchange_lines`` under its heading (``note`` adds to the parenthesis); empty where no
-    record has the counter."""
+    """``exchange_lines`` under its heading (``note`` goes first in its parenthesis); empty
+    where no record has the counter."""
     table = exchange_lines(records, cond)
     if not table:
         return []
-    return ["", f"Where the path's attempts failed ({note}share of the frames of each kind "
-            "sent):", ""] + table
+    what = "; ".join(filter(None, (note, "share of the frames of each kind sent")))
+    return ["", f"Where the path's attempts failed ({what}):", ""] + table
 
 
 def marks(records: Sequence[Mapping[str, Any]], cond: Condition
