@@ -357,6 +357,37 @@ def test_full_receivers_at_the_quoted_cck_snrs_explain_the_claim(cck_loss_marks,
                      "receivers at the quoted CCK SNRs")
 
 
+# -- slow: long paths as slow as MAP's (a test of one reading, not the model) ----------------
+@pytest.fixture(scope="module")
+def near_stall_claims() -> Dict[str, List]:
+    """Claims 2 (its 3-4 hop part), 3, 5, 6, 7 on the paths that the quoted CCK receivers
+    leave with one weak hop, with those receivers and with the medium's (the grids' runs of the
+    same paths) (000_near_stall.yaml, harness/papers/map_near_stall.py)."""
+    from harness.papers import map_eleven
+    from harness.papers import map_near_stall as N
+    slow = [r for r in run_file("000_near_stall", outcome=map_eleven.broken_path).records
+            if r.get("status") == "ok" or map_eleven.broken_path(r)]
+    grids = [r for name in LAYOUTS for r in run_file(name).ok]
+    two_hop = N.two_hop_spread(grids)
+    return {"quoted": N.claims(N.slow_grid(slow), two_hop),
+            "medium's": N.claims(N.control(grids, N.pairs(slow)), two_hop)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(5), ids=["claim2", "claim3", "claim5", "claim6",
+                                                 "claim7"])
+def test_full_paths_as_slow_as_maps_show_the_claim(near_stall_claims, index):
+    """The reading under test: the paper's 3-4 hop window and RTS/CTS results are what a path
+    shows that carries as little as MAP's long paths did (claim 3), whatever made them slow.
+    It explains a claim that fails on these paths with the medium's receivers if the claim
+    holds on the same paths with receivers at the quoted CCK SNRs, which make them that slow."""
+    for receivers, marks in near_stall_claims.items():
+        claim, ours, holds = marks[index]
+        print(f"\n{claim}\n  {receivers} receivers: {ours} -> {holds}")
+    claim, ours, holds = near_stall_claims["quoted"][index]
+    assert holds, f"{claim}: {ours} on the slow paths; their slowness does not explain it"
+
+
 # -- slow: which collisions break the long paths' frames (a measurement) ----------------------
 @pytest.mark.slow
 def test_full_most_collisions_meet_a_frame_already_on_the_air():

@@ -859,3 +859,101 @@ def test_window_sensitivity_over_hop_counts_is_judged_with_each_mechanism():
     # without a 2-hop path the hop counts are not all measured: no section
     assert map_window.hop_count_lines([r for r in sender if "1-23-16" not in str(r["point"])],
                                       M.Grid.of(grid)) == []
+
+
+#: The slow-path reading's two paths and layouts (one 3-hop, one 4-hop).
+SLOW = {"1-16-29-30": 1, "1-23-16-13-22": 3}
+
+
+def slow_kbps(path: str, rts: bool, w: Optional[int], quoted: bool) -> float:
+    """With the quoted receivers the paths carry what MAP's did, shaped as the paper states
+    (best window 1 with RTS/CTS on, ceil(1.5 h) off, RTS/CTS pays 50 % at its best, large
+    spreads); with
+    the medium's they carry several times more, best at 4 either way, RTS/CTS costs 10 %."""
+    h, x = M.hops_of(path), 7 if w is None else w
+    if quoted:
+        best = 1 if rts else min(6, math.ceil(1.5 * h))
+        return (180.0 if h == 3 else 160.0) * (1.5 if rts else 1.0) * (1 - 0.15 * abs(x - best))
+    return (1000.0 if h == 3 else 700.0) * (0.9 if rts else 1.0) * (1 - 0.05 * abs(x - 4))
+
+
+def near_stall_records() -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+    """(the reading's runs, the grids' runs: the same paths with the medium's receivers and
+    2-hop paths whose largest spread is 100 %)."""
+    slow: List[Dict[str, Any]] = []
+    grid: List[Dict[str, Any]] = []
+    for path, seed in SLOW.items():
+        for rts in M.RTS:
+            for w in M.WINDOWS:
+                rec = record(len(slow), path, 5.5, rts, w, slow_kbps(path, rts, w, True), 50.0,
+                             seed)
+                rec["params"]["topology"]["rate_loss"] = {"5.5": 4.6, "11": 2.7}
+                slow.append(rec)
+                grid.append(record(len(grid), path, 5.5, rts, w,
+                                   slow_kbps(path, rts, w, False), 30.0, seed))
+    for seed in (1, 3):
+        for path in ("5-3-23", "1-23-16"):
+            for rts in M.RTS:
+                for w in M.WINDOWS:
+                    x = 7 if w is None else w
+                    grid.append(record(len(grid), path, 5.5, rts, w,
+                                       1500.0 * (1 - 0.1 * abs(x - 2)), 20.0, seed))
+    return slow, grid
+
+
+def test_the_slow_path_reading_judges_the_claims_against_the_same_paths():
+    from harness.papers import map_near_stall as N
+    slow, grid = near_stall_records()
+    assert N.pairs(slow) == set(SLOW.items())
+    assert N.two_hop_spread(grid) == pytest.approx(100.0)
+    ctrl = N.control(grid, N.pairs(slow))
+    assert ctrl.paths() == sorted(SLOW, key=M.hops_of)           # no 2-hop path, no other layout
+    marks = N.claims(N.slow_grid(slow), 100.0)
+    assert [c.split(":")[0] for c, _o, _h in marks] == ["2", "3", "5", "6", "7"]
+    assert all(h for _c, _o, h in marks)
+    assert not any(h for _c, _o, h in N.claims(ctrl, 100.0)[:4])  # 7 holds at 3 hops only
+    assert N.claims(ctrl, 100.0)[4][2] is False
+    assert N.verdict_line(N.slow_grid(slow), ctrl, 100.0) == (
+        "**Verdict:** on paths as slow as MAP's (fail on the same paths with the medium's "
+        "receivers, hold with the quoted ones): claim 2, 3, 5, 6, 7.")
+    text = "\n".join(N.section_lines(slow, grid))
+    assert "| 1-16-29-30 (1) | on | quoted | 270 |" in text       # 180 x 1.5 at window 1
+    assert "Layout 3 (shadowing seed 3), the link table:" in text
+    # each path alone: as slow as MAP's, spreads far above the 2-hop one, windows as stated
+    assert "| 1-16-29-30 (1) | 270: holds | 150 % / 900 %: holds | +" in text
+    assert "The paths as slow as MAP's: 1-16-29-30 (270 kbit/s at best): spreads 150 % / " \
+        "900 %, runs of one window differ by - / - (off / on), RTS/CTS +" in text  # one run each
+    assert N.slow_note(ctrl) == "No path of the reading is as slow as MAP's."
+    assert [h for _c, _o, h in N.path_claims(ctrl, "1-23-16-13-22", 100.0)] == \
+        [False, False, False, False, False]
+    # without the grids: the medium's columns are empty and claim 2 is not judged
+    alone = "\n".join(N.section_lines(slow))
+    assert "| 1-16-29-30 (1) | on | medium's | - |" in alone
+    assert "not judged (records missing): claim 2" in alone
+    assert N.section_lines([]) == ["No run of the slow-path reading is stored yet.", ""]
+
+
+def test_a_slow_path_that_carried_nothing_counts_as_nothing(tmp_path):
+    from harness.papers import map_near_stall as N
+    slow, _grid = near_stall_records()
+    dead = [r for r in slow if r["params"]["topology"]["path"] == "1-23-16-13-22"
+            and r["params"]["policy"]["rwnd_clamp"] == 1]
+    for rec in dead:
+        rec.update(status="failed", flows=[], error="warm_arp: r1 got no answer from r22 "
+                   "(10.0.0.22) in 3 pings: the path is broken before any flow")
+    assert N.slow_grid(slow).mean(("1-23-16-13-22", 5.5, True, 1)) == 0.0
+    assert "2 runs whose path carried none of the pings" in "\n".join(N.section_lines(slow))
+    page = assert_read_as_a_reading(tmp_path, "paper000_near_stall", slow,
+                                    "Long paths as slow as MAP's")
+    assert "| 1-16-29-30 (1) | off | medium's | 340 |" in page  # the grid set's run
+
+
+def test_run_to_run_noise_is_the_median_spread_of_one_windows_runs():
+    from harness.papers import map_near_stall as N
+    recs = [record(i, "1-16-29-30", 5.5, False, w, kbps, 30.0)
+            for i, (w, kbps) in enumerate([(1, 90.0), (1, 110.0), (2, 50.0), (2, 150.0),
+                                           (3, 100.0), (3, 100.0)])]
+    grid = M.Grid.of(recs)
+    # standard deviation over mean: 14 %, 71 %, 0 % -> the median, 14 %
+    assert N.run_noise(grid, "1-16-29-30", False) == pytest.approx(100 * 2 ** 0.5 / 10)
+    assert N.run_noise(grid, "1-16-29-30", True) is None
