@@ -942,6 +942,10 @@ def test_a_slow_path_that_carried_nothing_counts_as_nothing(tmp_path):
         rec.update(status="failed", flows=[], error="warm_arp: r1 got no answer from r22 "
                    "(10.0.0.22) in 3 pings: the path is broken before any flow")
     assert N.slow_grid(slow).mean(("1-23-16-13-22", 5.5, True, 1)) == 0.0
+    lost = next(r for r in slow if r["params"]["policy"]["rwnd_clamp"] == 2)
+    lost.update(status="failed", flows=[], error="iperf3 failed: control socket has closed "
+                "unexpectedly")
+    assert N.lost_control(lost) and not N.lost_control(dead[0]) and not N.lost_control(slow[0])
     assert "2 runs whose path carried none of the pings" in "\n".join(N.section_lines(slow))
     page = assert_read_as_a_reading(tmp_path, "paper000_near_stall", slow,
                                     "Long paths as slow as MAP's")
