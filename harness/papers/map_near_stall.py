@@ -77,15 +77,17 @@ def claims(grid: M.Grid, two_hop: Optional[float]) -> List[Tuple[str, str, Optio
     spreads = {(h, rts): M.spread(grid.series(h, RATE, rts)) for h in HOPS for rts in M.RTS}
     got = {k: v for k, v in spreads.items() if v is not None}
     ours = ", ".join(f"{h} hops {'on' if rts else 'off'} {_pct(v)}" for (h, rts), v in got.items())
-    holds = None if two_hop is None or len(got) < len(spreads) \
-        else all(v > two_hop for v in got.values())
+    holds = _above(list(spreads.values()), two_hop)
     head = ("2: spread across windows at 3-4 hops above the largest 2-hop spread of the grids "
             f"({_pct(two_hop)})")
     return [(head, ours or "-", holds)] + M.long_path_claims(grid)
 
 
-#: Claim 3's bounds on a path's best average (kbit/s) per hop count: as slow as MAP's.
-MAP_SLOW = {3: 300.0, 4: 390.0}
+def _above(spreads: Sequence[Optional[float]], two_hop: Optional[float]) -> Optional[bool]:
+    """Claim 2's 3-4 hop test: every spread above the largest 2-hop one (None: not judged)."""
+    if two_hop is None or any(v is None for v in spreads):
+        return None
+    return all(v is not None and v > two_hop for v in spreads)
 
 
 def path_claims(grid: M.Grid, path: str, two_hop: Optional[float]
@@ -101,10 +103,8 @@ def path_claims(grid: M.Grid, path: str, two_hop: Optional[float]
     gain = M.rts_gain(one, h, RATE, favour=True, how="mean" if h == 3 else "max")
     w_on, w_off = M.best_window(on), M.best_window(off)
     return [
-        ("3", _kbps(best), None if best is None else best <= MAP_SLOW[h]),
-        ("2", " / ".join(_pct(v) for v in spreads),
-         None if two_hop is None or None in spreads
-         else all(v is not None and v > two_hop for v in spreads)),
+        ("3", _kbps(best), None if best is None else best <= M.MAP_LONG_BEST[h]),
+        ("2", " / ".join(_pct(v) for v in spreads), _above(spreads, two_hop)),
         ("5", M.fmt_gain(gain), None if gain is None else gain > 0),
         ("6", M.window_label(w_on) if on else "-", None if w_on is None else w_on <= 2),
         ("7", M.window_label(w_off) if off else "-",
@@ -249,9 +249,9 @@ def section_lines(records: Sequence[Mapping[str, Any]],
     slow, ctrl = slow_grid(runs), control(grid_records, wanted)
     two_hop = two_hop_spread(grid_records)
     broken = sum(1 for r in runs if r.get("status") != "ok")
-    losses = {str(k): v for k, v in (A.param(runs[0], "topology.rate_loss") or {}).items()}
+    losses = loss_map(runs[0])
     out = ["The 3- and 4-hop paths of the three layouts that receivers at the quoted CCK SNRs "
-           f"(`topology.rate_loss: {{{', '.join(f'{k}: {v:g}' for k, v in losses.items())}}}`, "
+           f"(`topology.rate_loss: {{{', '.join(f'{k:g}: {v:g}' for k, v in losses.items())}}}`, "
            "as in 000_cck_loss) leave with one hop that gets between a tenth and two thirds of "
            "its full frames through per attempt at 5.5 Mbit/s, chosen from the medium's link "
            "table before any run; run as the paper's grid at 5.5 Mbit/s (windows 1-6 and "
@@ -262,7 +262,7 @@ def section_lines(records: Sequence[Mapping[str, Any]],
     for seed in sorted({s for _p, s in wanted}):
         out += [f"Layout {seed} (shadowing seed {seed}), the link table:", ""] \
             + link_lines([p for p, s in sorted(wanted) if s == seed],
-                         [{}, {float(k): float(v) for k, v in losses.items()}], seed) + [""]
+                         [{}, losses], seed) + [""]
     out += ["Per path (kbit/s, means over the runs; run to run: the median over the windows "
             "of the runs' standard deviation over their mean"
             + (f"; {broken} runs whose path carried none of the pings before the flow count "

@@ -868,8 +868,8 @@ SLOW = {"1-16-29-30": 1, "1-23-16-13-22": 3}
 def slow_kbps(path: str, rts: bool, w: Optional[int], quoted: bool) -> float:
     """With the quoted receivers the paths carry what MAP's did, shaped as the paper states
     (best window 1 with RTS/CTS on, ceil(1.5 h) off, RTS/CTS pays 50 % at its best, large
-    spreads); with
-    the medium's they carry several times more, best at 4 either way, RTS/CTS costs 10 %."""
+    spreads); with the medium's they carry several times more, best at 4 either way, RTS/CTS
+    costs 10 %."""
     h, x = M.hops_of(path), 7 if w is None else w
     if quoted:
         best = 1 if rts else min(6, math.ceil(1.5 * h))
