@@ -1,7 +1,7 @@
 """TCP settings of every node: SACK on/off (``net.ipv4.tcp_sack``, per namespace), the
 default congestion module (loaded and allowed in the root namespace first; flows that name
 their own module still pass it to iperf3 with ``-C``) and the socket buffer limits of an
-older kernel (``tcp_buffers``)."""
+older kernel (``tcp_buffers``) and the loss recovery of an older kernel (``tcp_recovery``)."""
 from __future__ import annotations
 
 from typing import Any, Dict, Optional
@@ -83,6 +83,50 @@ class Buffers(Policy):
     def record(self) -> Dict[str, Any]:
         return {"value": self.value, "sysctls": TCP_BUFFERS.get(self.value or "", {}),
                 "mechanism": "per-namespace sysctls in every node"}
+
+
+#: Loss-recovery sysctls of kernels a paper ran. Linux 2.6.8 (paper 000's routers, 2004) found a
+#: lost segment only by duplicate ACKs / SACK (three segments past it) or by the retransmission
+#: timeout: it had no RACK (time-based loss detection, Linux 4.4), no tail loss probe (3.10) and
+#: no F-RTO (RFC 4138, 2005, came later). Linux 6.1 has all three on; here they go off.
+#: A window too small for three segments past the loss then waits for the timeout (>= 200 ms).
+TCP_RECOVERY: Dict[str, Dict[str, str]] = {
+    "linux-2.6.8": {"net.ipv4.tcp_recovery": "0",
+                    "net.ipv4.tcp_early_retrans": "0",
+                    "net.ipv4.tcp_frto": "0"},
+}
+
+
+class Recovery(Policy):
+    """The loss recovery of an older kernel in every node (``TCP_RECOVERY``): which losses a
+    sender finds before its retransmission timeout, so what a lost segment costs a small window."""
+
+    name = "tcp_recovery"
+
+    def __init__(self, value: Optional[str]):
+        if value is not None and value not in TCP_RECOVERY:
+            raise HarnessError(f"tcp_recovery {value!r} is invalid: allowed "
+                               + ", ".join(TCP_RECOVERY) + " or null (today's RACK, TLP, F-RTO)")
+        super().__init__(value)
+
+    @property
+    def active(self) -> bool:
+        return self.value is not None
+
+    def apply(self, ctx: RunContext) -> None:
+        if self.value is None:
+            return
+        for node in ctx.net.nodes.values():
+            node.set_sysctls(TCP_RECOVERY[self.value])
+
+    def record(self) -> Dict[str, Any]:
+        return {"value": self.value, "sysctls": TCP_RECOVERY.get(self.value or "", {}),
+                "mechanism": "per-namespace sysctls in every node"}
+
+
+def tcp_recovery(value: Optional[str]) -> Recovery:
+    """Factory named in the catalog (``policies.tcp:tcp_recovery``)."""
+    return Recovery(value)
 
 
 def tcp_buffers(value: Optional[str]) -> Buffers:

@@ -41,6 +41,11 @@ POLICIES = (
             ParamSpec("tcp_buffers", "choice", "socket buffer limits of an older kernel",
                       choices=("linux-2.6.14",), nullable=True, null_label="today's defaults"),
             "net.ipv4.tcp_rmem, tcp_wmem, tcp_adv_win_scale in every node (paper 003)"),
+    _scalar("tcp_recovery", "policies.tcp:tcp_recovery",
+            ParamSpec("tcp_recovery", "choice", "loss recovery of an older kernel",
+                      choices=("linux-2.6.8",), nullable=True,
+                      null_label="today's (RACK, tail loss probe, F-RTO)"),
+            "net.ipv4.tcp_recovery, tcp_early_retrans, tcp_frto = 0 in every node (paper 000)"),
     _scalar("adaptive_window", "policies.adaptive_window:adaptive_window",
             ParamSpec("adaptive_window", "bool", "window limit from the round-trip hop count "
                       "(paper 001's table)", default=False),

@@ -22,6 +22,7 @@ from harness.papers import (
     map_fading,
     map_links,
     map_near_stall,
+    map_old_recovery,
     map_outside,
     map_per_frame_rts,
     map_receiver,
@@ -683,6 +684,10 @@ READINGS = (
     Reading("paper000_near_stall", "Long paths as slow as MAP's", ONE_READING,
             lambda rs, sets: map_near_stall.section_lines(
                 rs.records, [r for g in sets if g.name in SEEDS for r in g.ok])),
+    Reading("paper000_old_recovery", "Linux 2.6.8's loss recovery", ONE_READING,
+            lambda rs, sets: map_old_recovery.section_lines(
+                rs.records, [r for g in sets if g.name in SEEDS
+                             or g.name.startswith("paper000_near_stall") for r in g.records])),
 )
 
 

@@ -961,3 +961,77 @@ def test_run_to_run_noise_is_the_median_spread_of_one_windows_runs():
     # standard deviation over mean: 14 %, 71 %, 0 % -> the median, 14 %
     assert N.run_noise(grid, "1-16-29-30", False) == pytest.approx(100 * 2 ** 0.5 / 10)
     assert N.run_noise(grid, "1-16-29-30", True) is None
+
+
+# -- Linux 2.6.8's loss recovery (000_old_recovery) -------------------------------------------
+#: A 3-hop path with the quoted receivers (layout 1) and a 4-hop one with the medium's.
+RECOVERY = {"1-16-29-30": (1, True), "1-23-16-13-22": (1, False)}
+#: 6.1's throughput per window (best at 3), and 2.6.8's share of it: windows 1-3 lose half,
+#: 4-6 little, so 2.6.8's best window is 5 (claim 7: ceil(1.5 h) at 3 hops is 5, at 4 is 6).
+TODAY = {1: 300.0, 2: 400.0, 3: 500.0, 4: 480.0, 5: 460.0, 6: 440.0, None: 420.0}
+OLD_SHARE = {1: 0.5, 2: 0.5, 3: 0.5, 4: 0.9, 5: 1.0, 6: 1.05, None: 1.0}
+
+
+def recovery_records() -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+    """(the reading's runs, the others: 000_near_stall's and the grids' on the same cases, plus
+    runs that must not be taken as a base: another layout, another rate, a 2-hop path)."""
+    old: List[Dict[str, Any]] = []
+    others: List[Dict[str, Any]] = []
+    for path, (seed, quoted) in RECOVERY.items():
+        for rts in M.RTS:
+            for w in M.WINDOWS:
+                for mine, kbps in ((True, TODAY[w] * OLD_SHARE[w]), (False, TODAY[w])):
+                    rec = record(len(old) + len(others), path, 5.5, rts, w, kbps, 50.0, seed)
+                    rec["flows"][0]["retransmits"] = 10 if mine else 30
+                    if quoted:
+                        rec["params"]["topology"]["rate_loss"] = {"5.5": 4.6, "11": 2.7}
+                    if mine:
+                        rec["params"]["policy"]["tcp_recovery"] = "linux-2.6.8"
+                        rec["policies"] = {"tcp_recovery": {"value": "linux-2.6.8", "sysctls": {
+                            "net.ipv4.tcp_recovery": "0", "net.ipv4.tcp_frto": "0"}}}
+                    (old if mine else others).append(rec)
+    others.append(record(900, "1-16-29-30", 5.5, False, 1, 1.0, 50.0, 2))      # another layout
+    others.append(record(901, "1-23-16-13-22", 2, False, 1, 1.0, 50.0, 1))     # another rate
+    for rts in M.RTS:                                                           # 2-hop: 100 %
+        for w in M.WINDOWS:
+            others.append(record(910 + len(others), "5-3-23", 5.5, rts, w,
+                                 1000.0 if w == 1 else 2000.0, 20.0, 1))
+    return old, others
+
+
+def test_old_recovery_is_read_against_the_same_paths_with_todays():
+    from harness.papers import map_old_recovery as R
+    old, others = recovery_records()
+    base = R.base_records(old, others)
+    assert len(base) == len(old)                         # no other layout, rate, hop count
+    assert {R.recovery_of(r) for r in base} == {None} and R.recovery_of(old[0]) == "linux-2.6.8"
+    new, mine = M.Grid.of(base), M.Grid.of(old)
+    assert R.ratio(mine, new, "1-16-29-30", False, R.SMALL) == pytest.approx(50.0)
+    assert R.ratio(mine, new, "1-16-29-30", True, R.LARGE) == pytest.approx(98.3, abs=0.1)
+    assert R.small_windows_lose_more(mine, new) is True
+    assert R.small_windows_lose_more(new, new) is False
+    assert R.mean_retransmits(old, "1-16-29-30", True) == 10.0
+    kinds = R.explained(mine, new, 100.0)
+    assert kinds["follow"] == {"2": ["1-16-29-30", "1-23-16-13-22"],   # spread 208 % > 100 %
+                               "7": ["1-16-29-30", "1-23-16-13-22"]}
+    assert kinds["neither"]["6"] == ["1-16-29-30", "1-23-16-13-22"]    # best window 5 with on
+    text = "\n".join(R.section_lines(old, others))
+    assert "`tcp_recovery 0`, `tcp_frto 0`" in text
+    assert "| 1-16-29-30 (1) | off | 2.6.8 | 150 | 200 | 250 | 432 | 460 | 462 | 420 | " \
+        "208 % | 6 | - | 10 |" in text
+    assert "| 1-16-29-30 (1) | off | 6.1 | 300 | 400 | 500 |" in text
+    assert "| 1-23-16-13-22 | on | 50 % | 98 % |" in text
+    assert "the mechanism acts" in text and "fail with 6.1's recovery and hold with 2.6.8's: " \
+        "claim 2 (1-16-29-30, 1-23-16-13-22); 7 (1-16-29-30, 1-23-16-13-22); fail" in text
+    assert "(above the 2-hop 100 %)" in text
+    # without the others the 6.1 rows are empty and nothing is judged against them
+    alone = "\n".join(R.section_lines(old))
+    assert "| 1-16-29-30 (1) | off | 6.1 | - |" in alone and "not judged" in alone
+    assert R.section_lines(others) == ["No run of the loss-recovery reading is stored yet.", ""]
+
+
+def test_old_recovery_reads_as_a_reading(tmp_path):
+    old, _others = recovery_records()
+    page = assert_read_as_a_reading(tmp_path, "paper000_old_recovery", old,
+                                    "Linux 2.6.8's loss recovery")
+    assert "| 1-16-29-30 (1) | off | 2.6.8 | 150 |" in page

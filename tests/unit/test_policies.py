@@ -12,7 +12,7 @@ from harness.traffic.flows import SsSample, client_args
 from policies import FlowPlan, PolicyViolation, RunContext, routes
 from policies.ack import DelayedAck
 from policies.mac import Mac
-from policies.tcp import Congestion, Sack
+from policies.tcp import TCP_RECOVERY, Congestion, Recovery, Sack
 from policies.window import SEGMENT_BYTES, CwndClamp, RwndClamp, check_window
 from topologies import chain
 
@@ -172,6 +172,18 @@ def test_bad_values_are_refused_with_allowed_values():
         Mac({"power": 3})
     with pytest.raises(HarnessError, match="1..31"):
         Mac({"retry_limit": 40})
+
+
+def test_old_loss_recovery_turns_off_what_linux_2_6_8_lacked():
+    pols = make_policies({"policy": {"tcp_recovery": "linux-2.6.8"}}, default_registry())
+    assert [type(p) for p in pols] == [Recovery] and pols[0].active
+    assert pols[0].record()["sysctls"] == {"net.ipv4.tcp_recovery": "0",
+                                           "net.ipv4.tcp_early_retrans": "0",
+                                           "net.ipv4.tcp_frto": "0"}
+    assert set(TCP_RECOVERY) == {"linux-2.6.8"}
+    assert not Recovery(None).active and Recovery(None).record()["sysctls"] == {}
+    with pytest.raises(HarnessError, match="allowed linux-2.6.8 or null"):
+        Recovery("linux-2.4")
 
 
 def test_mac_changes_every_station_before_start():
