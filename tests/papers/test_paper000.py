@@ -14,7 +14,7 @@ harness/papers/map_analysis.py states:
 """
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Any, Dict, List, Mapping
 
 import pytest
 from paperlib import run_file, show
@@ -386,6 +386,59 @@ def test_full_paths_as_slow_as_maps_show_the_claim(near_stall_claims, index):
         print(f"\n{claim}\n  {receivers} receivers: {ours} -> {holds}")
     claim, ours, holds = near_stall_claims["quoted"][index]
     assert holds, f"{claim}: {ours} on the slow paths; their slowness does not explain it"
+
+
+# -- slow: Linux 2.6.8's loss recovery (a test of one reading, not the model) ----------------
+@pytest.fixture(scope="module")
+def old_recovery() -> Dict[str, Any]:
+    """The lossy 3-4 hop paths with Linux 2.6.8's loss recovery and with 6.1's (000_near_stall's
+    and the grids' runs of the same paths) (000_old_recovery.yaml,
+    harness/papers/map_old_recovery.py): the mechanism's test and the claims path by path."""
+    from harness.papers import map_eleven
+    from harness.papers import map_near_stall as N
+    from harness.papers import map_old_recovery as R
+    from harness.papers.map_cck_loss import loss_map
+
+    def outcome(rec: Mapping[str, Any]) -> bool:  # other failed runs: left out by the grid
+        return map_eleven.broken_path(rec) or N.lost_control(rec)
+    old = R.counted(run_file("000_old_recovery", outcome=outcome).records)
+    others = run_file("000_near_stall", outcome=outcome).records \
+        + [r for name in LAYOUTS for r in run_file(name).ok]
+    new = R.base_records(old, others)
+    two_hop = N.two_hop_spread([r for r in others if M.hops_of(A.param(r, "topology.path")) == 2
+                                and not loss_map(r)])
+    old_grid, new_grid = M.Grid.of(old, zero=map_eleven.broken_path), \
+        M.Grid.of(new, zero=map_eleven.broken_path)
+    return {"old": old_grid, "new": new_grid, "two_hop": two_hop,
+            "kinds": R.explained(old_grid, new_grid, two_hop)}
+
+
+@pytest.mark.slow
+def test_full_old_recovery_costs_small_windows_more(old_recovery):
+    """The mechanism the reading rests on: without RACK and the tail loss probe a window of
+    fewer than four segments waits for the retransmission timeout after each end-to-end loss,
+    so 2.6.8's recovery costs windows 1-3 more than windows 4-6 on every lossy path."""
+    from harness.papers import map_old_recovery as R
+    old, new = old_recovery["old"], old_recovery["new"]
+    for path in old.paths():
+        for rts in M.RTS:
+            print(f"\n{path} RTS/CTS {'on' if rts else 'off'}: windows 1-3 "
+                  f"{R.ratio(old, new, path, rts, R.SMALL)} %, 4-6 "
+                  f"{R.ratio(old, new, path, rts, R.LARGE)} % of 6.1's")
+    assert R.small_windows_lose_more(old, new)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim", ["2", "5", "6", "7"])
+def test_full_old_recovery_explains_the_claim(old_recovery, claim):
+    """The reading under test: the paper's 3-4 hop spreads (claim 2), RTS/CTS gain (claim 5)
+    and best windows (claims 6, 7) come from its kernel's loss recovery. It explains a claim if
+    on every lossy path where the claim fails with Linux 6.1's recovery it holds with 2.6.8's."""
+    kinds = old_recovery["kinds"]
+    for kind, claims in kinds.items():
+        print(f"\n{kind}: {claims.get(claim, [])}")
+    assert not kinds["neither"].get(claim), \
+        f"claim {claim} fails with either recovery on {kinds['neither'][claim]}"
 
 
 # -- slow: which collisions break the long paths' frames (a measurement) ----------------------
