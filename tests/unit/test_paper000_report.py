@@ -1010,6 +1010,9 @@ def test_old_recovery_is_read_against_the_same_paths_with_todays():
     assert R.ratio(mine, new, "1-16-29-30", True, R.LARGE) == pytest.approx(98.3, abs=0.1)
     assert R.small_windows_lose_more(mine, new) is True
     assert R.small_windows_lose_more(new, new) is False
+    assert R.exceptions(mine, new) == [] and len(R.exceptions(new, new)) == 4
+    assert "does not cost windows 1-3 more than 4-6 on 1-16-29-30 RTS/CTS off, runs of one " \
+        "window - apart" in R.verdict_line(new, new, 100.0)
     assert R.mean_retransmits(old, "1-16-29-30", True) == 10.0
     kinds = R.explained(mine, new, 100.0)
     assert kinds["follow"] == {"2": ["1-16-29-30", "1-23-16-13-22"],   # spread 208 % > 100 %
