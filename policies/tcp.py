@@ -58,16 +58,17 @@ TCP_BUFFERS: Dict[str, Dict[str, str]] = {
 }
 
 
-class Buffers(Policy):
-    """The socket buffer limits of an older kernel in every node (``TCP_BUFFERS``): how far a
-    sender's window can grow when nothing else stops it, so how full a queue it keeps."""
+class OldKernel(Policy):
+    """Per-namespace sysctls of an older kernel in every node, one set per kernel name in
+    ``TABLE``; null leaves today's. Subclasses name the table and what null means."""
 
-    name = "tcp_buffers"
+    TABLE: Dict[str, Dict[str, str]] = {}
+    NULL_MEANS = "today's defaults"
 
     def __init__(self, value: Optional[str]):
-        if value is not None and value not in TCP_BUFFERS:
-            raise HarnessError(f"tcp_buffers {value!r} is invalid: allowed "
-                               + ", ".join(TCP_BUFFERS) + " or null (today's defaults)")
+        if value is not None and value not in self.TABLE:
+            raise HarnessError(f"{self.name} {value!r} is invalid: allowed "
+                               + ", ".join(self.TABLE) + f" or null ({self.NULL_MEANS})")
         super().__init__(value)
 
     @property
@@ -78,11 +79,19 @@ class Buffers(Policy):
         if self.value is None:
             return
         for node in ctx.net.nodes.values():
-            node.set_sysctls(TCP_BUFFERS[self.value])
+            node.set_sysctls(self.TABLE[self.value])
 
     def record(self) -> Dict[str, Any]:
-        return {"value": self.value, "sysctls": TCP_BUFFERS.get(self.value or "", {}),
+        return {"value": self.value, "sysctls": self.TABLE.get(self.value or "", {}),
                 "mechanism": "per-namespace sysctls in every node"}
+
+
+class Buffers(OldKernel):
+    """The socket buffer limits of an older kernel in every node (``TCP_BUFFERS``): how far a
+    sender's window can grow when nothing else stops it, so how full a queue it keeps."""
+
+    name = "tcp_buffers"
+    TABLE = TCP_BUFFERS
 
 
 #: Loss-recovery sysctls of kernels a paper ran. Linux 2.6.8 (paper 000's routers, 2004) found a
@@ -97,31 +106,13 @@ TCP_RECOVERY: Dict[str, Dict[str, str]] = {
 }
 
 
-class Recovery(Policy):
+class Recovery(OldKernel):
     """The loss recovery of an older kernel in every node (``TCP_RECOVERY``): which losses a
     sender finds before its retransmission timeout, so what a lost segment costs a small window."""
 
     name = "tcp_recovery"
-
-    def __init__(self, value: Optional[str]):
-        if value is not None and value not in TCP_RECOVERY:
-            raise HarnessError(f"tcp_recovery {value!r} is invalid: allowed "
-                               + ", ".join(TCP_RECOVERY) + " or null (today's RACK, TLP, F-RTO)")
-        super().__init__(value)
-
-    @property
-    def active(self) -> bool:
-        return self.value is not None
-
-    def apply(self, ctx: RunContext) -> None:
-        if self.value is None:
-            return
-        for node in ctx.net.nodes.values():
-            node.set_sysctls(TCP_RECOVERY[self.value])
-
-    def record(self) -> Dict[str, Any]:
-        return {"value": self.value, "sysctls": TCP_RECOVERY.get(self.value or "", {}),
-                "mechanism": "per-namespace sysctls in every node"}
+    TABLE = TCP_RECOVERY
+    NULL_MEANS = "today's RACK, TLP, F-RTO"
 
 
 def tcp_recovery(value: Optional[str]) -> Recovery:

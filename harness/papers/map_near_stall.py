@@ -171,14 +171,21 @@ def path_lines(slow: M.Grid, ctrl: M.Grid, layouts: Mapping[str, int]) -> List[s
     for path in slow.paths():
         for rts in M.RTS:
             for name, grid in (("medium's", ctrl), ("quoted", slow)):
-                series = {w: grid.mean((path, RATE, rts, w)) for w in M.WINDOWS}
-                got = {w: v for w, v in series.items() if v is not None}
-                out.append(f"| {path} ({layouts.get(path, '-')}) | {'on' if rts else 'off'} | "
-                           f"{name} | " + " | ".join(_kbps(series[w]) for w in M.WINDOWS)
-                           + f" | {_pct(M.spread(got))} | "
-                           f"{M.window_label(M.best_window(got)) if got else '-'} | "
-                           f"{_pct(run_noise(grid, path, rts))} |")
+                out.append(window_row(grid, path, rts, f"{path} ({layouts.get(path, '-')})",
+                                      name) + " |")
     return out
+
+
+def window_row(grid: M.Grid, path: str, rts: bool, label: str, name: str) -> str:
+    """One path's row at 5.5 Mbit/s, unterminated: label, RTS/CTS, ``name``, kbit/s per window
+    (means over the runs), the spread, the best limited window and the runs' own noise."""
+    series = {w: grid.mean((path, RATE, rts, w)) for w in M.WINDOWS}
+    got = {w: v for w, v in series.items() if v is not None}
+    return (f"| {label} | {'on' if rts else 'off'} | {name} | "
+            + " | ".join(_kbps(series[w]) for w in M.WINDOWS)
+            + f" | {_pct(M.spread(got))} | "
+            f"{M.window_label(M.best_window(got)) if got else '-'} | "
+            f"{_pct(run_noise(grid, path, rts))}")
 
 
 def hop_lines(slow: M.Grid, ctrl: M.Grid) -> List[str]:

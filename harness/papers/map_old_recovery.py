@@ -93,10 +93,6 @@ def _pct(v: Optional[float]) -> str:
     return "-" if v is None else "inf" if v == float("inf") else f"{v:.0f} %"
 
 
-def _kbps(v: Optional[float]) -> str:
-    return "-" if v is None else f"{v:.0f}"
-
-
 def _num(v: Optional[float]) -> str:
     return "-" if v is None else f"{v:.0f}"
 
@@ -115,14 +111,9 @@ def path_lines(old: M.Grid, new: M.Grid, old_recs: Sequence[Mapping[str, Any]],
     for path in old.paths():
         for rts in M.RTS:
             for name, grid, recs in (("6.1", new, new_recs), ("2.6.8", old, old_recs)):
-                series = {w: grid.mean((path, RATE, rts, w)) for w in M.WINDOWS}
-                got = {w: v for w, v in series.items() if v is not None}
-                out.append(f"| {path} ({layouts.get(path, '-')}) | {'on' if rts else 'off'} | "
-                           f"{name} | " + " | ".join(_kbps(series[w]) for w in M.WINDOWS)
-                           + f" | {_pct(M.spread(got))} | "
-                           f"{M.window_label(M.best_window(got)) if got else '-'} | "
-                           f"{_pct(N.run_noise(grid, path, rts))} | "
-                           f"{_num(mean_retransmits(recs, path, rts))} |")
+                out.append(N.window_row(grid, path, rts, f"{path} ({layouts.get(path, '-')})",
+                                        name)
+                           + f" | {_num(mean_retransmits(recs, path, rts))} |")
     return out
 
 
