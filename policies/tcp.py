@@ -8,7 +8,7 @@ from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
 from harness.kernel import tcp
-from policies import Policy, RunContext
+from policies import Policy, PolicyViolation, RunContext
 
 
 class Sack(Policy):
@@ -76,14 +76,22 @@ class OldKernel(Policy):
         return self.value is not None
 
     def apply(self, ctx: RunContext) -> None:
+        """Write the set in every node, then read it back: a kernel that keeps another value
+        (a sysctl that is not per namespace, a value it clamps) fails the run here."""
         if self.value is None:
             return
+        wanted = self.TABLE[self.value]
         for node in ctx.net.nodes.values():
-            node.set_sysctls(self.TABLE[self.value])
+            node.set_sysctls(wanted)
+            for key, value in wanted.items():
+                got = node.get_sysctl(key)
+                if got.split() != value.split():
+                    raise PolicyViolation(f"{self.name} {self.value}: [{node.name}] {key} "
+                                          f"reads {got!r} after writing {value!r}")
 
     def record(self) -> Dict[str, Any]:
         return {"value": self.value, "sysctls": self.TABLE.get(self.value or "", {}),
-                "mechanism": "per-namespace sysctls in every node"}
+                "mechanism": "per-namespace sysctls in every node, read back"}
 
 
 class Buffers(OldKernel):
