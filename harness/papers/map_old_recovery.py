@@ -11,7 +11,7 @@ not the model.
 
 Imports only the paper-analysis helpers (``analysis``, ``map_analysis``), ``map_eleven`` (which
 failed runs are a broken path), ``map_cck_loss`` (a run's receivers) and ``map_near_stall``
-(the per-path claim criteria, the run-to-run noise, the largest 2-hop spread).
+(the per-path claim criteria, the window row, the run-to-run noise, the largest 2-hop spread).
 """
 from __future__ import annotations
 
