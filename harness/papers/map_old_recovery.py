@@ -130,24 +130,27 @@ def cost_lines(old: M.Grid, new: M.Grid) -> List[str]:
     return out
 
 
-def exceptions(old: M.Grid, new: M.Grid) -> List[Tuple[str, bool]]:
-    """(path, RTS/CTS) where 2.6.8's recovery does not cost windows 1-3 more than 4-6."""
+def group_costs(old: M.Grid, new: M.Grid) -> List[Tuple[str, bool, float, float]]:
+    """(path, RTS/CTS, windows 1-3's ratio, windows 4-6's) where both are measured."""
     out = []
     for p in old.paths():
         for rts in M.RTS:
             small, large = ratio(old, new, p, rts, SMALL), ratio(old, new, p, rts, LARGE)
-            if small is not None and large is not None and small >= large:
-                out.append((p, rts))
+            if small is not None and large is not None:
+                out.append((p, rts, small, large))
     return out
+
+
+def exceptions(old: M.Grid, new: M.Grid) -> List[Tuple[str, bool]]:
+    """(path, RTS/CTS) where 2.6.8's recovery does not cost windows 1-3 more than 4-6."""
+    return [(p, rts) for p, rts, small, large in group_costs(old, new) if small >= large]
 
 
 def small_windows_lose_more(old: M.Grid, new: M.Grid) -> Optional[bool]:
     """Whether 2.6.8's recovery costs windows 1-3 more than windows 4-6 on every path and
     RTS/CTS setting where both are measured (None: none is)."""
-    got = [1 for p in old.paths() for rts in M.RTS
-           if ratio(old, new, p, rts, SMALL) is not None
-           and ratio(old, new, p, rts, LARGE) is not None]
-    return not exceptions(old, new) if got else None
+    costs = group_costs(old, new)
+    return all(small < large for _p, _r, small, large in costs) if costs else None
 
 
 def per_path_claim_lines(old: M.Grid, new: M.Grid, two_hop: Optional[float],
@@ -216,13 +219,11 @@ def section_lines(records: Sequence[Mapping[str, Any]],
     layouts = {str(A.param(r, "topology.path")): N.seed_of(r) for r in runs}
     old = M.Grid.of(runs, zero=broken_path)
     new = M.Grid.of(base, zero=broken_path)
-    grids = [r for r in others if A.param(r, "topology.builder") == "campus"
-             and not loss_map(r) and recovery_of(r) is None and r.get("status") == "ok"
-             and M.hops_of(str(A.param(r, "topology.path"))) == 2]
-    two_hop = N.two_hop_spread(grids)
-    sysctls = ", ".join(f"`{k.split('.')[-1]} {v}`" for k, v in
-                        ((runs[0].get("policies") or {}).get("tcp_recovery") or {})
-                        .get("sysctls", {}).items()) or "tcp_recovery, tcp_early_retrans, tcp_frto 0"
+    two_hop = N.two_hop_spread([r for r in others if r.get("status") == "ok"
+                                and not loss_map(r) and recovery_of(r) is None
+                                and M.hops_of(str(A.param(r, "topology.path"))) == 2])
+    applied = ((runs[0].get("policies") or {}).get("tcp_recovery") or {}).get("sysctls", {})
+    sysctls = ", ".join(f"`{k.split('.')[-1]} {v}`" for k, v in applied.items()) or "-"
     out = ["The lossy 3- and 4-hop paths (000_near_stall's three paths with a flow, receivers at "
            "the quoted CCK SNRs; the grid's slowest, 1-23-16-13-22 on the default layout, with "
            "the medium's own) in the paper's grid at 5.5 Mbit/s, with Linux 2.6.8's loss "
