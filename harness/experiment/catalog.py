@@ -124,6 +124,12 @@ MEDIUM = (
               "frame's first entry's (first_entry: the RTS threshold alone decides)",
               default=None, nullable=True, null_label="per_entry",
               choices=("per_entry", "first_entry"), omit_default=True),
+    ParamSpec("retry_series", "choice", "how many tries a frame gets: its kernel rate "
+              "table's entries (kernel; minstrel asks fewer than the retry limit at slow rates) "
+              "or one series at the first entry's rate and RTS flag until a retry limit is "
+              "reached (single: madwifi at a fixed rate, 11 tries)",
+              default=None, nullable=True, null_label="kernel",
+              choices=("kernel", "single"), omit_default=True),
     ParamSpec("queue", "int", "per-radio queue in frames", default=None, min=1, max=255,
               nullable=True, null_label="medium default"),
     ParamSpec("queues", "intmap", "per-node queue in frames, e.g. {ap1: 20} (overrides queue)",

@@ -64,6 +64,8 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
             out.append(f"{key} {_fmt(value)}")
     if spec.rts_flags is not None:
         out.append(f"rts_flags {spec.rts_flags}")
+    if spec.retry_series is not None:
+        out.append(f"retry_series {spec.retry_series}")
     if spec.cck_interference_weight is not None:
         out.append(f"interference_weight cck {_fmt(spec.cck_interference_weight)}")
     for rate, loss in sorted(spec.rate_loss.items()):

@@ -16,6 +16,7 @@ PROPAGATION_MODELS = ("free_space", "log_distance", "two_ray", "indoor")
 FADING_MODELS = ("none", "rayleigh", "lognormal")
 LOG_LEVELS = ("error", "warn", "info", "debug")
 RTS_FLAGS = ("per_entry", "first_entry")
+RETRY_SERIES = ("kernel", "single")
 LINK_KEYS = ("a", "b", "loss", "snr", "none", "model", "per", "oneway")
 #: Experiment medium keys that change link power or thresholds (the link table): refused where
 #: a topology's place fixes them (``Topology.medium``, a campus) and its routes depend on them.
@@ -112,6 +113,10 @@ class MediumSpec:
     # asks: minstrel flags its fallback entries); first_entry = the frame's first entry, so the
     # RTS threshold alone decides (docs/medium.md)
     rts_flags: Optional[str] = None
+    # how many tries a frame gets: None/kernel = its kernel rate table's entries (mac80211's
+    # minstrel asks fewer at slow rates than the retry limit); single = one series at the
+    # first entry, to the retry limits, as madwifi at a fixed rate (docs/medium.md)
+    retry_series: Optional[str] = None
     queue: Optional[int] = None
     queues: Dict[str, int] = field(default_factory=dict)  # node name -> its radios' queue
     short_slot: Optional[bool] = None
@@ -246,6 +251,8 @@ def _check_key(key: str, value: Any, where: str) -> Any:
         return _choice(value, LOG_LEVELS, where)
     if key == "rts_flags":
         return _choice(value, RTS_FLAGS, where)
+    if key == "retry_series":
+        return _choice(value, RETRY_SERIES, where)
     if key == "pcap":
         if isinstance(value, bool) or (isinstance(value, str) and value):
             return value

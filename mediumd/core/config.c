@@ -424,6 +424,12 @@ static int parse_line(struct parser *p, char **t, int n)
 		c->rts_from_first_entry = !strcmp(t[1], "first_entry");
 		return 0;
 	}
+	if (!strcmp(k, "retry_series")) {
+		if (n != 2 || (strcmp(t[1], "kernel") && strcmp(t[1], "single")))
+			return fail(p, k, "expected kernel or single");
+		c->single_series = !strcmp(t[1], "single");
+		return 0;
+	}
 	if (!strcmp(k, "after_failure")) {
 		if (n != 2 || (strcmp(t[1], "eifs") && strcmp(t[1], "ack_timeout")))
 			return fail(p, k, "expected eifs or ack_timeout");
@@ -496,7 +502,8 @@ static int parse_line(struct parser *p, char **t, int n)
 	if (!strcmp(k, "link"))
 		return line_link(p, t, n);
 	return fail(p, k, "unknown keyword (seed, noise_figure, capture_threshold, "
-		    "rx_sensitivity, interference_weight, rate_loss, rts_flags, after_failure, "
+		    "rx_sensitivity, interference_weight, rate_loss, rts_flags, retry_series, "
+		    "after_failure, "
 		    "propagation, wall, "
 		    "shadowing, fading, defaults, radio, link)");
 }

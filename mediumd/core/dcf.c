@@ -89,13 +89,17 @@ static uint64_t ctrl_airtime(const struct radio *r, int data_idx, bool sp, uint3
 }
 
 /* Frame's current rate entry, after skipping used-up ones; false at the end. */
-static bool current_entry(struct frame *f, enum medium_phy phy)
+/* The entry the next attempt uses; false when the table has none left.  With
+ * one series (retry_series single) it is always the first entry: only the
+ * retry limits end the frame's tries. */
+static bool current_entry(const struct medium *m, struct frame *f, enum medium_phy phy)
 {
 	while (f->entry < MEDIUM_MAX_RATES) {
 		struct medium_rate *e = &f->fi.rates[f->entry];
 		if (e->idx < 0 || !rate_get(phy, e->idx))
 			return false;
-		if (f->used[f->entry] < e->count)
+		if (m->cfg.single_series ? f->used[f->entry] < UINT8_MAX
+					 : f->used[f->entry] < e->count)
 			return true;
 		f->entry++;
 	}
@@ -153,7 +157,7 @@ static void attempt_failed(struct medium *m, struct radio *r, bool rts_stage)
 		r->eifs = true;
 	r->cw = 2 * r->cw + 1 > r->tm.cw_max ? r->tm.cw_max : 2 * r->cw + 1;
 	bool at_limit = f->src_cnt >= r->cfg.retry_short || f->lrc_cnt >= r->cfg.retry_long;
-	if (at_limit || !current_entry(f, r->cfg.phy)) {
+	if (at_limit || !current_entry(m, f, r->cfg.phy)) {
 		if (f->dst >= 0)
 			m->ls[IDX(m, ridx(m, r), f->dst)].retry_drops++;
 		r->s.retry_drops++;
@@ -177,7 +181,7 @@ void dcf_access(struct medium *m, int idx)
 	r->acc_pending = false;
 	if (r->st != D_CONTEND || !f || r->tx_cur)
 		return;		/* a response is on air: re-armed when idle */
-	current_entry(f, r->cfg.phy);
+	current_entry(m, f, r->cfg.phy);
 	struct medium_rate *e = &f->fi.rates[f->entry];
 	bool sp = e->flags & MEDIUM_RATE_SHORT_PREAMBLE;
 	bool unicast = !f->bcast && !f->no_ack;
@@ -386,7 +390,7 @@ int dcf_enqueue(struct medium *m, int idx, const struct medium_frame_info *fi)
 	if (f->dst == idx || f->dst < 0)
 		f->dst = -1;
 
-	bool valid = current_entry(f, r->cfg.phy);
+	bool valid = current_entry(m, f, r->cfg.phy);
 	bool full = r->qlen >= r->cfg.queue_limit + 1;	/* limit waiting + 1 in service */
 	if (!valid || full) {
 		struct medium_tx_report rep = {

@@ -206,6 +206,13 @@ struct medium_config {
 	 * attempt follows the frame's first entry, so RTS/CTS is the RTS
 	 * threshold's choice alone.  Config: rts_flags per_entry|first_entry. */
 	bool rts_from_first_entry;
+	/* false (default): a frame's tries follow its rate table, entry by entry,
+	 * and it is dropped when the table ends (or a retry limit is reached);
+	 * true: one series at the first entry's rate and flags, tried until a
+	 * retry limit is reached, as a driver with one fixed-rate series did
+	 * (madwifi at a fixed rate: 11 tries; docs/medium.md).
+	 * Config: retry_series kernel|single. */
+	bool single_series;
 	enum medium_after_failure after_failure;
 	struct medium_radio_config *radios;
 	int n_radios;

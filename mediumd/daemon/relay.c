@@ -109,6 +109,10 @@ static void on_tx_status(void *ctx, const struct medium_tx_report *rep)
 	for (i = 0; i < HWSIM_MAX_RATES; i++) {
 		used[i].idx = f->table[i].idx;
 		used[i].count = f->table[i].idx < 0 ? 0 : rep->attempts[i].count;
+		/* mac80211 keeps a try count in 5 bits: one series (retry_series
+		 * single) can use more tries than its entry asked for */
+		if (used[i].count > 31)
+			used[i].count = 31;
 		tries += used[i].count;
 	}
 	if (tries == 0) /* never on air (queue drop): nothing for rate control */

@@ -324,3 +324,43 @@ def test_late_collisions_count_the_failed_attempts_hit_only_by_later_frames(sim)
     links = {(l["tx"], l["rx"]): l for l in out["medium"]["links"]}
     assert [(links[k]["collisions"], links[k]["late_collisions"]) for k in ((0, 2), (1, 2))] \
         == [(1, 0), (1, 0)]
+
+
+@pytest.mark.parametrize("table,series,attempts,rts_failures", [
+    ("5.5x2,5.5x3", "", 5, 0),               # the kernel's table: 2 + 3 tries, then dropped
+    ("5.5x2,5.5x3", "single", 7, 0),         # one series: bare tries to retry_short (7)
+    ("5.5x2rts", "", 2, 2),
+    ("5.5x2rts", "single", 7, 7),            # RTS failures end at retry_short
+])
+def test_retry_series_single_tries_to_the_retry_limit(sim, table, series, attempts, rts_failures):
+    """One frame on a dead link: with the kernel's table its entries' counts end the tries;
+    with one series (madwifi at a fixed rate) only the retry limits do:
+
+        a ----(-20 dB)----> b
+    """
+    conf = ("seed 1\ndefaults phy b\n" + (f"retry_series {series}\n" if series else "")
+            + radios([("a", 0, 0), ("b", 10, 0)]) + "link a b snr -20\n")
+    out = sim(conf, f"duration 1\nframe 1000 a b len 1000 rates {table}\n")
+    link = next(l for l in out["medium"]["links"] if l["tx"] == 0 and l["rx"] == 1)
+    print(f"table {table}, retry_series {series or 'kernel'}: {link['attempts']} attempts, "
+          f"{link['rts_failures']} at the RTS")
+    assert (link["attempts"], link["rts_failures"]) == (attempts, rts_failures)
+
+
+def test_retry_series_single_counts_data_after_a_cts_on_the_long_limit(sim):
+    """RTS and CTS (1 Mbit/s, the only basic rate; sensitivity below the noise floor) get
+    through at 2 dB SNR, an 11 Mbit/s DATA frame does not: one series ends at retry_long (4) data tries after a CTS, where the table would end at 2.
+
+        a ----(2 dB)----> b
+    """
+    conf = ("seed 1\ndefaults phy b basic_rates 1 rx_sensitivity -110\nretry_series single\n"
+            + radios([("a", 0, 0), ("b", 10, 0)]) + "link a b snr 2\n")
+    out = sim(conf, "duration 1\nframe 1000 a b len 1500 rates 11x2rts\n")
+    link = next(l for l in out["medium"]["links"] if l["tx"] == 0 and l["rx"] == 1)
+    print(f"{link['attempts']} attempts, {link['rts_failures']} at the RTS, "
+          f"{link['successes']} acknowledged")
+    assert link["successes"] == 0 and link["attempts"] - link["rts_failures"] == 4
+
+
+def test_retry_series_errors_name_the_key(config_error):
+    assert ":1: retry_series: expected kernel or single" in config_error("retry_series two\n")

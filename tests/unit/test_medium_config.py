@@ -65,6 +65,7 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"fading": "rayleigh", "fading_coherence": -1}, "allowed a number >= 0 (ms"),
     ({"rts_flags": "never"}, "medium.rts_flags 'never' is invalid: allowed per_entry, "
                              "first_entry"),
+    ({"retry_series": "two"}, "medium.retry_series 'two' is invalid: allowed kernel, single"),
     ({"cck_interference_weight": 0}, "medium.cck_interference_weight 0 is invalid: allowed a "
                                       "number > 0"),
     ({"rate_loss": {7: 3}}, "medium.rate_loss.7 is invalid: allowed rates 1, 2, 5.5, 6, 9, 11"),
@@ -146,10 +147,13 @@ def test_seed_basic_rates_links_shadowing_fading():
     harsh = MediumSpec.from_dict({"cck_interference_weight": 16, "rts_flags": "first_entry"})
     assert "interference_weight cck 16\n" in config_text(RADIOS, harsh, seed=1)
     assert "rts_flags first_entry\n" in config_text(RADIOS, harsh, seed=1)
+    madwifi = MediumSpec.from_dict({"retry_series": "single"})
+    assert "retry_series single\n" in config_text(RADIOS, madwifi, seed=1)
     worse = MediumSpec.from_dict({"rate_loss": {11: 2.7, 5.5: 4.6}})
     assert "rate_loss 5.5 4.6\nrate_loss 11 2.7\n" in config_text(RADIOS, worse, seed=1)
     assert "rate_loss" not in text
     assert "rts_flags" not in text
+    assert "retry_series" not in text
     assert "interference_weight" not in text
     assert "basic_rates 6,12,24" in text and "basic_rates 1,2 " in text
     assert "link 02:68:78:00:00:00 02:68:78:00:02:00 none\n" in text
@@ -233,6 +237,7 @@ def mediumd_binary() -> Path:
                           "shadowing": 4, "fading": "lognormal", "fading_sigma": 2, "seed": 3,
                           "fading_coherence": 50,
                           "cck_interference_weight": 16, "rts_flags": "first_entry",
+                          "retry_series": "single",
                           "basic_rates": {"g": [6, 12, 24], "b": [1, 2]}, "short_slot": False,
                           "links": [{"a": "sta1", "b": "sta3", "none": True},
                                     {"a": "sta2", "b": "sta3", "snr": 20, "per": 0.1}]}),
