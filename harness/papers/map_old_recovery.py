@@ -76,7 +76,7 @@ def mean_retransmits(records: Sequence[Mapping[str, Any]], path: str, rts: bool
     return statistics.mean(vals) if vals else None
 
 
-def ratio(old: M.Grid, new: M.Grid, path: str, rts: bool, windows: Sequence[int]
+def ratio(old: M.Grid, new: M.Grid, path: str, rts: bool, windows: Sequence[Optional[int]]
           ) -> Optional[float]:
     """Mean over ``windows`` of old / new throughput, in percent of Linux 6.1's (None where
     a window is missing or 6.1 carried nothing)."""
@@ -102,15 +102,17 @@ def _mark(holds: Optional[bool]) -> str:
 
 
 def path_lines(old: M.Grid, new: M.Grid, old_recs: Sequence[Mapping[str, Any]],
-               new_recs: Sequence[Mapping[str, Any]], layouts: Mapping[str, int]) -> List[str]:
-    """Per path and RTS/CTS setting: kbit/s per window with each recovery, the spread, the best
-    limited window, the runs' own noise and the retransmitted segments per run."""
-    out = ["| path (layout) | RTS/CTS | recovery | " + " | ".join(
+               new_recs: Sequence[Mapping[str, Any]], layouts: Mapping[str, int],
+               names: Tuple[str, str] = ("6.1", "2.6.8"), head: str = "recovery") -> List[str]:
+    """Per path and RTS/CTS setting: kbit/s per window with each recovery (or what ``names``
+    the base and the reading's runs), the spread, the best limited window, the runs' own noise
+    and the retransmitted segments per run."""
+    out = [f"| path (layout) | RTS/CTS | {head} | " + " | ".join(
         M.window_label(w) for w in M.WINDOWS) + " | spread | best window | run to run | "
         "resent per run |", "|---|---|---|" + "---|" * (len(M.WINDOWS) + 4)]
     for path in old.paths():
         for rts in M.RTS:
-            for name, grid, recs in (("6.1", new, new_recs), ("2.6.8", old, old_recs)):
+            for name, grid, recs in ((names[0], new, new_recs), (names[1], old, old_recs)):
                 out.append(N.window_row(grid, path, rts, f"{path} ({layouts.get(path, '-')})",
                                         name)
                            + f" | {_num(mean_retransmits(recs, path, rts))} |")

@@ -26,6 +26,7 @@ from harness.papers import (
     map_outside,
     map_per_frame_rts,
     map_receiver,
+    map_retry_series,
     map_rtt_flip,
     map_window,
 )
@@ -696,6 +697,10 @@ READINGS = (
             lambda rs, sets: map_old_recovery.section_lines(
                 rs.records, [r for g in sets if g.name in SEEDS
                              or g.name.startswith("paper000_near_stall") for r in g.records])),
+    Reading("paper000_retry_series", "madwifi's retry series", ONE_READING,
+            lambda rs, sets: map_retry_series.section_lines(
+                rs.records, [r for g in sets if g.name in SEEDS
+                             or g.name.startswith("paper000_old_recovery") for r in g.records])),
 )
 
 

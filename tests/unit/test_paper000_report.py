@@ -1038,3 +1038,71 @@ def test_old_recovery_reads_as_a_reading(tmp_path):
     page = assert_read_as_a_reading(tmp_path, "paper000_old_recovery", old,
                                     "Linux 2.6.8's loss recovery")
     assert "| 1-16-29-30 (1) | off | 2.6.8 | 150 |" in page
+
+
+# -- madwifi's retry series (000_retry_series) ------------------------------------------------
+#: One series' throughput over the table's: RTS/CTS off triples, on gains a fifth.
+SERIES_GAIN = {False: 3.0, True: 1.2}
+
+
+def radios_summary(drops: int, tries: int) -> Dict[str, Any]:
+    return {"summary": {"radios": {
+        "r1": {"retry_drops": 0, "tries": [5, 1]},
+        "r16": {"retry_drops": drops, "tries": [1] * tries}}}}
+
+
+def series_records() -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+    """(the reading's runs, the others: 000_old_recovery's runs (its base, 2.6.8 and the
+    table) and its own base, Linux 6.1's, which the reading must not take)."""
+    old, today = recovery_records()
+    for rec in old:
+        rec["medium"] = radios_summary(40, 8)
+    runs = []
+    for rec in old:
+        mine = copy.deepcopy(rec)
+        mine["run_id"] = "s" + rec["run_id"]
+        rts = rec["params"]["topology"]["rts"]
+        mine["flows"][0]["throughput_bps"] *= SERIES_GAIN[rts]
+        mine["flows"][0]["retransmits"] = 4
+        mine["params"]["medium"] = {"retry_series": "single"}
+        mine["medium"] = radios_summary(10, 21)
+        runs.append(mine)
+    return runs, old + today
+
+
+def test_retry_series_is_read_against_the_same_runs_with_the_kernels_table():
+    from harness.papers import map_retry_series as S
+    runs, others = series_records()
+    base = S.base_records(runs, others)
+    assert len(base) == len(runs)                        # not 6.1's runs, not other cases
+    assert {S.series_of(r) for r in base} == {None} and S.series_of(runs[0]) == "single"
+    assert {R for r in base for R in [r["params"]["policy"].get("tcp_recovery")]} \
+        == {"linux-2.6.8"}
+    assert S.retry_drops(runs[0]) == 10.0 and S.most_tries(runs) == 21
+    assert S.most_tries(base) == 8 and S.most_tries([]) is None
+    series, table = M.Grid.of(runs), M.Grid.of(base)
+    assert S.gains(series, table)[0] == ("1-16-29-30", pytest.approx(300.0),
+                                         pytest.approx(120.0))
+    assert S.fewer_losses(runs, base, series.paths()) is True
+    assert S.fewer_losses(base, runs, series.paths()) is False
+    assert S.rts_gains_more(series, table) == []
+    assert S.rts_gains_more(table, series) == ["1-16-29-30", "1-23-16-13-22"]
+    text = "\n".join(S.section_lines(runs, others))
+    assert "at most 8 tries per frame; with one series at most 21" in text
+    assert "| 1-16-29-30 (1) | off | table | 150 | 200 | 250 |" in text
+    assert "| 1-16-29-30 (1) | off | series | 450 | 600 | 750 |" in text
+    assert "| 1-16-29-30 | off | 40 / 10 | 10 / 4 | 300 % |" in text
+    assert "one series drops fewer frames on every path and RTS/CTS setting; it raises " \
+        "RTS/CTS on more than off on no path" in text
+    # RTS/CTS loses a larger share with one series: claim 5 fails with either
+    assert "fail with either: claim 5 (1-16-29-30, 1-23-16-13-22)" in text
+    alone = "\n".join(S.section_lines(runs))
+    assert "| 1-16-29-30 (1) | off | table | - |" in alone and "losses are not judged" in alone
+    assert S.section_lines(base) == ["No run of the retry-series reading is stored yet.", ""]
+
+
+def test_retry_series_reads_as_a_reading(tmp_path):
+    runs, _others = series_records()
+    page = assert_read_as_a_reading(tmp_path, "paper000_retry_series", runs,
+                                    "madwifi's retry series")
+    assert "| 1-16-29-30 (1) | off | series | 450 |" in page
