@@ -128,32 +128,51 @@ def verdict_line(series: M.Grid, table: M.Grid, s_recs: Sequence[Mapping[str, An
     return f"**Verdict:** {'; '.join(parts)}."
 
 
+GROUPS = {
+    "linux-2.6.8": "With Linux 2.6.8's loss recovery: 000_old_recovery's lossy paths, beside its "
+                   "runs (000_retry_series)",
+    None: "With Linux 6.1's, the model's: the default layout's 3- and 4-hop paths, beside the "
+          "grid's runs (000_retry_series_grid)",
+}
+
+
 def section_lines(records: Sequence[Mapping[str, Any]],
                   others: Sequence[Mapping[str, Any]] = ()) -> List[str]:
-    """The reading's part of a report or of the paper page, from its records and those of
-    000_old_recovery and the grids (``others``; without them the table rows are empty)."""
+    """The reading's part of a report or of the paper page, from its records (either file's)
+    and those of 000_old_recovery and the grids (``others``; without them the table rows are
+    empty), one part per loss recovery."""
     runs = [r for r in R.counted(records) if series_of(r) == "single"]
     if not runs:
         return ["No run of the retry-series reading is stored yet.", ""]
-    base = base_records(runs, others)
-    layouts = {str(A.param(r, "topology.path")): N.seed_of(r) for r in runs}
-    series = M.Grid.of(runs, zero=broken_path)
-    table = M.Grid.of(base, zero=broken_path)
     two_hop = N.two_hop_spread([r for r in others if r.get("status") == "ok"
                                 and not loss_map(r) and R.recovery_of(r) is None
                                 and series_of(r) is None
                                 and M.hops_of(str(A.param(r, "topology.path"))) == 2])
-    out = ["000_old_recovery's lossy 3- and 4-hop paths (Linux 2.6.8's loss recovery, 5.5 "
-           "Mbit/s, the paper's windows x RTS/CTS) with each frame tried in one series at its "
-           "rate until the retry limit (`medium.retry_series: single`: 11 tries, a missing "
-           "CTS counted against the RTS limit, not a data try, as MAP's madwifi and its "
-           "Atheros radios did), beside the same runs with the kernel's rate table "
-           f"(000_old_recovery: at most {_num(most_tries(base))} tries per frame; with one "
-           f"series at most {_num(most_tries(runs))}). The question: do the tries MAP's driver "
-           "gave a frame explain its RTS/CTS gain at 3-4 hops, its spreads and best windows? "
-           "Spread: (max - min) / min of the means over the windows; dropped: frames the "
-           "path's radios gave up on; resent: iperf3's retransmitted segments per run.", ""]
-    out += ["Per path (kbit/s, means over the runs):", ""] \
+    out = ["Lossy 3- and 4-hop paths at 5.5 Mbit/s in the paper's windows x RTS/CTS with each "
+           "frame tried in one series at its rate until the retry limit "
+           "(`medium.retry_series: single`: 11 tries, a missing CTS counted against the RTS "
+           "limit, not a data try, as MAP's madwifi and its Atheros radios did), beside the same "
+           "points with the kernel's rate table. The question: do the tries MAP's driver gave a "
+           "frame explain its RTS/CTS gain at 3-4 hops, its spreads and best windows? Spread: "
+           "(max - min) / min of the means over the windows; dropped: frames the path's radios "
+           "gave up on; resent: iperf3's retransmitted segments per run.", ""]
+    recoveries = sorted({R.recovery_of(r) for r in runs}, key=lambda v: (v is None, str(v)))
+    for recovery in recoveries:
+        mine = [r for r in runs if R.recovery_of(r) == recovery]
+        out += [f"### {GROUPS.get(recovery, f'With tcp_recovery {recovery}')}", ""] \
+            + group_lines(mine, base_records(mine, others), two_hop)
+    return out
+
+
+def group_lines(runs: Sequence[Mapping[str, Any]], base: Sequence[Mapping[str, Any]],
+                two_hop: Optional[float]) -> List[str]:
+    """One loss recovery's runs against their base: the windows, the losses, the claims."""
+    layouts = {str(A.param(r, "topology.path")): N.seed_of(r) for r in runs}
+    series = M.Grid.of(runs, zero=broken_path)
+    table = M.Grid.of(base, zero=broken_path)
+    out = [f"Tries per frame: at most {_num(most_tries(base))} with the table, "
+           f"{_num(most_tries(runs))} with one series.", "",
+           "Per path (kbit/s, means over the runs):", ""] \
         + R.path_lines(series, table, runs, base, layouts, names=NAMES, head="tries")
     out += ["", "What one series changes (means per run over the windows):", ""] \
         + loss_lines(series, table, runs, base)

@@ -699,8 +699,10 @@ READINGS = (
                              or g.name.startswith("paper000_near_stall") for r in g.records])),
     Reading("paper000_retry_series", "madwifi's retry series", ONE_READING,
             lambda rs, sets: map_retry_series.section_lines(
-                rs.records, [r for g in sets if g.name in SEEDS
-                             or g.name.startswith("paper000_old_recovery") for r in g.records])),
+                [r for g in sets if g.name.startswith("paper000_retry_series") for r in g.records]
+                or rs.records,
+                [r for g in sets if g.name in SEEDS
+                 or g.name.startswith("paper000_old_recovery") for r in g.records])),
 )
 
 

@@ -1088,7 +1088,8 @@ def test_retry_series_is_read_against_the_same_runs_with_the_kernels_table():
     assert S.rts_gains_more(series, table) == []
     assert S.rts_gains_more(table, series) == ["1-16-29-30", "1-23-16-13-22"]
     text = "\n".join(S.section_lines(runs, others))
-    assert "at most 8 tries per frame; with one series at most 21" in text
+    assert "Tries per frame: at most 8 with the table, 21 with one series." in text
+    assert "### With Linux 2.6.8's loss recovery" in text and "### With Linux 6.1" not in text
     assert "| 1-16-29-30 (1) | off | table | 150 | 200 | 250 |" in text
     assert "| 1-16-29-30 (1) | off | series | 450 | 600 | 750 |" in text
     assert "| 1-16-29-30 | off | 40 / 10 | 10 / 4 | 300 % |" in text
@@ -1106,3 +1107,30 @@ def test_retry_series_reads_as_a_reading(tmp_path):
     page = assert_read_as_a_reading(tmp_path, "paper000_retry_series", runs,
                                     "madwifi's retry series")
     assert "| 1-16-29-30 (1) | off | series | 450 |" in page
+
+
+def test_retry_series_reads_each_loss_recovery_against_its_own_base():
+    """Runs with Linux 6.1's recovery (000_retry_series_grid) beside those with 2.6.8's: each
+    is read against the table's runs with the same recovery, in a part of its own."""
+    from harness.papers import map_retry_series as S
+    runs, others = series_records()
+    today = [r for r in others if r["params"]["policy"].get("tcp_recovery") is None
+             and r["params"]["topology"]["rate"] == 5.5
+             and r["params"]["topology"]["path"] in RECOVERY
+             and r["params"]["topology"]["shadowing_seed"] == RECOVERY[
+                 r["params"]["topology"]["path"]][0]]
+    grid_runs = []
+    for rec in today:
+        mine = copy.deepcopy(rec)
+        mine["run_id"] = "g" + rec["run_id"]
+        mine["params"]["medium"] = {"retry_series": "single"}
+        mine["flows"][0]["throughput_bps"] *= 2
+        grid_runs.append(mine)
+    assert len(S.base_records(grid_runs, others)) == len(grid_runs)
+    assert {S.series_of(r) for r in S.base_records(grid_runs, others)} == {None}
+    text = "\n".join(S.section_lines(runs + grid_runs, others))
+    old, new = text.index("### With Linux 2.6.8's"), text.index("### With Linux 6.1's")
+    assert old < new
+    assert "| 1-16-29-30 (1) | off | table | 150 |" in text[old:new]    # 2.6.8's base
+    assert "| 1-16-29-30 (1) | off | table | 300 |" in text[new:]      # 6.1's base
+    assert "| 1-16-29-30 (1) | off | series | 600 |" in text[new:]
