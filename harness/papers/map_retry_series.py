@@ -159,7 +159,7 @@ def section_lines(records: Sequence[Mapping[str, Any]],
     recoveries = sorted({R.recovery_of(r) for r in runs}, key=lambda v: (v is None, str(v)))
     for recovery in recoveries:
         mine = [r for r in runs if R.recovery_of(r) == recovery]
-        out += [f"### {GROUPS.get(recovery, f'With tcp_recovery {recovery}')}", ""] \
+        out += [f"**{GROUPS.get(recovery, f'With tcp_recovery {recovery}')}**", ""] \
             + group_lines(mine, base_records(mine, others), two_hop)
     return out
 

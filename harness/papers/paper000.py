@@ -403,7 +403,11 @@ def why_differ() -> List[str]:
         "(`topology.rate_loss`) were tested as a reading (000_cck_loss): they break the two "
         "long paths whose weakest hop sits near the threshold and leave the other four as "
         "they were, so they explain none of claims 3 and 5-7. Auto rate is Linux's "
-        "minstrel, not madwifi's SampleRate/Onoe of 2007.",
+        "minstrel, not madwifi's SampleRate/Onoe of 2007. At a fixed rate a frame gets the "
+        "tries the kernel's rate table asks, at most 8 at 2 and 5.5 Mbit/s, where madwifi "
+        "gave 11 in one series; MAP's tries (`medium.retry_series: single`) were tested as a "
+        "reading (000_retry_series, 000_retry_series_grid): on the default layout they move "
+        "throughput by a few percent and no claim's verdict.",
         "- **TCP.** Linux 6.1 BIC with SACK, timestamps (1448-byte payloads), F-RTO, RACK and "
         "TCP small queues, against 2.6.8's BIC. The window is the receiver's (`rwnd_clamp`: "
         "iperf -w's mechanism); a 1-segment receiver window is sent as two 724-byte segments "
@@ -413,7 +417,8 @@ def why_differ() -> List[str]:
         "its recovery (`tcp_recovery: linux-2.6.8`: no RACK, tail loss probe or F-RTO) was "
         "tested as a reading (000_old_recovery, on the paper page): on paths that lose "
         "segments end to end it costs windows of 1-3 segments more than larger ones, which "
-        "widens the spread across windows, and leaves RTS/CTS's cost as it was.",
+        "widens the spread across windows, and leaves RTS/CTS's cost as it was; with MAP's "
+        "11 tries per frame (000_retry_series) those paths lose too few segments for it.",
         "- **Routing.** Static routes along the paper's paths, not OLSR snapshots; nothing "
         "but the flow's routers exists in a run (`nodes: path`, docs/campus.md).",
         "- **Runs.** One 20 s flow per run, as in the paper; the paper's nights had other "
@@ -428,7 +433,8 @@ def why_differ() -> List[str]:
         "in the same slot, which no exchange prevents (000_collision_timing). "
         "The readings tested for why MAP's exchange paid off (lossier hops, a hidden "
         "neighbour, loss in bursts, DATA as fragile as the RTS, every attempt bare with "
-        "RTS/CTS off, receivers at the quoted CCK SNRs, paths as slow as MAP's; a cheaper "
+        "RTS/CTS off, receivers at the quoted CCK SNRs, paths as slow as MAP's, MAP's tries "
+        "per frame; a cheaper "
         "exchange by arithmetic) do not reproduce it: on the paths as slow as MAP's "
         "(000_near_stall) RTS/CTS costs most (-64 % and -82 %).",
         "**Each claim's readings.** The sections above marked \"a test of one reading\" "
@@ -437,7 +443,8 @@ def why_differ() -> List[str]:
         "which explain the difference. Claims 3 and 7, why MAP's RTS/CTS paid off (claim 5) "
         "and claim 12 have no tested explanation; the 3-4 hop part of claim 2 holds with "
         "2.6.8's loss recovery on the paths that often lose segments end to end, not on the "
-        "grid's (000_old_recovery). Paths as slow "
+        "grid's (000_old_recovery), but only with our kernel's 8 tries per frame: with MAP's "
+        "11 (000_retry_series) those paths lose too few segments for it. Paths as slow "
         "as MAP's (000_near_stall) show spreads across windows as large as the paper's 3-4 "
         "hop ones, but their runs of one window differ as much, so they cannot say which "
         "window is best (claims 6, 7).",

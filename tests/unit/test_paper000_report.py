@@ -1089,7 +1089,7 @@ def test_retry_series_is_read_against_the_same_runs_with_the_kernels_table():
     assert S.rts_gains_more(table, series) == ["1-16-29-30", "1-23-16-13-22"]
     text = "\n".join(S.section_lines(runs, others))
     assert "Tries per frame: at most 8 with the table, 21 with one series." in text
-    assert "### With Linux 2.6.8's loss recovery" in text and "### With Linux 6.1" not in text
+    assert "**With Linux 2.6.8's loss recovery" in text and "**With Linux 6.1" not in text
     assert "| 1-16-29-30 (1) | off | table | 150 | 200 | 250 |" in text
     assert "| 1-16-29-30 (1) | off | series | 450 | 600 | 750 |" in text
     assert "| 1-16-29-30 | off | 40 / 10 | 10 / 4 | 300 % |" in text
@@ -1129,7 +1129,7 @@ def test_retry_series_reads_each_loss_recovery_against_its_own_base():
     assert len(S.base_records(grid_runs, others)) == len(grid_runs)
     assert {S.series_of(r) for r in S.base_records(grid_runs, others)} == {None}
     text = "\n".join(S.section_lines(runs + grid_runs, others))
-    old, new = text.index("### With Linux 2.6.8's"), text.index("### With Linux 6.1's")
+    old, new = text.index("**With Linux 2.6.8's"), text.index("**With Linux 6.1's")
     assert old < new
     assert "| 1-16-29-30 (1) | off | table | 150 |" in text[old:new]    # 2.6.8's base
     assert "| 1-16-29-30 (1) | off | table | 300 |" in text[new:]      # 6.1's base
