@@ -200,14 +200,20 @@ def verdict_line(old: M.Grid, new: M.Grid, two_hop: Optional[float]) -> str:
               "every path)" if mech else "the mechanism does not act on every path (2.6.8's "
               f"recovery does not cost windows 1-3 more than 4-6 on {where})")
              if mech is not None else "the mechanism is not judged (records missing)"]
-    labels = {"follow": "fail with 6.1's recovery and hold with 2.6.8's",
-              "neither": "fail with either", "both": "hold with either",
-              "lost": "hold with 6.1's recovery only"}
-    for kind, label in labels.items():
-        if kinds[kind]:
-            parts.append(f"{label}: claim " + "; ".join(
-                f"{name} ({', '.join(paths)})" for name, paths in sorted(kinds[kind].items())))
+    parts += claim_parts(kinds, "6.1's recovery", "2.6.8's")
     return f"**Verdict:** {'; '.join(parts)}."
+
+
+def claim_parts(kinds: Mapping[str, Mapping[str, List[str]]], base: str, mine: str
+                ) -> List[str]:
+    """``explained``'s kinds as a verdict's phrases: which claims, on which paths, fail with
+    ``base`` and hold with ``mine``, fail or hold with either, or hold with ``base`` only."""
+    labels = {"follow": f"fail with {base} and hold with {mine}",
+              "neither": "fail with either", "both": "hold with either",
+              "lost": f"hold with {base} only"}
+    return [f"{label}: claim " + "; ".join(
+        f"{name} ({', '.join(paths)})" for name, paths in sorted(kinds[kind].items()))
+        for kind, label in labels.items() if kinds[kind]]
 
 
 def section_lines(records: Sequence[Mapping[str, Any]],

@@ -117,14 +117,7 @@ def verdict_line(series: M.Grid, table: M.Grid, s_recs: Sequence[Mapping[str, An
              "one series does not drop fewer frames on every path and RTS/CTS setting",
              "it raises RTS/CTS on more than off on "
              + (", ".join(more) if more else "no path")]
-    kinds = R.explained(series, table, two_hop)
-    labels = {"follow": "fail with the table and hold with one series",
-              "neither": "fail with either", "both": "hold with either",
-              "lost": "hold with the table only"}
-    for kind, label in labels.items():
-        if kinds[kind]:
-            parts.append(f"{label}: claim " + "; ".join(
-                f"{name} ({', '.join(paths)})" for name, paths in sorted(kinds[kind].items())))
+    parts += R.claim_parts(R.explained(series, table, two_hop), "the table", "one series")
     return f"**Verdict:** {'; '.join(parts)}."
 
 
