@@ -503,8 +503,7 @@ static int parse_line(struct parser *p, char **t, int n)
 		return line_link(p, t, n);
 	return fail(p, k, "unknown keyword (seed, noise_figure, capture_threshold, "
 		    "rx_sensitivity, interference_weight, rate_loss, rts_flags, retry_series, "
-		    "after_failure, "
-		    "propagation, wall, "
+		    "after_failure, propagation, wall, "
 		    "shadowing, fading, defaults, radio, link)");
 }
 

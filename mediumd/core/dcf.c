@@ -88,10 +88,9 @@ static uint64_t ctrl_airtime(const struct radio *r, int data_idx, bool sp, uint3
 	return medium_airtime_ns(r->cfg.phy, ci, sp, len);
 }
 
-/* Frame's current rate entry, after skipping used-up ones; false at the end. */
-/* The entry the next attempt uses; false when the table has none left.  With
- * one series (retry_series single) it is always the first entry: only the
- * retry limits end the frame's tries. */
+/* The frame's current rate entry, after skipping used-up ones; false when the
+ * table has none left.  With one series (retry_series single) it is always the
+ * first entry: only the retry limits end the frame's tries. */
 static bool current_entry(const struct medium *m, struct frame *f, enum medium_phy phy)
 {
 	while (f->entry < MEDIUM_MAX_RATES) {
