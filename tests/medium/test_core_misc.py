@@ -277,6 +277,15 @@ def test_rts_failures_count_the_attempts_that_got_no_cts(sim):
         assert failed > 20 and l["rts_failures"] == 0
 
 
+def dead_link_frame(sim, option: str, table: str) -> dict:
+    """a -> b stats of one 1000-byte frame with rate table ``table`` on a dead link (-20 dB),
+    under the config line ``option`` (empty: the defaults)."""
+    conf = ("seed 1\ndefaults phy b\n" + (f"{option}\n" if option else "")
+            + radios([("a", 0, 0), ("b", 10, 0)]) + "link a b snr -20\n")
+    out = sim(conf, f"duration 1\nframe 1000 a b len 1000 rates {table}\n")
+    return next(l for l in out["medium"]["links"] if l["tx"] == 0 and l["rx"] == 1)
+
+
 @pytest.mark.parametrize("table,choice,rts_tries", [
     ("5.5x2,5.5x3rts", "", 3),               # each entry's flag, as mac80211 asks
     ("5.5x2,5.5x3rts", "first_entry", 0),    # the first entry decides: all bare
@@ -285,10 +294,7 @@ def test_rts_failures_count_the_attempts_that_got_no_cts(sim):
 def test_rts_flags_choose_which_attempts_use_rts(sim, table, choice, rts_tries):
     """One frame on a dead link with minstrel's kind of table (fallback entries flagged
     RTS/CTS): every attempt fails, at the RTS when it used one (rts_failures)."""
-    conf = ("seed 1\ndefaults phy b\n" + (f"rts_flags {choice}\n" if choice else "")
-            + radios([("a", 0, 0), ("b", 10, 0)]) + "link a b snr -20\n")
-    out = sim(conf, f"duration 1\nframe 1000 a b len 1000 rates {table}\n")
-    link = next(l for l in out["medium"]["links"] if l["tx"] == 0 and l["rx"] == 1)
+    link = dead_link_frame(sim, f"rts_flags {choice}" if choice else "", table)
     print(f"table {table}, rts_flags {choice or 'per_entry'}: {link['attempts']} attempts, "
           f"{link['rts_failures']} at the RTS")
     assert link["attempts"] == 5 and link["rts_failures"] == rts_tries
@@ -338,10 +344,7 @@ def test_retry_series_single_tries_to_the_retry_limit(sim, table, series, attemp
 
         a ----(-20 dB)----> b
     """
-    conf = ("seed 1\ndefaults phy b\n" + (f"retry_series {series}\n" if series else "")
-            + radios([("a", 0, 0), ("b", 10, 0)]) + "link a b snr -20\n")
-    out = sim(conf, f"duration 1\nframe 1000 a b len 1000 rates {table}\n")
-    link = next(l for l in out["medium"]["links"] if l["tx"] == 0 and l["rx"] == 1)
+    link = dead_link_frame(sim, f"retry_series {series}" if series else "", table)
     print(f"table {table}, retry_series {series or 'kernel'}: {link['attempts']} attempts, "
           f"{link['rts_failures']} at the RTS")
     assert (link["attempts"], link["rts_failures"]) == (attempts, rts_failures)
