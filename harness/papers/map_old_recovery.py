@@ -16,7 +16,7 @@ failed runs are a broken path), ``map_cck_loss`` (a run's receivers) and ``map_n
 from __future__ import annotations
 
 import statistics
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
@@ -67,13 +67,18 @@ def retransmits(rec: Mapping[str, Any]) -> Optional[float]:
     return None if value is None else float(value)
 
 
+def mean_per_run(records: Sequence[Mapping[str, Any]], path: str, rts: bool,
+                 get: Callable[[Mapping[str, Any]], Optional[float]]) -> Optional[float]:
+    """``get``'s mean per run over the path's windows at one RTS/CTS setting."""
+    vals = [v for r in records if str(A.param(r, "topology.path")) == path
+            and bool(A.param(r, "topology.rts")) == rts for v in [get(r)] if v is not None]
+    return statistics.mean(vals) if vals else None
+
+
 def mean_retransmits(records: Sequence[Mapping[str, Any]], path: str, rts: bool
                      ) -> Optional[float]:
     """Segments the sender sent again per run (iperf3's count), over the path's windows."""
-    vals = [v for r in records if str(A.param(r, "topology.path")) == path
-            and bool(A.param(r, "topology.rts")) == rts
-            for v in [retransmits(r)] if v is not None]
-    return statistics.mean(vals) if vals else None
+    return mean_per_run(records, path, rts, retransmits)
 
 
 def ratio(old: M.Grid, new: M.Grid, path: str, rts: bool, windows: Sequence[Optional[int]]

@@ -16,7 +16,6 @@ count, the case of a run, the tables by path and claim).
 """
 from __future__ import annotations
 
-import statistics
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import analysis as A
@@ -64,10 +63,7 @@ def most_tries(records: Sequence[Mapping[str, Any]]) -> Optional[int]:
 def mean_of(records: Sequence[Mapping[str, Any]], path: str, rts: bool, what: str
             ) -> Optional[float]:
     """Per run over the path's windows: ``drops`` (retry drops) or ``resent`` (iperf3's)."""
-    get = retry_drops if what == "drops" else R.retransmits
-    vals = [v for r in records if str(A.param(r, "topology.path")) == path
-            and bool(A.param(r, "topology.rts")) == rts for v in [get(r)] if v is not None]
-    return statistics.mean(vals) if vals else None
+    return R.mean_per_run(records, path, rts, retry_drops if what == "drops" else R.retransmits)
 
 
 def gains(series: M.Grid, table: M.Grid) -> List[Tuple[str, Optional[float], Optional[float]]]:
