@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from harness.errors import HarnessError
+from harness.traffic.flows import answered_ping
 from policies import Policy, RunContext
 from policies.routes import node_ip
 
@@ -43,9 +44,7 @@ class WarmArp(Policy):
             if pair in self.done:
                 continue
             ip = node_ip(ctx.net, flow.dst, "warm_arp")
-            script = (f"for i in $(seq {ATTEMPTS}); do ping -n -c1 -W3 {ip} >/dev/null && exit 0; "
-                      "done; exit 1")
-            if ctx.net[flow.src].cmd(["sh", "-c", script], check=False, timeout=60).returncode:
+            if not answered_ping(ctx.net, flow.src, ip, ATTEMPTS):
                 raise HarnessError(f"warm_arp: {flow.src} got no answer from {flow.dst} "
                                    f"({ip}) in {ATTEMPTS} pings: the path is broken before any flow")
             self.done.append(pair)

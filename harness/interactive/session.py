@@ -32,7 +32,7 @@ from harness.medium.control import MediumControlError
 from harness.net import scene as scenes
 from harness.net.network import Network
 from harness.net.nodes import Radio
-from harness.traffic.flows import Flow, FlowRun, run_flow, run_together
+from harness.traffic.flows import Flow, FlowRun, answered_ping, run_flow, run_together
 
 if TYPE_CHECKING:
     from harness.interactive.sources import Setup
@@ -530,12 +530,13 @@ class Session:
                 f"{', '.join(peers)} (primed before the next iperf from {name})")
 
     def _warm(self, src: str, dst: str) -> None:
-        """One ping before a pair's first flow: the neighbour (ARP) entries exist before the
-        flows start. ARP asks by broadcast, one try and no RTS/CTS, and two flows started
-        together from hidden senders collide so often that iperf3's setup can fail with "No
-        route to host" (the medium's end-to-end test pings first for the same reason)."""
+        """An answered ping (up to three tries) before a pair's first flow: the neighbour (ARP)
+        entries exist before the flows start. ARP asks by broadcast, one try and no RTS/CTS,
+        and two flows started together from hidden senders collide so often that iperf3's
+        setup can fail with "No route to host" (the medium's end-to-end test pings first for
+        the same reason). No answer is not an error here: iperf3 then says what failed."""
         if (src, dst) not in self.pairs:
-            self.node(src).cmd(["ping", "-n", "-c1", "-W3", self.ip(dst)], check=False, timeout=30)
+            answered_ping(self.net, src, self.ip(dst))
 
     def _prime(self, src: str, dst: str) -> None:
         if src not in self.clamps or (src, dst) in self.primed:

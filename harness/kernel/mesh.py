@@ -10,8 +10,12 @@ hand. Two traps (docs/kernel.md, "Mesh paths and metrics"): iw prints a metric o
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+
+from harness.errors import HarnessError
+from harness.kernel import wireless
 
 if TYPE_CHECKING:
     from harness.kernel.netns import Node
@@ -144,3 +148,30 @@ def read_paths(node: Node, intf: str) -> List[MeshPath]:
 def read_peers(node: Node, intf: str) -> Dict[str, Peer]:
     """The node's peers and their links now."""
     return parse_station_dump(node.cmd(["iw", "dev", intf, "station", "dump"]).stdout)
+
+
+def establish_peer_links(node: Node, intf: str, macs: Sequence[str], timeout: float = 15.0,
+                         poll: float = 0.2) -> None:
+    """Wait until the peer link to every MAC in ``macs`` is ESTAB, opening again each one that
+    fell back to LISTEN.
+
+    Why: with peer links opened by hand (``mesh_auto_open_plinks=0``) the kernel sends an
+    Open a few times and, when none is answered, holds and returns to LISTEN for good. With a
+    retry limit of 1 one collision of the two ends' peering frames is enough (seen in lab 5:
+    sta3-sta4 stayed LISTEN, and every flow over it failed with "No route to host")."""
+    want = [m.lower() for m in macs]
+    deadline = time.monotonic() + timeout
+    while True:
+        peers = read_peers(node, intf)
+        states = {mac: peers[mac].plink if mac in peers else "not heard" for mac in want}
+        waiting = [mac for mac, state in states.items() if state != "ESTAB"]
+        if not waiting:
+            return
+        if time.monotonic() > deadline:
+            left = ", ".join(f"{mac} ({states[mac]})" for mac in waiting)
+            raise HarnessError(f"[{node.name}] mesh peer links not established within "
+                               f"{timeout:g} s: {left}")
+        again = [mac for mac in waiting if states[mac] == "LISTEN"]
+        if again:
+            node.script(wireless.plink_lines(intf, again, []), check=False)
+        time.sleep(poll)

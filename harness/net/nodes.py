@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Type, TypeVar, Union
 
-from harness.kernel import cpu_layout, hwsim, naming, netns, wireless
+from harness.kernel import cpu_layout, hwsim, mesh, naming, netns, wireless
 from harness.net.topo import AccessPointSpec, HostSpec, NodeSpec, Position, StationSpec, Topology
 
 if TYPE_CHECKING:
@@ -244,6 +244,7 @@ class MeshPoint(WirelessNode):
                       and r.node != self.name and r.mac not in peers]
             wireless.wait_for_peers(self, radio.intf, peers)
             self.script(wireless.plink_lines(radio.intf, peers, others), check=False)
+            mesh.establish_peer_links(self, radio.intf, peers)
 
 
 def declares_peering(net: Network) -> bool:

@@ -485,6 +485,19 @@ def parse_ping(text: str) -> PingResult:
                       ttls=[int(t) for t in _PING_TTL.findall(text)])
 
 
+def answered_ping(net, src: str, dst_ip: str, attempts: int = 3) -> bool:
+    """Up to ``attempts`` single pings (3 s each) from node ``src`` until one is answered.
+
+    Why: it resolves every neighbour (ARP) entry and, on an 802.11s mesh, the HWMP path along
+    the way right before a flow. With a retry limit of 1 one ping can be lost, and a flow
+    whose source's entry failed starts with "No route to host" instead of measuring.
+    """
+    script = (f"for i in $(seq {attempts}); do ping -n -c1 -W3 {dst_ip} >/dev/null && exit 0; "
+              "done; exit 1")
+    return net[src].cmd(["sh", "-c", script], check=False,
+                        timeout=attempts * 3 + 30).returncode == 0
+
+
 def ping(net, src: str, dst: str, *, count: int = 10, interval: float = 0.2,
          timeout_s: int = 2) -> PingResult:
     """``ping -c N -i 0.2`` from node ``src`` to node ``dst`` (or an IP)."""

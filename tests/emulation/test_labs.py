@@ -50,14 +50,15 @@ class Lab:
         self.term.expect(PROMPT, STEP_S)
         return self.term.text()[before:self.term.pos]
 
-    def flows(self, line: str) -> Dict[str, Dict[str, float]]:
-        """An iperf command's flows: 'src>dst' -> Mbit/s, retransmissions, RTT, cwnd."""
+    def flows(self, line: str, before: str = "") -> Dict[str, Dict[str, float]]:
+        """An iperf command's flows: 'src>dst' -> Mbit/s, retransmissions, RTT, cwnd
+        (``before``: what came earlier, shown with the output when no flow ran)."""
         out = self.say(line)
         found = {f"{m[1]}>{m[2]}": {"mbps": float(m[3]), "retrans": int(m[4]),
                                     "rtt": float(m[5]) if m[5] else float("nan"),
                                     "cwnd": int(m[6]) if m[6] else -1}
                  for m in FLOW.finditer(out)}
-        assert found, out
+        assert found, before + out
         return found
 
     def close(self) -> None:
@@ -156,8 +157,8 @@ def test_lab5_retry_limit_one_exposes_losses_to_tcp(tmp_path):
         # HWMP's path and the neighbour entries first: with one try per frame a path request
         # or an ARP exchange is lost often enough that iperf3 would find no route (a coin
         # toss without this)
-        lab.say("ping sta1 sta4 5")
-        flow = lab.flows("iperf -t 8 sta1 sta4")["sta1>sta4"]
+        pinged = lab.say("ping sta1 sta4 5")
+        flow = lab.flows("iperf -t 8 sta1 sta4", pinged)["sta1>sta4"]
         out = lab.say("medium")
         drops = [int(m) for m in re.findall(r"^sta\d > sta\d\s+\d+\s+\d+\s+\S+\s+\d+\s+(\d+)", out, re.M)]
         print(f"\nlab 5 quick: retry limit 1: {flow}; retry drops per link {drops}")

@@ -2,8 +2,15 @@
 kernel 6.1 and iw."""
 from __future__ import annotations
 
+import subprocess
+from typing import List
+
+import pytest
+
+from harness.errors import HarnessError
 from harness.kernel.mesh import (
     MPATH_ACTIVE,
+    establish_peer_links,
     expected_throughput_kbps,
     parse_mpath_dump,
     parse_station_dump,
@@ -100,3 +107,39 @@ def test_explicit_port_ids_never_take_the_process_id_or_the_autobind_range():
         ids = portid_candidates(pid)
         assert pid not in ids and len(set(ids)) == len(ids) == 64
         assert all((1 << 22) < i < 0x80000000 for i in ids)   # above pid_max, below -4096
+
+
+class ScriptedPeers:
+    """A node whose ``station dump`` answers come from a list (the last one repeats), and which
+    records the shell lines it was asked to run: the re-open logic alone, no kernel."""
+
+    name = "sta3"
+
+    def __init__(self, *dumps: str):
+        self.dumps = list(dumps)
+        self.lines: List[str] = []
+
+    def cmd(self, argv, check=True, **_):
+        dump = self.dumps.pop(0) if len(self.dumps) > 1 else self.dumps[0]
+        return subprocess.CompletedProcess(argv, 0, dump, "")
+
+    def script(self, lines, check=True, **_):
+        self.lines += list(lines)
+
+
+def peer(state: str) -> str:
+    return f"Station 02:68:78:00:03:00 (on wlan0)\n\tmesh plink:\t{state}\n"
+
+
+def test_a_peer_link_back_in_listen_is_opened_again_until_established():
+    node = ScriptedPeers(peer("OPN_SNT"), peer("LISTEN"), peer("OPN_SNT"), peer("ESTAB"))
+    establish_peer_links(node, "wlan0", ["02:68:78:00:03:00"], poll=0)
+    assert node.lines == ["iw dev wlan0 station set 02:68:78:00:03:00 plink_action open"]
+
+
+def test_a_peer_link_never_established_is_an_error_naming_it_and_its_state():
+    node = ScriptedPeers(peer("HOLDING"))
+    with pytest.raises(HarnessError, match=r"\[sta3\] mesh peer links not established within "
+                                           r"0 s: 02:68:78:00:03:00 \(HOLDING\)"):
+        establish_peer_links(node, "wlan0", ["02:68:78:00:03:00"], timeout=0, poll=0)
+    assert node.lines == []
