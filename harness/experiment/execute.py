@@ -338,7 +338,9 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         "environment": environment(),
         "policies": {p.name: p.record() for p in policies},
         "network": {"tag": net.tag, "nodes": topo.node_names(),
-                    "routes": route_cmds, "routes_in_force": in_force},
+                    "routes": route_cmds, "routes_in_force": in_force,
+                    "start_notes": {name: node.start_notes for name, node in net.nodes.items()
+                                    if node.start_notes}},
         "notes": ctx.notes,
         "phase_seconds": phases,
     }

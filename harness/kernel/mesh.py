@@ -151,22 +151,23 @@ def read_peers(node: Node, intf: str) -> Dict[str, Peer]:
 
 
 def establish_peer_links(node: Node, intf: str, macs: Sequence[str], timeout: float = 15.0,
-                         poll: float = 0.2) -> None:
+                         poll: float = 0.2) -> Dict[str, int]:
     """Wait until the peer link to every MAC in ``macs`` is ESTAB, opening again each one that
-    fell back to LISTEN.
+    fell back to LISTEN; returns how often each MAC was opened again (none: not listed).
 
     Why: with peer links opened by hand (``mesh_auto_open_plinks=0``) the kernel sends an
     Open a few times and, when none is answered, holds and returns to LISTEN for good. With a
     retry limit of 1 one collision of the two ends' peering frames is enough (seen in lab 5:
     sta3-sta4 stayed LISTEN, and every flow over it failed with "No route to host")."""
     want = [m.lower() for m in macs]
+    reopened: Dict[str, int] = {}
     deadline = time.monotonic() + timeout
     while True:
         peers = read_peers(node, intf)
         states = {mac: peers[mac].plink if mac in peers else "not heard" for mac in want}
         waiting = [mac for mac, state in states.items() if state != "ESTAB"]
         if not waiting:
-            return
+            return reopened
         if time.monotonic() > deadline:
             left = ", ".join(f"{mac} ({states[mac]})" for mac in waiting)
             raise HarnessError(f"[{node.name}] mesh peer links not established within "
@@ -174,4 +175,6 @@ def establish_peer_links(node: Node, intf: str, macs: Sequence[str], timeout: fl
         again = [mac for mac in waiting if states[mac] == "LISTEN"]
         if again:
             node.script(wireless.plink_lines(intf, again, []), check=False)
+            for mac in again:
+                reopened[mac] = reopened.get(mac, 0) + 1
         time.sleep(poll)

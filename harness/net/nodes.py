@@ -79,6 +79,9 @@ class NetworkNode(netns.Node):
     def __init__(self, name: str, netns_name: str, run_tag: str, spec: NodeSpec):
         super().__init__(name, netns_name, run_tag)
         self.spec = spec
+        #: What starting this node took beyond its plan (a peer link opened again), in words:
+        #: a run's record keeps them (``network.start_notes``).
+        self.start_notes: List[str] = []
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} netns={self.netns}>"
@@ -244,7 +247,10 @@ class MeshPoint(WirelessNode):
                       and r.node != self.name and r.mac not in peers]
             wireless.wait_for_peers(self, radio.intf, peers)
             self.script(wireless.plink_lines(radio.intf, peers, others), check=False)
-            mesh.establish_peer_links(self, radio.intf, peers)
+            node_of = {r.mac.lower(): r.node for r in net.radios}
+            for mac, times in mesh.establish_peer_links(self, radio.intf, peers).items():
+                self.start_notes.append(f"{radio.intf}: peer link to {node_of.get(mac, mac)} "
+                                        f"opened again {times}x (it fell back to LISTEN)")
 
 
 def declares_peering(net: Network) -> bool:

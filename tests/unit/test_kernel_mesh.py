@@ -133,7 +133,8 @@ def peer(state: str) -> str:
 
 def test_a_peer_link_back_in_listen_is_opened_again_until_established():
     node = ScriptedPeers(peer("OPN_SNT"), peer("LISTEN"), peer("OPN_SNT"), peer("ESTAB"))
-    establish_peer_links(node, "wlan0", ["02:68:78:00:03:00"], poll=0)
+    assert establish_peer_links(node, "wlan0", ["02:68:78:00:03:00"], poll=0) == {
+        "02:68:78:00:03:00": 1}
     assert node.lines == ["iw dev wlan0 station set 02:68:78:00:03:00 plink_action open"]
 
 
