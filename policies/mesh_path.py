@@ -5,8 +5,8 @@ A mesh chain is only a chain if HWMP really routes hop by hop: the enforced peer
 
 - a few pings from every TCP sender to its receiver make HWMP resolve the path both ways;
 - ``iw dev X mpath dump`` on every mesh point of the path must show the destination through
-  the next node of the declared chain with the remaining hop count, in both directions, and
-  ``station dump`` an established peer link to the declared neighbours only;
+  the next node of the declared chain with the remaining hop count (or fewer: see
+  ``path_problems``), in both directions, and ``station dump`` an established peer link to the declared neighbours only;
 - the medium's per-link counters over the probe must show no unicast transmission between
   mesh points that are not declared neighbours (a frame that skipped a hop).
 
@@ -63,10 +63,14 @@ def path_problems(path: List[str], tables: Mapping[str, List[mesh.MeshPath]],
                   mac: Mapping[str, str]) -> Tuple[List[str], List[str]]:
     """(contradictions, notes) of the path tables against the chain ``path``, one direction.
 
-    A contradiction is a path through another next hop or with another hop count, or no path
-    at all. A path that HWMP has deactivated but still holds through the chain's next hop (a
-    path error after failed frames, frequent at retry limit 1; it is rediscovered on the next
-    frame, over the only peer links there are) is only noted."""
+    A contradiction is a path through another next hop, one with more hops than the chain, or
+    no path at all. Only noted are a path that HWMP has deactivated but still holds through the
+    chain's next hop (a path error after failed frames, frequent at retry limit 1; it is
+    rediscovered on the next frame, over the only peer links there are), and one through the
+    chain's next hop with fewer hops: Linux answers a path request from an intermediate node
+    that holds an active path to the target with a reply of hop count 0, so the requester
+    stores 1 whatever the distance (``hwmp_preq_frame_process``, IEEE 802.11-2012 13.10.9.3
+    case E2). Frames follow next hops, so the route is the chain either way."""
     dst = path[-1]
     problems: List[str] = []
     notes: List[str] = []
@@ -75,9 +79,12 @@ def path_problems(path: List[str], tables: Mapping[str, List[mesh.MeshPath]],
         entry = next((p for p in tables.get(node, []) if p.destination == mac[dst]), None)
         if entry is None:
             problems.append(f"{node} has no path to {dst}")
-        elif entry.next_hop != want_next or entry.hops != want_hops:
+        elif entry.next_hop != want_next or entry.hops > want_hops:
             problems.append(f"{node} reaches {dst} via {entry.next_hop} in {entry.hops} hops; "
                             f"the chain says via {path[i + 1]} ({want_next}) in {want_hops}")
+        elif entry.hops < want_hops:
+            notes.append(f"{node}'s path to {dst} (via {path[i + 1]}) counts {entry.hops} hops "
+                         f"for the chain's {want_hops} (an intermediate node's reply)")
         elif not entry.active:
             notes.append(f"{node}'s path to {dst} (via {path[i + 1]}) is inactive "
                          f"(flags {entry.flags:#x})")

@@ -158,7 +158,9 @@ def establish_peer_links(node: Node, intf: str, macs: Sequence[str], timeout: fl
     Why: with peer links opened by hand (``mesh_auto_open_plinks=0``) the kernel sends an
     Open a few times and, when none is answered, holds and returns to LISTEN for good. With a
     retry limit of 1 one collision of the two ends' peering frames is enough (seen in lab 5:
-    sta3-sta4 stayed LISTEN, and every flow over it failed with "No route to host")."""
+    sta3-sta4 stayed LISTEN, and every flow over it failed with "No route to host"). Waiting
+    here before the next mesh point opens its own links also keeps a link's two ends from
+    opening at the same moment (docs/kernel.md, "Mesh peer links")."""
     want = [m.lower() for m in macs]
     reopened: Dict[str, int] = {}
     deadline = time.monotonic() + timeout

@@ -116,6 +116,23 @@ def test_path_problems_accept_the_chain_and_name_a_shortcut():
     assert problems == [] and len(notes) == 3 and "inactive (flags 0x14)" in notes[0]
 
 
+def test_a_hop_count_from_an_intermediate_reply_is_noted_more_hops_contradict():
+    """Linux's intermediate reply carries hop count 0: the requester stores 1 for any distance
+    (seen in 002's reduced sweep at R = 1: sta6 reached sta1 via sta5 "in 1 hops")."""
+    path = ["sta1", "sta2", "sta3", "sta4"]
+    replied = table({"sta1": [("sta4", "sta2", 900, 1)], "sta2": [("sta4", "sta3", 600, 2)],
+                     "sta3": [("sta4", "sta4", 300, 1)]})
+    problems, notes = path_problems(path, replied, MAC)
+    assert problems == [] and notes == [
+        "sta1's path to sta4 (via sta2) counts 1 hops for the chain's 3 (an intermediate "
+        "node's reply)"]
+    longer = table({"sta1": [("sta4", "sta2", 900, 4)], "sta2": [("sta4", "sta3", 600, 2)],
+                    "sta3": [("sta4", "sta4", 300, 1)]})
+    problems, _ = path_problems(path, longer, MAC)
+    assert problems == ["sta1 reaches sta4 via 02:00:00:00:02:00 in 4 hops; the chain says via "
+                        "sta2 (02:00:00:00:02:00) in 3"]
+
+
 def test_peer_problems_and_stray_transmissions():
     topo = build(hops=3)
     node_of = {m: n for n, m in MAC.items()}
