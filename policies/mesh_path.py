@@ -6,7 +6,8 @@ A mesh chain is only a chain if HWMP really routes hop by hop: the enforced peer
 - a few pings from every TCP sender to its receiver make HWMP resolve the path both ways;
 - ``iw dev X mpath dump`` on every mesh point of the path must show the destination through
   the next node of the declared chain with the remaining hop count (or fewer: see
-  ``path_problems``), in both directions, and ``station dump`` an established peer link to the declared neighbours only;
+  ``path_problems``), in both directions, and ``station dump`` an established peer link to
+  the declared neighbours only;
 - the medium's per-link counters over the probe must show no unicast transmission between
   mesh points that are not declared neighbours (a frame that skipped a hop).
 
