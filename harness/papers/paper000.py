@@ -25,6 +25,7 @@ from harness.papers import (
     map_old_recovery,
     map_outside,
     map_per_frame_rts,
+    map_population,
     map_receiver,
     map_retry_series,
     map_rtt_flip,
@@ -710,6 +711,9 @@ READINGS = (
                 or rs.records,
                 [r for g in sets if g.name in SEEDS
                  or g.name.startswith("paper000_old_recovery") for r in g.records])),
+    Reading("paper000_population", "The campus's own routes (claim 3)", ONE_READING,
+            lambda rs, _sets: map_population.section_lines(rs.records,
+                                                           map_population.route_counts())),
 )
 
 
