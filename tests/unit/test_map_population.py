@@ -92,6 +92,9 @@ def test_claim_3_is_judged_per_layout_and_receiver_with_dead_routes_as_zero():
     assert "**Verdict:** explained by the routes with receivers at the quoted SNRs (claim 3 " \
         "holds on layouts 1, 2), not with the medium's" in text
     assert "quoted receivers on layouts 1, 2." in text
+    assert "Claim 5 on the same routes, RTS/CTS on over off at 3 / 4 hops: seed 1, medium's: " \
+        "-20 % / -20 %;" in text
+    assert "helps at both on fewer than two layouts with either receiver." in text
     assert "| seed 1 | quoted | 1600 / 1360 (1600 / 1360; 0 of 1 zero) |" in text
 
 
