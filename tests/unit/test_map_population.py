@@ -91,15 +91,24 @@ def test_claim_3_is_judged_per_layout_and_receiver_with_dead_routes_as_zero():
     assert judged[(1, False)].steep is False and judged[(1, False)].map_slow is False
     assert judged[(2, True)].zero[4] == (1, 2)                       # 5 kbit/s is "zero"
     text = "\n".join(P.section_lines(recs))
-    assert "**Verdict:** claim 3's fall holds over the drawn routes with receivers at the " \
-        "quoted SNRs (on layouts 1, 2), with the medium's on no layout:" in text
+    assert "**Verdict:** the fall to 3 and 4 hops (under a quarter of 1 hop) is what the " \
+        "routes a campus's routing gives show with receivers at the quoted SNRs (on layouts " \
+        "1, 2; with the medium's on no layout)" in text
+    assert "The 2-hop part (under half of 1 hop) holds with the quoted receivers on layouts " \
+        "1, 2, with the medium's on no layout: 2 hops carry 0.34-0.67 of 1 hop. " in text
     assert "with the quoted receivers on layouts 1, 2, with the medium's on no layout " \
         "(3 hops with the quoted receivers: 200-250 kbit/s, the better of RTS/CTS off and " \
         "on). A small sample" in text
+    assert "| seed 1 | quoted | 1600 / 1360 (1600 / 1360; 0 of 1 zero) | 650 / 520 (650 / " \
+        "520; 0 of 2 zero) | 100 / 80 (200 / 160; 1 of 2 zero) | 150 / 120 (300 / 240; 1 of " \
+        "2 zero) | 0.41, 0.38: yes / yes; MAP-slow |" in text
+    one = P.Judged(3, True, {(False, 1): 1000.0, (True, 1): 900.0, (False, 2): 450.0,
+                             (True, 2): 520.0, (False, 3): 200.0, (True, 3): 150.0,
+                             (False, 4): 100.0, (True, 4): 300.0}, {}, {})
+    assert one.half_at_2 is False and one.quarter_beyond is True and one.steep is False
     assert "Claim 5 on the same routes, RTS/CTS on over off at 3 / 4 hops: seed 1, medium's: " \
         "-20 % / -20 %;" in text
     assert "helps at both on fewer than two layouts with either receiver." in text
-    assert "| seed 1 | quoted | 1600 / 1360 (1600 / 1360; 0 of 1 zero) |" in text
 
 
 def test_the_page_and_the_report_read_it_as_a_reading(tmp_path):
