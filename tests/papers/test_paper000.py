@@ -505,6 +505,34 @@ def test_full_retry_series_explains_the_claim(retry_series, claim):
     assert not failing, f"claim {claim} fails with either on {sorted(failing)}"
 
 
+# -- slow: the campus's own routes (a test of one reading, not the model) --------------------
+@pytest.fixture(scope="module")
+def population() -> Dict[Any, Any]:
+    """Claim 3 per layout and receiver over routes drawn from each layout's ETX snapshot
+    (000_population.yaml, harness/papers/map_population.py); a route that carried none of the
+    pings before its flow counts as 0 kbit/s."""
+    from harness.papers import map_eleven
+    from harness.papers import map_population as P
+    run = run_file("000_population", outcome=map_eleven.broken_path)
+    return {(j.seed, j.quoted): j for j in P.judge(run.records)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", ["half_at_2", "quarter_beyond"])
+def test_full_the_campus_routes_with_quoted_receivers_explain_claim3(population, part):
+    """The reading under test: claim 3 is what the routes a campus's ETX routing gives show at
+    each hop count (the paper's named long paths being survivors among them), with receivers
+    at the SNRs quoted for 802.11b. It explains a part of claim 3 (2 hops under half of 1 hop;
+    3 and 4 hops under a quarter) if the part holds with those receivers on at least two of the
+    three layouts."""
+    for (seed, quoted), j in sorted(population.items()):
+        print(f"\nseed {seed}, {'quoted' if quoted else 'medium'} receivers: 2/1 hop "
+              f"{j.ratio2(False)}, {j.ratio2(True)}; means {sorted(j.mean.items())}; "
+              f"{part}: {getattr(j, part)}")
+    holds = [s for (s, quoted), j in population.items() if quoted and getattr(j, part)]
+    assert len(holds) >= 2, f"{part} holds with the quoted receivers on layouts {holds} only"
+
+
 # -- slow: which collisions break the long paths' frames (a measurement) ----------------------
 @pytest.mark.slow
 def test_full_most_collisions_meet_a_frame_already_on_the_air():
