@@ -719,8 +719,8 @@ READINGS = (
                 [r for g in sets if g.name in SEEDS
                  or g.name.startswith("paper000_old_recovery") for r in g.records])),
     Reading("paper000_population", "The campus's own routes (claim 3)", ONE_READING,
-            lambda rs, _sets: map_population.section_lines(rs.records,
-                                                           map_population.route_counts())),
+            lambda rs, _sets: map_population.section_lines(
+                rs.records, map_population.route_counts(), map_population.eleven_counts())),
 )
 
 

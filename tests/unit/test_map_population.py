@@ -115,3 +115,23 @@ def test_the_page_and_the_report_read_it_as_a_reading(tmp_path):
     page = assert_read_as_a_reading(tmp_path, "paper000_population", population_records(),
                                     "The campus's own routes (claim 3)")
     assert "| seed 1 | medium's | 0 / 0 of " in page                 # the link table's counts
+
+
+def test_claim_12_over_the_routes_needs_the_median_route_to_fail_on_two_layouts():
+    counts = P.eleven_counts(seeds=(1,))
+    assert sorted({c.hops for c in counts}) == [2, 3, 4]
+    for h in (2, 3, 4):
+        medium, quoted = (next(c for c in counts if c.hops == h and c.quoted == q)
+                          for q in (False, True))
+        assert medium.routes == quoted.routes > 0
+        assert 0 <= medium.failing <= medium.routes and 0 <= quoted.failing <= quoted.routes
+    made = [P.ElevenCount(s, q, h, 10, f) for s, q, h, f in
+            [(1, True, 2, 6), (1, True, 3, 5), (2, True, 2, 7), (2, True, 3, 4),
+             (3, True, 2, 2), (3, True, 3, 2), (1, False, 2, 1), (1, False, 3, 9)]]
+    text = "\n".join(P.eleven_lines(made))
+    assert "| seed 1 | quoted | 6 of 10 | 5 of 10 | 11 of 20 |" in text
+    assert "| seed 1 | medium's | 1 of 10 | 9 of 10 | 10 of 20 |" in text   # half: not more
+    assert "**Claim 12:** claim 12 holds over the layouts' own routes with the quoted " \
+        "receivers." in text
+    assert "not explained" in "\n".join(P.eleven_lines(made[4:]))
+    assert P.eleven_lines([]) == []
