@@ -5,7 +5,6 @@ import os
 import shutil
 import socket
 import struct
-import time
 
 import pytest
 
@@ -13,6 +12,7 @@ from harness.errors import HarnessError
 from harness.kernel import naming, netns
 from harness.kernel import tcp_diag as D
 from harness.traffic import flows as traffic
+from harness.traffic import servers
 
 
 def tcp_info(**fields) -> bytes:
@@ -116,8 +116,8 @@ def test_sampler_sees_the_flow_in_its_namespace_only():
     node = netns.Node("unit", naming.netns_name(tag, "unit"), tag)
     node.create()
     try:
-        node.popen(["iperf3", "-s", "-1", "-p", "5301", "-B", "127.0.0.1"])
-        time.sleep(0.5)
+        server = node.popen(["iperf3", "-s", "-1", "-p", "5301", "-B", "127.0.0.1", "--forceflush"])
+        servers.wait_listening(server)  # not a fixed sleep: a loaded host starts it late
         sampler = traffic.SsSampler(node, 5301, interval=0.1)
         client = node.popen(["iperf3", "-c", "127.0.0.1", "-p", "5301", "-t", "1", "-C", "reno"])
         client.wait(15)
