@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.medium.links import LinkTable
+from harness.medium.propagation import NOISE_FIGURE_DB
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
 from harness.papers import map_links as L
+from harness.papers import map_receiver
 from harness.papers.map_cck_loss import loss_of
 from harness.papers.map_eleven import broken_path
 from harness.papers.map_near_stall import seed_of
@@ -107,7 +109,12 @@ def weakest_hop(table: LinkTable, route: str, rate: float = RATE) -> float:
 
 def quoted_table(campus: C.Campus, seed: int) -> LinkTable:
     """The layout's link table with the receivers at the quoted CCK SNRs."""
-    return C.campus_links(C.with_rate_loss(campus, {str(k): v for k, v in QUOTED.items()}), seed)
+    return map_receiver.table(campus, seed, NOISE_FIGURE_DB, QUOTED)
+
+
+def receivers(campus: C.Campus, seed: int) -> List[Tuple[bool, LinkTable]]:
+    """(quoted, link table) for the medium's receivers and the quoted ones."""
+    return [(False, C.campus_links(campus, seed)), (True, quoted_table(campus, seed))]
 
 
 @dataclass(frozen=True)
@@ -133,8 +140,7 @@ def route_counts(seeds: Sequence[int] = (1, 2, 3), hops: Sequence[int] = (3, 4),
     for seed in seeds:
         for probe in (False, True):
             paths = snapshot(campus, seed, probe)
-            for quoted, table in ((False, C.campus_links(campus, seed)),
-                                  (True, quoted_table(campus, seed))):
+            for quoted, table in receivers(campus, seed):
                 for h in hops:
                     weak = [weakest_hop(table, r) for r in routes_by_hops(paths, h)]
                     out.append(RouteCount(seed, quoted, h, len(weak),
@@ -163,8 +169,7 @@ def eleven_counts(seeds: Sequence[int] = (1, 2, 3), hops: Sequence[int] = (2, 3,
     out = []
     for seed in seeds:
         paths = snapshot(campus, seed)
-        for quoted, table in ((False, C.campus_links(campus, seed)),
-                              (True, quoted_table(campus, seed))):
+        for quoted, table in receivers(campus, seed):
             for h in hops:
                 routes = routes_by_hops(paths, h)
                 fails = 0
