@@ -697,7 +697,9 @@ READINGS = (
     Reading("paper000_fading", "Sensitivity: lossier hops", "not the model",
             lambda rs, _sets: map_fading.section_lines(rs.ok)),
     Reading("paper000_outside", "A hidden neighbouring network", ONE_READING,
-            lambda rs, _sets: map_outside.section_lines(rs.ok)),
+            lambda rs, sets: map_outside.section_lines(
+                [r for g in sets if g.name.startswith("paper000_outside") for r in g.ok]
+                or rs.ok)),
     Reading("paper000_coherence", "Bursty loss", ONE_READING,
             lambda rs, _sets: map_coherence.section_lines(rs.ok)),
     Reading("paper000_cck_interference", "DATA as fragile as the RTS", ONE_READING,

@@ -567,6 +567,13 @@ def test_the_hidden_neighbour_reading_reads_the_path_alone(tmp_path):
     page = "\n".join(paper000.page_sections([grid, outside]))
     assert "## A hidden neighbouring network" in page
     assert not outside.name.startswith(paper000.ROWS_FROM)
+    idle = load_results(store(tmp_path / "i", "paper000_outside",
+                              [r for r in recs if not map_outside.load_of(r)]))
+    heavy = load_results(store(tmp_path / "h", "paper000_outside_heavy",
+                               [r for r in recs if map_outside.load_of(r)]))
+    split = "\n".join(paper000.page_sections([grid, idle, heavy]))
+    assert split.count("## A hidden neighbouring network") == 1      # one section, both sets
+    assert "| 1.5 | 3 |" in split and "| 0 | 3 |" in split
 
 
 def cck_records() -> List[Dict[str, Any]]:
