@@ -88,8 +88,9 @@ PAPER = Paper("000", "Koutsonikolas, Dyaberi, Garimella, Fahmy, Hu: On TCP Throu
 OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX routes settled, "
                 "then froze them; `routing: etx` computes the same snapshot from the medium's "
                 "link table, `pinned` takes the paper's paths), the testbed's outside "
-                "interference as it was (one hidden neighbouring network is tested as a "
-                "reading: 000_outside) and its changes between nights, and Linux 2.6.8's TCP (stock "
+                "interference as it was (one hidden neighbouring network, idle to saturated, is "
+                "tested as a reading: 000_outside, 000_outside_heavy) and its changes between "
+                "nights, and Linux 2.6.8's TCP (stock "
                 "Linux 6.1 here, with the 2.6.8 default BIC; 2.6.8's loss recovery is tested "
                 "as a reading: 000_old_recovery).")
 #: The experiments the page's claim rows come from (by name prefix; the page's first set, the
@@ -436,7 +437,7 @@ def why_differ() -> List[str]:
         "and more than two thirds of the collisions meet a frame already on the air or begun "
         "in the same slot, which no exchange prevents (000_collision_timing). "
         "The readings tested for why MAP's exchange paid off (lossier hops, a hidden "
-        "neighbour, loss in bursts, DATA as fragile as the RTS, every attempt bare with "
+        "neighbour idle to saturated, loss in bursts, DATA as fragile as the RTS, every attempt bare with "
         "RTS/CTS off, receivers at the quoted CCK SNRs, paths as slow as MAP's, MAP's tries "
         "per frame; a cheaper "
         "exchange by arithmetic) do not reproduce it: on the paths as slow as MAP's "
