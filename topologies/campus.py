@@ -142,6 +142,17 @@ def with_fading(campus: Campus, fading_sigma: Optional[float]) -> Campus:
     return replace(campus, propagation=prop)
 
 
+def with_sensitivity(campus: Campus, rx_sensitivity: Optional[float]) -> Campus:
+    """The campus with radios that lock onto a frame, and sense the medium busy, only from
+    ``rx_sensitivity`` dBm on (None: as filed). A reading of real receivers, whose detection
+    sits above the noise floor the file assumes: fewer routers hear each other, so more hidden
+    pairs; routes and link checks follow it."""
+    if rx_sensitivity is None:
+        return campus
+    prop = {**campus.propagation, "rx_sensitivity": float(rx_sensitivity), "cs_threshold": None}
+    return replace(campus, propagation=prop)
+
+
 def with_rate_loss(campus: Campus, rate_loss: Optional[Mapping[Any, float]]) -> Campus:
     """The campus with receivers that lose ``rate_loss`` dB per rate (Mbit/s) against the
     medium's ideal error formulas (``medium.rate_loss``, docs/medium.md; None: as filed)."""
@@ -459,13 +470,16 @@ def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str
           nodes: str = "all", rate: Optional[float] = None, rts: bool = False,
           shadowing_seed: Optional[int] = None, etx_rate: float = 2,
           fading_sigma: Optional[float] = None, outside: Optional[str] = None,
-          rate_loss: Optional[Mapping[str, float]] = None) -> CampusTopology:
+          rate_loss: Optional[Mapping[str, float]] = None,
+          rx_sensitivity: Optional[float] = None) -> CampusTopology:
     """The campus as a topology: one IBSS station per router (all, or the path's), static
     routes by ``routing``; ``rate`` None = auto (minstrel). ``fading_sigma`` replaces the
     file's per-frame fading by log-normal fading of that spread (a sensitivity knob: lossier
     links at the same mean power; routes and link checks follow it); ``rate_loss`` likewise
-    gives the receivers an implementation loss per rate (``with_rate_loss``)."""
-    place = with_rate_loss(with_fading(load_campus(campus), fading_sigma), rate_loss)
+    gives the receivers an implementation loss per rate (``with_rate_loss``) and
+    ``rx_sensitivity`` a detection threshold above the file's (``with_sensitivity``)."""
+    place = with_sensitivity(with_rate_loss(with_fading(load_campus(campus), fading_sigma),
+                                            rate_loss), rx_sensitivity)
     if routing not in ROUTINGS:
         raise SchemaError("topology.routing", f"{routing!r}; allowed: {', '.join(ROUTINGS)}")
     if nodes not in NODE_SETS:
@@ -585,6 +599,10 @@ BUILDER = Builder(
                   "(Mbit/s), e.g. {5.5: 4.6, 11: 2.7} (medium.rate_loss over the campus: routes "
                   "and link checks follow it)", default=None, min=-20.0, max=40.0,
                   nullable=True, null_label="none (the ideal formulas)", omit_default=True),
+        ParamSpec("rx_sensitivity", "float", "power (dBm) from which a radio locks onto a "
+                  "frame and senses the medium busy, in place of the campus file's (routes and "
+                  "link checks follow it)", default=None, min=-100.0, max=-60.0, nullable=True,
+                  null_label="the campus file's", omit_default=True),
         ParamSpec("outside", "str", "a neighbouring pair off the pinned path, \"a-b\" or auto "
                   "(the router hidden from most of the path's hops and its best partner); "
                   "flows name it outside1, outside2", default=None, nullable=True,

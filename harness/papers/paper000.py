@@ -29,6 +29,7 @@ from harness.papers import (
     map_receiver,
     map_retry_series,
     map_rtt_flip,
+    map_sensitivity,
     map_window,
 )
 from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
@@ -600,6 +601,7 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
             out += map_auto_rate.section_lines(by_seed, eleven.records)
             out += map_receiver.section_lines(map_receiver.sweep([s for s, _g in by_seed]),
                                               eleven.records)
+        out += map_sensitivity.section_lines(map_sensitivity.sweep([s for s, _g in by_seed]))
     sender = next((rs for rs in sets if rs.name.startswith("paper000_sender_window")), None)
     if sender is not None and default is not None:
         out += ["## Which window mechanism", "",

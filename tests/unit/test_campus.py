@@ -196,6 +196,8 @@ def test_first_and_last_are_the_pinned_paths_ends_with_every_router_started(tmp_
     ({"routing": "pinned", "path": "1-23-16", "outside": "4-30"}, "topology.outside",
      "4 and 30 are not linked at 2 Mbit/s"),
     ({"outside": "auto"}, "topology.outside", "only with routing: pinned"),
+    ({"routing": "pinned", "path": "1-23-16", "rx_sensitivity": -60}, "topology.path",
+     "not a path: 1 and 23 are not linked"),
     ({"routing": "pinned", "path": "1-99"}, "topology.path", "'99' in '1-99' is not a router"),
     ({"routing": "pinned", "path": "1-30"}, "topology.path", "not a path: 1 and 30 are not linked"),
     ({"routing": "pinned", "path": "1-23-1"}, "topology.path", "visits router 1 twice"),
@@ -237,6 +239,8 @@ def test_a_user_flow_by_router_numbers(tmp_path):
      r"exp.yaml:2: topology.path: '5-3-16' is not a path: 3 and 16 are not linked"),
     ("{builder: campus}", "{src: 5, dst: 23}", "medium: {exponent: 4}",
      r"medium.exponent: not allowed with topology.builder 'campus'"),
+    ("{builder: campus, rx_sensitivity: -40}", "{src: 5, dst: 23}", "",
+     r"topology.rx_sensitivity: .*-60"),
 ])
 def test_bad_experiments_fail_before_anything_starts(tmp_path, topology, flow, medium, match):
     with pytest.raises(HarnessError, match=match):
