@@ -441,8 +441,8 @@ def why_differ() -> List[str]:
         "neighbour idle to saturated, loss in bursts, DATA as fragile as the RTS, every "
         "attempt bare with RTS/CTS off, receivers at the quoted CCK SNRs, paths as slow as "
         "MAP's, MAP's tries per frame; on the link table, radios that detect only above the "
-        "noise floor; a cheaper exchange by arithmetic) do not reproduce it: on the paths as slow as MAP's "
-        "(000_near_stall) RTS/CTS costs most (-64 % and -82 %).",
+        "noise floor; a cheaper exchange by arithmetic) do not reproduce it: on the paths as "
+        "slow as MAP's (000_near_stall) RTS/CTS costs most (-64 % and -82 %).",
         "**Each claim's readings.** The sections above marked \"a test of one reading\" "
         "each judge one explanation on records; docs/results/papers/README.md (\"Paper 000: "
         "where we differ, and what was tested\") lists, claim by claim, which were tested and "
@@ -700,9 +700,8 @@ READINGS = (
     Reading("paper000_fading", "Sensitivity: lossier hops", "not the model",
             lambda rs, _sets: map_fading.section_lines(rs.ok)),
     Reading("paper000_outside", "A hidden neighbouring network", ONE_READING,
-            lambda rs, sets: map_outside.section_lines(
-                [r for g in sets if g.name.startswith("paper000_outside") for r in g.ok]
-                or rs.ok)),
+            lambda rs, sets: map_outside.section_lines(   # 000_outside and _heavy as one
+                [r for g in sets if g.name.startswith("paper000_outside") for r in g.ok])),
     Reading("paper000_coherence", "Bursty loss", ONE_READING,
             lambda rs, _sets: map_coherence.section_lines(rs.ok)),
     Reading("paper000_cck_interference", "DATA as fragile as the RTS", ONE_READING,
