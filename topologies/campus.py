@@ -28,7 +28,7 @@ import heapq
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import yaml
 
@@ -471,13 +471,19 @@ def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str
           shadowing_seed: Optional[int] = None, etx_rate: float = 2,
           fading_sigma: Optional[float] = None, outside: Optional[str] = None,
           rate_loss: Optional[Mapping[str, float]] = None,
-          rx_sensitivity: Optional[float] = None) -> CampusTopology:
+          rx_sensitivity: Optional[float] = None,
+          rts_threshold: Optional[int] = None) -> CampusTopology:
     """The campus as a topology: one IBSS station per router (all, or the path's), static
     routes by ``routing``; ``rate`` None = auto (minstrel). ``fading_sigma`` replaces the
     file's per-frame fading by log-normal fading of that spread (a sensitivity knob: lossier
     links at the same mean power; routes and link checks follow it); ``rate_loss`` likewise
     gives the receivers an implementation loss per rate (``with_rate_loss``) and
-    ``rx_sensitivity`` a detection threshold above the file's (``with_sensitivity``)."""
+    ``rx_sensitivity`` a detection threshold above the file's (``with_sensitivity``).
+    ``rts_threshold`` protects only frames longer than that many bytes where ``rts`` would
+    protect every one (``iw phy set rts N``: a TCP ACK of 88 bytes then goes bare)."""
+    if rts_threshold is not None and not rts:
+        raise SchemaError("topology.rts_threshold", f"{rts_threshold}: only with rts: true "
+                                                    "(the threshold of RTS/CTS that is on)")
     place = with_sensitivity(with_rate_loss(with_fading(load_campus(campus), fading_sigma),
                                             rate_loss), rx_sensitivity)
     if routing not in ROUTINGS:
@@ -510,7 +516,7 @@ def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str
     for rid in ids:
         name = router_name(rid)
         topo.add_station(name, place.position(rid), mode="ibss", channel=place.radio["channel"],
-                         rate=rate, rts=rts and rid not in extra,
+                         rate=rate, rts=_station_rts(rts, rts_threshold, rid in extra),
                          txpower_dbm=place.radio["txpower_dbm"],
                          retry_limit=place.radio["retry_limit"], ip=f"10.0.0.{rid}/24", phy="b",
                          antenna_gain_dbi=place.radio["antenna_gain_dbi"])
@@ -545,6 +551,13 @@ def build(campus: str = DEFAULT_CAMPUS, routing: str = "etx", path: Optional[str
             topo.add_route(a, b, route[1])
     topo.medium = place.medium(shadowing_seed)
     return topo
+
+
+def _station_rts(rts: bool, threshold: Optional[int], outside: bool) -> Union[bool, int]:
+    """A router's RTS setting: off for the outside pair, else the threshold or on for all."""
+    if outside or not rts:
+        return False
+    return True if threshold is None else threshold
 
 
 def _outside_ids(outside: Optional[str], place: Campus, table: LinkTable,
@@ -586,6 +599,9 @@ BUILDER = Builder(
         ParamSpec("rate", "choice", "fixed 802.11b rate in Mbit/s, or auto (minstrel)",
                   default="auto", choices=RATES_B + ("auto",)),
         ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
+        ParamSpec("rts_threshold", "int", "with rts: true, RTS/CTS only before frames longer "
+                  "than this many bytes (iw phy set rts N)", default=None, min=0, max=2347,
+                  nullable=True, null_label="every frame (0)", omit_default=True),
         ParamSpec("shadowing_seed", "int", "seed of the static shadowing (another layout of "
                   "the same buildings)", default=None, min=0, nullable=True,
                   null_label="the campus file's"),

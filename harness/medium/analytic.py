@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Dict
+from typing import Dict, Optional
 
 from harness.kernel.wireless import DSSS_RATES, OFDM_RATES
 
@@ -178,17 +178,20 @@ TCP_IP_HEADERS = 52
 
 
 def tcp_goodput_mbps(phy: str, rate: float, mss: int = 1448, ack_every: int = 2,
-                     **kw) -> float:
+                     ack_rts: Optional[bool] = None, **kw) -> float:
     """One TCP flow over one hop, no collisions or errors (docs/medium.md,
     'Analytic goodput of one sender'):
     each data segment is its own DCF exchange, and every `ack_every` segments
     (2 with delayed ACK, 1 with quickack) a TCP ACK takes one more exchange:
         T = T_frame(mss + 52) + T_frame(52) / ack_every,  goodput = 8 mss / T
-    with T_frame = DIFS + CWmin/2 slot + exchange (see single_sender_goodput_mbps)."""
-    def t_frame(ip_len: int) -> float:
-        ex = exchange(phy, rate, ip_len, **kw)
+    with T_frame = DIFS + CWmin/2 slot + exchange (see single_sender_goodput_mbps).
+    `ack_rts` False sends the TCP ACKs bare while `rts` protects the segments (an RTS
+    threshold between the two frame lengths); None = as the segments."""
+    def t_frame(ip_len: int, **extra) -> float:
+        ex = exchange(phy, rate, ip_len, **{**kw, **extra})
         return ex.tm.difs + ex.tm.cw_min / 2 * ex.tm.slot + ex.success
-    return 8 * mss / (t_frame(mss + TCP_IP_HEADERS) + t_frame(TCP_IP_HEADERS) / ack_every)
+    acks = {} if ack_rts is None else {"rts": ack_rts}
+    return 8 * mss / (t_frame(mss + TCP_IP_HEADERS) + t_frame(TCP_IP_HEADERS, **acks) / ack_every)
 
 
 def rx_start_delay_us(rate: float, short_preamble: bool = False) -> float:

@@ -245,15 +245,18 @@ def one_segment_model(rate: float, rts: bool) -> float:
     return half / full
 
 
-def rts_cost_model(rate: float, short_preamble: bool = False) -> float:
+def rts_cost_model(rate: float, short_preamble: bool = False, acks_bare: bool = False
+                   ) -> float:
     """Analytic gain (percent) of RTS/CTS off over on for one TCP flow on one clean hop
     (harness.medium.analytic; long preamble: each RTS and CTS carries its own 192 us PLCP
     header, 96 us with the short one): the cost of the extra exchange alone, with no hidden
-    terminal to prevent."""
+    terminal to prevent. ``acks_bare``: only the data segments go behind RTS/CTS, the TCP
+    ACKs bare (an RTS threshold between the two lengths, ``topology.rts_threshold``)."""
     from harness.medium import analytic
     off = analytic.tcp_goodput_mbps("b", rate, overhead=MAC_OVERHEAD,
                                     short_preamble=short_preamble)
     on = analytic.tcp_goodput_mbps("b", rate, overhead=MAC_OVERHEAD, rts=True,
+                                   ack_rts=False if acks_bare else None,
                                    short_preamble=short_preamble)
     return (off / on - 1) * 100
 

@@ -28,6 +28,7 @@ from harness.papers import (
     map_population,
     map_receiver,
     map_retry_series,
+    map_rts_threshold,
     map_rtt_flip,
     map_sensitivity,
     map_window,
@@ -684,6 +685,16 @@ def _per_frame_lines(rs: ResultSet, sets: Sequence[ResultSet]) -> List[str]:
         map_per_frame_rts.records(rs.ok, fragile.ok if fragile is not None else ()))
 
 
+def _threshold_lines(sets: Sequence[ResultSet]) -> List[str]:
+    """The RTS-threshold runs (000_rts_threshold and its 1-hop part as one), with the default
+    layout grid's 1-hop costs beside them where ``sets`` holds the grid."""
+    grid = next((g for g in sets if g.name == "paper000_map"), None)
+    gains = ({rate: M.rts_gain(M.Grid.of(grid.ok), 1, rate, favour=False) for rate in M.RATES}
+             if grid is not None else None)
+    return map_rts_threshold.section_lines(
+        [r for g in sets if g.name.startswith("paper000_rts_threshold") for r in g.ok], gains)
+
+
 @dataclass(frozen=True)
 class Reading:
     """An experiment that tests one reading: its name prefix, its section's head, the note the
@@ -722,6 +733,8 @@ READINGS = (
                 or rs.records,
                 [r for g in sets if g.name in SEEDS
                  or g.name.startswith("paper000_old_recovery") for r in g.records])),
+    Reading("paper000_rts_threshold", "RTS/CTS above a threshold: TCP ACKs bare (claims 4, 5)",
+            ONE_READING, lambda rs, sets: _threshold_lines(sets)),
     Reading("paper000_population", "The campus's own routes (claim 3)", ONE_READING,
             lambda rs, _sets: map_population.section_lines(
                 rs.records, map_population.route_counts(), map_population.eleven_counts())),

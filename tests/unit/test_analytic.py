@@ -90,6 +90,17 @@ def test_tcp_goodput_adds_ack_exchanges():
     assert an.tcp_goodput_mbps("b", 11, ack_every=1) < an.tcp_goodput_mbps("b", 11) < data_only
 
 
+def test_tcp_goodput_with_the_acks_bare_lies_between_no_rts_and_rts_on_every_frame():
+    # an RTS threshold between the two lengths: the segments behind RTS/CTS, the TCP ACKs bare
+    t_data = 8 * 1500 / an.single_sender_goodput_mbps("b", 5.5, 1500, rts=True)
+    t_ack = 8 * 52 / an.single_sender_goodput_mbps("b", 5.5, 52)
+    bare = an.tcp_goodput_mbps("b", 5.5, rts=True, ack_rts=False)
+    assert bare == pytest.approx(8 * 1448 / (t_data + t_ack / 2))
+    assert an.tcp_goodput_mbps("b", 5.5, rts=True) < bare < an.tcp_goodput_mbps("b", 5.5)
+    assert an.tcp_goodput_mbps("b", 5.5, rts=True, ack_rts=None) == an.tcp_goodput_mbps(
+        "b", 5.5, rts=True)
+
+
 def test_lossy_link_model_limits():
     for phy, rate in (("b", 11), ("g", 54)):
         assert an.lossy_link_goodput_mbps(phy, rate, 1500, 0.0, 7) == pytest.approx(

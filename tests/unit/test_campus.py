@@ -153,6 +153,14 @@ def test_etx_snapshot_routes_every_pair_on_shortest_etx_paths():
     assert via[("r5", "r23")] == "r3" and ("r5", "r3") not in via
 
 
+def test_an_rts_threshold_goes_to_every_router_but_the_outside_pair():
+    topo = C.build(routing="pinned", path="37-25-14-23", nodes="path", rate=5.5, rts=True,
+                   rts_threshold=500, outside="auto")
+    assert [s.rts for s in topo.stations.values()] == [500] * 4 + [False] * 2
+    assert {s.rts for s in C.build(routing="pinned", path="5-3-23", rts=True).stations.values()
+            } == {True}
+
+
 def test_an_outside_pair_beside_a_pinned_path_is_hidden_from_it():
     # r37 - r25 - r14 - r23 (the path, RTS/CTS on) and, off it, the router hidden from most
     # of its hops with its best partner (RTS/CTS off: a network of its own)
@@ -241,6 +249,10 @@ def test_a_user_flow_by_router_numbers(tmp_path):
      r"medium.exponent: not allowed with topology.builder 'campus'"),
     ("{builder: campus, rx_sensitivity: -40}", "{src: 5, dst: 23}", "",
      r"topology.rx_sensitivity: .*-60"),
+    ("{builder: campus, rts_threshold: 500}", "{src: 5, dst: 23}", "",
+     r"topology.rts_threshold: 500: only with rts: true"),
+    ("{builder: campus, rts: true, rts_threshold: 3000}", "{src: 5, dst: 23}", "",
+     r"topology.rts_threshold: 3000 is out of range; expected an integer in \[0, 2347\]"),
 ])
 def test_bad_experiments_fail_before_anything_starts(tmp_path, topology, flow, medium, match):
     with pytest.raises(HarnessError, match=match):

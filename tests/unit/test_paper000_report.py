@@ -1141,3 +1141,72 @@ def test_retry_series_reads_each_loss_recovery_against_its_own_base():
     assert "| 1-16-29-30 (1) | off | table | 150 |" in text[old:new]    # 2.6.8's base
     assert "| 1-16-29-30 (1) | off | table | 300 |" in text[new:]      # 6.1's base
     assert "| 1-16-29-30 (1) | off | series | 600 |" in text[new:]
+
+
+def threshold_records() -> List[Dict[str, Any]]:
+    """The RTS-threshold reading's shape (000_rts_threshold and its 1-hop part): RTS/CTS off,
+    on before every frame (no ``rts_threshold`` in the record) and on above 500 bytes. At 1 hop
+    the exchange costs the paper's figures on every frame and half of them with the ACKs
+    bare; on the long paths at 5.5 Mbit/s it pays 10 % with the ACKs bare and costs 10 %
+    otherwise."""
+    out: List[Dict[str, Any]] = []
+    long_paths = [p for p in PATHS if M.hops_of(p) >= 3]
+    for threshold in (None, 0, 500):
+        for path in [p for p in PATHS if M.hops_of(p) == 1] + long_paths:
+            for rate in (M.RATES if M.hops_of(path) == 1 else (5.5, "auto")):
+                for w in (1, 2, 4, None):
+                    kbps = paper_kbps(path, rate, False, w)
+                    if threshold is not None:
+                        if M.hops_of(path) == 1:
+                            kbps /= 1 + RTS_COST[rate] / (2 if threshold else 1)
+                        else:
+                            kbps *= 1.1 if threshold else 0.9
+                    rec = record(len(out), path, rate, threshold is not None, w, kbps, 20.0)
+                    if threshold:
+                        rec["params"]["topology"]["rts_threshold"] = threshold
+                    hops = path.split("-")
+                    a, b = f"r{hops[0]}", f"r{hops[1]}"
+                    rec["medium"] = {"summary": {"links": {
+                        f"{a}>{b}": {"attempts": 100, "successes": 80,
+                                     "rts_failures": 15 if threshold is not None else 0},
+                        f"{b}>{a}": {"attempts": 50, "successes": 45,
+                                     "rts_failures": 5 if threshold == 0 else 0}}}}
+                    out.append(rec)
+    return out
+
+
+def test_the_rts_threshold_reading_reads_every_threshold_against_one_off(tmp_path):
+    from harness.papers import map_rts_threshold as RT
+    recs = threshold_records()
+    assert [RT.threshold_of(r) for r in recs[::len(recs) // 3]] == [None, 0.0, 500.0]
+    tagged = RT.tagged(recs)
+    assert len(tagged) == len(recs) * 4 // 3           # each "off" run read under both
+    gains = RT.one_hop_gains(recs)
+    assert gains[0.0] == pytest.approx({r: 100 * c for r, c in RTS_COST.items()})
+    assert gains[500.0] == pytest.approx({r: 50 * c for r, c in RTS_COST.items()})
+    verdict = RT.claim4_verdict(recs)
+    assert "on before every frame: claim 4 holds, ours minus the paper's +0 / +0 / +0" in verdict
+    assert "on above 500 bytes (TCP ACKs bare): claim 4 holds, ours minus the paper's " \
+           "-2 / -6 / -12" in verdict
+    long_ = RT.long_gains(recs)
+    assert long_[(0.0, 3, 5.5)] == pytest.approx(-10) and long_[(500.0, 4, 5.5)] == pytest.approx(10)
+    lines = RT.long_lines(recs)
+    assert lines[2] == "| 3 | 5.5 Mbit/s | +24 % | -10 % | +10 % |"
+    sums = RT.direction_sums(recs)
+    assert sums[(500.0, 3, "ACKs")] == [32 * 50, 0, 32 * 5]      # bare: no RTS lost
+    assert sums[(0.0, 3, "ACKs")][1] == 32 * 5
+    assert V.verdict_line(tagged, RT.THRESHOLD).startswith(
+        "**Verdict:** explained by an RTS threshold that leaves the TCP ACKs bare (fails at "
+        "every frame, holds at > 500 B): claim 5")
+    text = "\n".join(RT.section_lines(recs, {2: 9.9, 5.5: 20.2, "auto": 29.6}))
+    assert "| 2 Mbit/s | +4 % | +10 % | +4 % | +2 % | +11 % / +7 % | +7 % / +5 % |" in text
+    assert RT.section_lines([r for r in recs if RT.threshold_of(r) != 500.0]) == [
+        "No run of the RTS-threshold reading is stored yet.", ""]
+    sets = [load_results(store(tmp_path / "a", "paper000_rts_threshold",
+                               [r for r in recs if M.hops_of(r["point"]["topology.path"]) > 1])),
+            load_results(store(tmp_path / "b", "paper000_rts_threshold_1hop",
+                               [r for r in recs if M.hops_of(r["point"]["topology.path"]) == 1]))]
+    page = "\n".join(paper000.page_sections(sets))
+    assert "## RTS/CTS above a threshold: TCP ACKs bare (claims 4, 5) (a test of one reading, " \
+           "not the model)" in page
+    assert page.count("## RTS/CTS above a threshold") == 1 and "**Claim 4 at 1 hop:**" in page
