@@ -130,7 +130,7 @@ def one_hop_lines(records: Sequence[Mapping[str, Any]],
     if not gains:
         return []
     heads = [f"ours, {_label(t)}" for t in gains]
-    out = ["| rate | paper | " + (" grid (000_map) | " if grid_gains else "") + " | ".join(heads)
+    out = ["| rate | paper | " + ("grid (000_map) | " if grid_gains else "") + " | ".join(heads)
            + " | analytic, every frame: long / short preamble | analytic, TCP ACKs bare: long /"
            " short preamble |", "|---|---|" + ("---|" if grid_gains else "")
            + "---|" * len(heads) + "---|---|"]
