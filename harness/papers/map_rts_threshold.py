@@ -118,10 +118,6 @@ def direction_sums(records: Sequence[Mapping[str, Any]]
     return out
 
 
-def _gain(value: Optional[float]) -> str:
-    return M.fmt_gain(value)
-
-
 def one_hop_lines(records: Sequence[Mapping[str, Any]],
                   grid_gains: Optional[Mapping[Any, Optional[float]]] = None) -> List[str]:
     """Claim 4 per threshold beside the paper, the grid (``grid_gains``, where given) and the
@@ -136,12 +132,12 @@ def one_hop_lines(records: Sequence[Mapping[str, Any]],
            + "---|" * len(heads) + "---|---|"]
     for rate in M.RATES:
         model = 11.0 if rate == "auto" else float(rate)
-        every = " / ".join(_gain(M.rts_cost_model(model, sp)) for sp in (False, True))
-        bare = " / ".join(_gain(M.rts_cost_model(model, sp, acks_bare=True))
+        every = " / ".join(M.fmt_gain(M.rts_cost_model(model, sp)) for sp in (False, True))
+        bare = " / ".join(M.fmt_gain(M.rts_cost_model(model, sp, acks_bare=True))
                           for sp in (False, True))
-        grid = f" {_gain(grid_gains.get(rate))} |" if grid_gains else ""
+        grid = f" {M.fmt_gain(grid_gains.get(rate))} |" if grid_gains else ""
         out.append(f"| {M.rate_label(rate)} | +{M.PAPER_RTS_1HOP[rate]} % |{grid} "
-                   + " | ".join(_gain(g.get(rate)) for g in gains.values())
+                   + " | ".join(M.fmt_gain(g.get(rate)) for g in gains.values())
                    + f" | {every} | {bare} |")
     return out
 
@@ -179,7 +175,7 @@ def long_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
         paper = PAPER_LONG_GAIN.get((h, rate))
         out.append(f"| {h} | {M.rate_label(rate)} | "
                    + ("mixed" if paper is None else f"+{paper} %") + " | "
-                   + " | ".join(_gain(gains.get((t, h, rate))) for t in values) + " |")
+                   + " | ".join(M.fmt_gain(gains.get((t, h, rate))) for t in values) + " |")
     return out
 
 
@@ -194,6 +190,14 @@ def direction_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
         out.append(f"| {_cell(t)} | {h} | {name} | {att} | {A.fmt_share(rts, att)} | "
                    f"{A.fmt_share(data, att - rts)} |")
     return out
+
+
+def windows_text(records: Sequence[Mapping[str, Any]], hops: Sequence[int]) -> str:
+    """The windows measured on paths of these hop counts, as the text names them."""
+    found = {A.param(r, "policy.rwnd_clamp") for r in records
+             if M.hops_of(str(A.param(r, "topology.path"))) in hops}
+    names = [M.window_label(w) for w in M.WINDOWS if w in found]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def section_lines(recs: Sequence[Mapping[str, Any]],
@@ -213,15 +217,17 @@ def section_lines(recs: Sequence[Mapping[str, Any]],
            "point, one run per point.", ""]
     hop1 = one_hop_lines(ok, grid_gains)
     if hop1:
-        out += ["RTS/CTS off over on at 1 hop (claim 4: means over the windows 2, 4 and "
-                "unclamped and the four paths), beside the analytic cost of the exchange on one "
-                "clean hop (harness.medium.analytic, auto rate against 11 Mbit/s):", ""] \
+        out += ["RTS/CTS off over on at 1 hop (claim 4: means over the windows "
+                + windows_text(ok, (1,)) + " and the paths), beside the analytic cost of the "
+                "exchange on one clean hop (harness.medium.analytic, auto rate against "
+                "11 Mbit/s):", ""] \
             + hop1 + ["", claim4_verdict(ok), ""]
     long_ = long_lines(ok)
     if long_:
         tags = tagged(ok)
-        out += ["RTS/CTS on over off on the six 3- and 4-hop paths as claim 5 reads it (3 hops: "
-                "means over the windows 1, 2, 4, 6 and unclamped; 4 hops: best averages):", ""] \
+        out += ["RTS/CTS on over off on the 3- and 4-hop paths as claim 5 reads it (3 hops: "
+                "means over the windows " + windows_text(ok, (3, 4)) + "; 4 hops: best "
+                "averages):", ""] \
             + long_ + ["", "What TCP got at 5.5 Mbit/s:", ""] + V.table_lines(tags, THRESHOLD) \
             + ["", "Where the attempts failed with RTS/CTS on (share of each direction's "
                "attempts; the RTS frames that got a CTS are the base of the last column):", ""] \

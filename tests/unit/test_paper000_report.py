@@ -1200,6 +1200,8 @@ def test_the_rts_threshold_reading_reads_every_threshold_against_one_off(tmp_pat
         "every frame, holds at > 500 B): claim 5")
     text = "\n".join(RT.section_lines(recs, {2: 9.9, 5.5: 20.2, "auto": 29.6}))
     assert "| 2 Mbit/s | +4 % | +10 % | +4 % | +2 % | +11 % / +7 % | +7 % / +5 % |" in text
+    assert "means over the windows 1, 2, 4 and unclamped and the paths" in text
+    assert RT.windows_text(recs[:1], (1,)) == "1"
     assert RT.section_lines([r for r in recs if RT.threshold_of(r) != 500.0]) == [
         "No run of the RTS-threshold reading is stored yet.", ""]
     sets = [load_results(store(tmp_path / "a", "paper000_rts_threshold",
