@@ -209,6 +209,9 @@ PAPER_BEST = {
 }
 #: RTS/CTS off over on at 1 hop (§4.1), percent.
 PAPER_RTS_1HOP = {2: 4, 5.5: 12, "auto": 23}
+#: RTS/CTS on over off at 3-4 hops (§4.3-4.4, claim 5), percent: (hops, rate) -> gain; 3 hops
+#: compares averages over windows, 4 hops the best averages.
+PAPER_RTS_LONG = {(3, 5.5): 24, (4, 5.5): 27, (4, "auto"): 19}
 
 
 def mean_over(grid: Grid, hops: int, what: str = "kbps", rates: Sequence[Any] = RATES,

@@ -88,10 +88,6 @@ def long_gains(records: Sequence[Mapping[str, Any]]
     return out
 
 
-#: Claim 5's figures (§4.3-4.4): (hops, rate) -> RTS/CTS on over off, percent.
-PAPER_LONG_GAIN = {(3, 5.5): 24, (4, 5.5): 27, (4, "auto"): 19}
-
-
 def direction_sums(records: Sequence[Mapping[str, Any]]
                    ) -> Dict[Tuple[float, int, str], List[int]]:
     """(threshold, hops, direction) -> [attempts, failed at the RTS, failed after it or bare]
@@ -172,7 +168,7 @@ def long_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
     out = ["| hops | rate | paper | " + " | ".join(f"ours, {_label(t)}" for t in values) + " |",
            "|---|---|---|" + "---|" * len(values)]
     for h, rate in sorted({(h, r) for _t, h, r in gains}, key=lambda k: (k[0], str(k[1]))):
-        paper = PAPER_LONG_GAIN.get((h, rate))
+        paper = M.PAPER_RTS_LONG.get((h, rate))
         out.append(f"| {h} | {M.rate_label(rate)} | "
                    + ("mixed" if paper is None else f"+{paper} %") + " | "
                    + " | ".join(M.fmt_gain(gains.get((t, h, rate))) for t in values) + " |")
