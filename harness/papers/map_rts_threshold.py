@@ -7,7 +7,9 @@ madwifi chose it (``medium.rts_flags: first_entry``). Read as claim 4's 1-hop co
 analytic cost of each exchange (``map_analysis.rts_cost_model``) and as the long-path
 quantities of claims 3 and 5-7 per threshold, with where each direction's attempts failed. It
 tests one reading of why MAP's exchange cost less at 1 hop and paid off on its long paths; it
-is not the model.
+is not the model. A second reading sits on it (000_rts_threshold_1hop11.yaml): claim 4's
+auto-rate figure is the exchange's cost at a fixed 11 Mbit/s, which MAP's rate control held
+and ours (minstrel) does not; the airtime of each segment attempt says which rates ran.
 
 Imports only the paper-analysis helpers (``analysis``, ``map_analysis``, ``map_variants``).
 """
@@ -22,6 +24,13 @@ from harness.papers import map_variants as V
 #: The threshold of RTS/CTS that is on: 0 = before every frame (the grids'), or the reading's.
 EVERY_FRAME = 0.0
 ACKS_BARE = 500.0
+#: The 1-hop rates read: the grid's, and the fixed 11 Mbit/s of 000_rts_threshold_1hop11.
+ONE_HOP_RATES: Tuple[Any, ...] = (2, 5.5, 11, "auto")
+#: Claim 4's auto-rate cost must lie this near the paper's (points), as the 1-hop slow test's.
+TOLERANCE = 5.0
+#: How near (points) the fixed rates' costs weighted by auto's rate mix must come to auto's
+#: cost for the mix to account for it: half of ``TOLERANCE``, the rest left to run noise.
+MIX_TOLERANCE = 2.5
 #: The key a record of this reading carries, copied once per threshold it is read under.
 TAG = "rts_threshold_reading"
 
@@ -70,7 +79,7 @@ def one_hop_gains(records: Sequence[Mapping[str, Any]]
                   ) -> Dict[float, Dict[Any, Optional[float]]]:
     """Per threshold and rate: RTS/CTS off over on at 1 hop, percent (claim 4's quantity:
     means over the windows and paths measured)."""
-    return {t: {rate: M.rts_gain(g, 1, rate, favour=False) for rate in M.RATES}
+    return {t: {rate: M.rts_gain(g, 1, rate, favour=False) for rate in ONE_HOP_RATES}
             for t, g in grids(records).items() if 1 in g.hop_counts()}
 
 
@@ -114,6 +123,86 @@ def direction_sums(records: Sequence[Mapping[str, Any]]
     return out
 
 
+def segment_airtime(records: Sequence[Mapping[str, Any]]
+                    ) -> Dict[Tuple[Any, Optional[float]], float]:
+    """(rate, threshold: None = RTS/CTS off) -> the medium's airtime per attempt (us) of the
+    1-hop paths' segment direction, summed over runs: which rates a rate control ran (a
+    1538-byte frame takes 2429 us at 5.5 and 1310 us at 11 Mbit/s, long preamble)."""
+    sums: Dict[Tuple[Any, Optional[float]], List[int]] = {}
+    for rec in records:
+        path = str(A.param(rec, "topology.path"))
+        links = ((rec.get("medium") or {}).get("summary") or {}).get("links") or {}
+        if rec.get("status") != "ok" or M.hops_of(path) != 1:
+            continue
+        a, b = path.split("-")
+        link = links.get(f"r{a}>r{b}")
+        if not isinstance(link, Mapping) or not link.get("attempts") \
+                or "airtime_us" not in link:
+            continue
+        acc = sums.setdefault((A.param(rec, "topology.rate"), threshold_of(rec)), [0, 0])
+        acc[0] += int(link["airtime_us"])
+        acc[1] += int(link["attempts"])
+    return {k: us / n for k, (us, n) in sums.items() if n}
+
+
+def eleven_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    """Airtime per segment attempt at 1 hop per rate and RTS/CTS setting: the rate mix."""
+    air = segment_airtime(records)
+    if not any(rate == 11 for rate, _t in air):
+        return []
+    values = sorted({t for _r, t in air if t is not None})
+    heads = ["off"] + [_cell(t) for t in values]
+    out = ["| rate | " + " | ".join(f"RTS/CTS {h}" for h in heads) + " |",
+           "|---|" + "---|" * len(heads)]
+    for rate in ONE_HOP_RATES:
+        if any(r == rate for r, _t in air):
+            cells = [air.get((rate, t)) for t in [None, *values]]
+            out.append(f"| {M.rate_label(rate)} | "
+                       + " | ".join("-" if c is None else f"{c:.0f} us" for c in cells) + " |")
+    return out
+
+
+def slow_share(records: Sequence[Mapping[str, Any]]) -> Optional[float]:
+    """The share of our auto rate's 1-hop segment attempts that went at 5.5 Mbit/s rather
+    than 11, as the airtimes per attempt with RTS/CTS off place auto's between the two fixed
+    rates' (0: all at 11 Mbit/s; clipped to 0..1; None without all three)."""
+    air = segment_airtime(records)
+    a11, a55, auto = air.get((11, None)), air.get((5.5, None)), air.get(("auto", None))
+    if a11 is None or a55 is None or auto is None or a55 <= a11:
+        return None
+    return min(1.0, max(0.0, (auto - a11) / (a55 - a11)))
+
+
+def eleven_verdict(records: Sequence[Mapping[str, Any]]) -> str:
+    """The auto-rate reading: it explains claim 4's auto figure if, with the ACKs bare, (a) a
+    fixed 11 Mbit/s costs within ``TOLERANCE`` points of the paper's auto cost and nearer to it
+    than our auto rate, and (b) our auto rate's mix of rates accounts for its lower cost: the
+    fixed rates' costs weighted by ``slow_share`` come within ``MIX_TOLERANCE`` of auto's."""
+    bare = one_hop_gains(records).get(ACKS_BARE, {})
+    eleven, auto, c55 = bare.get(11), bare.get("auto"), bare.get(5.5)
+    share = slow_share(records)
+    if eleven is None or auto is None or c55 is None or share is None:
+        return ("The auto-rate reading is not judged here: runs at 5.5 and 11 Mbit/s and at "
+                "auto rate, RTS/CTS off and above 500 bytes, are needed.")
+    paper = M.PAPER_RTS_1HOP["auto"]
+    mix = share * c55 + (1 - share) * eleven
+    why = []
+    if not (abs(eleven - paper) <= TOLERANCE and abs(eleven - paper) < abs(auto - paper)):
+        why.append(f"at a fixed 11 Mbit/s it is not within {TOLERANCE:g} points of the "
+                   "paper's auto figure and nearer to it than our auto rate's")
+    if abs(mix - auto) > MIX_TOLERANCE:
+        why.append(f"our auto rate's mix of rates would make it {mix:+.0f} %, not its "
+                   f"{auto:+.0f} %")
+    outcome = ("holds: claim 4's auto figure is the cost at 11 Mbit/s, and ours is lower "
+               "because our rate control sends some segments slower" if not why
+               else "does not hold: " + "; ".join(why))
+    return (f"**Auto rate as a fixed 11 Mbit/s:** with the TCP ACKs bare, RTS/CTS costs "
+            f"{eleven:+.0f} % at a fixed 11 Mbit/s, {c55:+.0f} % at 5.5 Mbit/s and "
+            f"{auto:+.0f} % at auto rate (paper, auto: +{paper} %); by the airtime per segment "
+            f"attempt (RTS/CTS off) our auto rate sent {share * 100:.0f} % of them as slowly as "
+            f"5.5 Mbit/s and the rest at 11. The reading {outcome}.")
+
+
 def one_hop_lines(records: Sequence[Mapping[str, Any]],
                   grid_gains: Optional[Mapping[Any, Optional[float]]] = None) -> List[str]:
     """Claim 4 per threshold beside the paper, the grid (``grid_gains``, where given) and the
@@ -126,13 +215,16 @@ def one_hop_lines(records: Sequence[Mapping[str, Any]],
            + " | analytic, every frame: long / short preamble | analytic, TCP ACKs bare: long /"
            " short preamble |", "|---|---|" + ("---|" if grid_gains else "")
            + "---|" * len(heads) + "---|---|"]
-    for rate in M.RATES:
+    for rate in ONE_HOP_RATES:
+        if all(g.get(rate) is None for g in gains.values()):
+            continue
         model = 11.0 if rate == "auto" else float(rate)
+        paper = M.PAPER_RTS_1HOP.get(rate)
         every = " / ".join(M.fmt_gain(M.rts_cost_model(model, sp)) for sp in (False, True))
         bare = " / ".join(M.fmt_gain(M.rts_cost_model(model, sp, acks_bare=True))
                           for sp in (False, True))
         grid = f" {M.fmt_gain(grid_gains.get(rate))} |" if grid_gains else ""
-        out.append(f"| {M.rate_label(rate)} | +{M.PAPER_RTS_1HOP[rate]} % |{grid} "
+        out.append(f"| {M.rate_label(rate)} | {'-' if paper is None else f'+{paper} %'} |{grid} "
                    + " | ".join(M.fmt_gain(g.get(rate)) for g in gains.values())
                    + f" | {every} | {bare} |")
     return out
@@ -218,6 +310,11 @@ def section_lines(recs: Sequence[Mapping[str, Any]],
                 "exchange on one clean hop (harness.medium.analytic, auto rate against "
                 "11 Mbit/s):", ""] \
             + hop1 + ["", claim4_verdict(ok), ""]
+    eleven = eleven_lines(ok)
+    if eleven:
+        out += ["Airtime per attempt of the segments' direction at 1 hop (the medium's, the "
+                "exchange included where RTS/CTS is on; sums over paths and windows): which "
+                "rates auto rate ran.", ""] + eleven + ["", eleven_verdict(ok), ""]
     long_ = long_lines(ok)
     if long_:
         tags = tagged(ok)

@@ -1182,8 +1182,8 @@ def test_the_rts_threshold_reading_reads_every_threshold_against_one_off(tmp_pat
     tagged = RT.tagged(recs)
     assert len(tagged) == len(recs) * 4 // 3           # each "off" run read under both
     gains = RT.one_hop_gains(recs)
-    assert gains[0.0] == pytest.approx({r: 100 * c for r, c in RTS_COST.items()})
-    assert gains[500.0] == pytest.approx({r: 50 * c for r, c in RTS_COST.items()})
+    assert gains[0.0] == pytest.approx({**{r: 100 * c for r, c in RTS_COST.items()}, 11: None})
+    assert gains[500.0] == pytest.approx({**{r: 50 * c for r, c in RTS_COST.items()}, 11: None})
     verdict = RT.claim4_verdict(recs)
     assert "on before every frame: claim 4 holds, ours minus the paper's +0 / +0 / +0" in verdict
     assert "on above 500 bytes (TCP ACKs bare): claim 4 holds, ours minus the paper's " \
@@ -1212,3 +1212,60 @@ def test_the_rts_threshold_reading_reads_every_threshold_against_one_off(tmp_pat
     assert "## RTS/CTS above a threshold: TCP ACKs bare (claims 4, 5) (a test of one reading, " \
            "not the model)" in page
     assert page.count("## RTS/CTS above a threshold") == 1 and "**Claim 4 at 1 hop:**" in page
+
+
+def auto_as_eleven_records(cost11: float, air_auto: int) -> List[Dict[str, Any]]:
+    """The 1-hop part of the RTS-threshold reading with a fixed 11 Mbit/s beside auto rate:
+    with the ACKs bare RTS/CTS costs 13 % at 5.5, ``cost11`` at 11 Mbit/s and 18 % at auto; a
+    segment attempt takes 2400 and 1400 us at 5.5 and 11 Mbit/s (RTS/CTS off) and ``air_auto``
+    at auto rate."""
+    out: List[Dict[str, Any]] = []
+    for threshold in (None, 0, 500):
+        for path in [p for p in PATHS if M.hops_of(p) == 1]:
+            for rate in (5.5, 11, "auto"):
+                for w in (2, None):
+                    kbps = 5000.0
+                    if threshold is not None:
+                        cost = {5.5: 0.13, 11: cost11, "auto": 0.18}[rate] \
+                            * (1 if threshold else 1.5)
+                        kbps /= 1 + cost
+                    rec = record(len(out), path, rate, threshold is not None, w, kbps, 20.0)
+                    if threshold:
+                        rec["params"]["topology"]["rts_threshold"] = threshold
+                    a, b = (f"r{n}" for n in path.split("-"))
+                    air = {5.5: 2400, 11: 1400, "auto": air_auto}[rate]
+                    rec["medium"] = {"summary": {"links": {
+                        f"{a}>{b}": {"attempts": 100, "successes": 90, "rts_failures": 0,
+                                     "airtime_us": (air + (0 if threshold is None else 300)) * 100},
+                        f"{b}>{a}": {"attempts": 50, "successes": 45, "rts_failures": 0,
+                                     "airtime_us": 50 * 400}}}}
+                    out.append(rec)
+    return out
+
+
+@pytest.mark.parametrize("cost11, air_auto, outcome", [
+    (0.23, 1900, "sent 50 % of them as slowly as 5.5 Mbit/s and the rest at 11. The reading "
+                 "holds: claim 4's auto figure is the cost at 11 Mbit/s"),
+    (0.18, 1900, "does not hold: at a fixed 11 Mbit/s it is not within 5 points"),
+    (0.23, 1400, "does not hold: our auto rate's mix of rates would make it +23 %, not its "
+                 "+18 %"),
+])
+def test_the_auto_rate_reading_reads_a_fixed_11_mbits_beside_auto(cost11, air_auto, outcome):
+    from harness.papers import map_rts_threshold as RT
+    recs = auto_as_eleven_records(cost11, air_auto)
+    gains = RT.one_hop_gains(recs)
+    assert gains[500.0][11] == pytest.approx(100 * cost11)
+    assert gains[500.0]["auto"] == pytest.approx(18) and gains[500.0][2] is None
+    air = RT.segment_airtime(recs)
+    assert air[(11, None)] == pytest.approx(1400) and air[("auto", 500.0)] == air_auto + 300
+    lines = RT.eleven_lines(recs)
+    assert lines[0] == "| rate | RTS/CTS off | RTS/CTS every frame | RTS/CTS > 500 B |"
+    assert lines[3] == "| 11 Mbit/s | 1400 us | 1700 us | 1700 us |"
+    assert RT.slow_share(recs) == pytest.approx((air_auto - 1400) / 1000)
+    assert outcome in RT.eleven_verdict(recs)
+    hop1 = RT.one_hop_lines(recs)
+    assert [ln.split(" | ")[0] for ln in hop1[2:]] == ["| 5.5 Mbit/s", "| 11 Mbit/s", "| auto"]
+    assert hop1[3].startswith("| 11 Mbit/s | - | ")
+    assert "auto rate ran" in "\n".join(RT.section_lines(recs))
+    assert RT.eleven_lines(threshold_records()) == []
+    assert "not judged here" in RT.eleven_verdict(threshold_records())
