@@ -125,9 +125,11 @@ def direction_sums(records: Sequence[Mapping[str, Any]]
 
 def segment_airtime(records: Sequence[Mapping[str, Any]]
                     ) -> Dict[Tuple[Any, Optional[float]], float]:
-    """(rate, threshold: None = RTS/CTS off) -> the medium's airtime per attempt (us) of the
-    1-hop paths' segment direction, summed over runs: which rates a rate control ran (a
-    1538-byte frame takes 2429 us at 5.5 and 1310 us at 11 Mbit/s, long preamble)."""
+    """(rate, threshold: None = RTS/CTS off) -> the medium's airtime per data attempt (us) of
+    the 1-hop paths' segment direction, summed over runs: every PPDU the sender sent to the
+    receiver (DATA, RTS, and its MAC ACKs of the TCP ACKs) over its data attempts. Compared
+    between rates under one RTS/CTS setting it says which rates a rate control ran (a
+    1538-byte DATA frame takes 2430 us at 5.5 and 1311 us at 11 Mbit/s, long preamble)."""
     sums: Dict[Tuple[Any, Optional[float]], List[int]] = {}
     for rec in records:
         path = str(A.param(rec, "topology.path"))
@@ -312,9 +314,10 @@ def section_lines(recs: Sequence[Mapping[str, Any]],
             + hop1 + ["", claim4_verdict(ok), ""]
     eleven = eleven_lines(ok)
     if eleven:
-        out += ["Airtime per attempt of the segments' direction at 1 hop (the medium's, the "
-                "exchange included where RTS/CTS is on; sums over paths and windows): which "
-                "rates auto rate ran.", ""] + eleven + ["", eleven_verdict(ok), ""]
+        out += ["Airtime per data attempt of the segments' direction at 1 hop (the medium's: "
+                "every frame the sender put on the air to the receiver, DATA, RTS and its MAC "
+                "ACKs of the TCP ACKs, over its data attempts; sums over paths and windows): "
+                "which rates auto rate ran.", ""] + eleven + ["", eleven_verdict(ok), ""]
     long_ = long_lines(ok)
     if long_:
         tags = tagged(ok)

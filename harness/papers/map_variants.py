@@ -44,11 +44,12 @@ def grids(records: Sequence[Mapping[str, Any]], cond: Condition) -> Dict[float, 
 
 def _medium(records: Sequence[Mapping[str, Any]], cond: Condition
             ) -> Dict[Tuple[float, int, bool], Tuple[Optional[float], Optional[float]]]:
-    """(value, hops, rts) -> (share of MAC attempts received, retry-limit drops per run);
-    None where no run has the medium's counters."""
+    """(value, hops, rts) -> (share of MAC attempts received, retry-limit drops per run) at
+    ``RATE``, the rate of the table's throughputs; None where no run has the medium's
+    counters."""
     acc: Dict[Tuple[float, int, bool], Tuple[List[float], List[float]]] = {}
     for rec in records:
-        if rec.get("status") != "ok":
+        if rec.get("status") != "ok" or A.param(rec, "topology.rate") != RATE:
             continue
         key = (cond.value_of(rec), M.hops_of(A.param(rec, "topology.path")),
                bool(A.param(rec, "topology.rts")))

@@ -1269,3 +1269,16 @@ def test_the_auto_rate_reading_reads_a_fixed_11_mbits_beside_auto(cost11, air_au
     assert "auto rate ran" in "\n".join(RT.section_lines(recs))
     assert RT.eleven_lines(threshold_records()) == []
     assert "not judged here" in RT.eleven_verdict(threshold_records())
+
+
+def test_a_readings_table_reads_the_medium_at_the_rate_of_its_throughputs():
+    """The table's throughputs are at 5.5 Mbit/s; its medium columns must be too, not a mix
+    with the auto-rate runs of the same paths (000_rts_threshold ran both)."""
+    from harness.papers import map_rts_threshold as RT
+    recs = [r for r in threshold_records() if M.hops_of(r["point"]["topology.path"]) >= 3]
+    for rec in recs:
+        if rec["params"]["topology"]["rate"] == "auto":
+            for link in rec["medium"]["summary"]["links"].values():
+                link["successes"] = 0
+    rows = V.table_lines(RT.tagged(recs), RT.THRESHOLD)[2:]
+    assert rows and all("| 83.3% / 83.3% |" in row for row in rows)   # (80 + 45) / 150
