@@ -9,7 +9,7 @@ sensitivity, and what the medium and the kernel saw.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from harness.analysis import stats
 from harness.papers import analysis as A
@@ -709,7 +709,8 @@ def channel_section(rs: ResultSet) -> List[str]:
 def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     """Paper page: the arithmetic, Eq. 5 beside the fixed limits, the channel's range, and
     what the medium saw (these need several experiments, or none)."""
-    sweep = next((rs for rs in sets if rs.name.startswith("paper002_retry_sweep")), None)
+    sweeps = [rs for rs in sets if rs.name.startswith("paper002_retry_sweep")]
+    sweep = sweeps[0] if sweeps else None
     policy = next((rs for rs in sets if rs.name.startswith("paper002_airtime_retry")), None)
     channel = next((rs for rs in sets if rs.name.startswith("paper002_channel")), None)
     out: List[str] = [line.replace("### ", "## ", 1) if line.startswith("### ") else line
@@ -718,10 +719,20 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
         out += [line.replace("### ", "## ", 1) if line.startswith("### ") else line
                 for line in evidence_section(sweep.records) + metric_section(sweep.ok)]
     if policy is not None:
-        out += policy_section(policy, sweep)
+        out += policy_section(policy, next((rs for rs in sweeps
+                                             if flow_seconds(rs.ok) == flow_seconds(policy.ok)),
+                                            None))
     if channel is not None:
         out += channel_section(channel)
     return out
+
+
+def flow_seconds(records: Sequence[Mapping[str, Any]]) -> Set[float]:
+    """The flow lengths (s) the runs asked for: Eq. 5 is compared only with fixed limits of
+    the same length (a 30 s run carries its first 5 s, where the policy loses, at a larger
+    weight than a 100 s one)."""
+    return {float(f.get("duration") or 0) for rec in records
+            for f in (rec.get("params") or {}).get("flows") or []}
 
 
 # -- figures and sections --------------------------------------------------------------------

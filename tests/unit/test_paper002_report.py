@@ -262,3 +262,33 @@ def test_start_rows_set_the_policys_first_5_s_beside_the_default_limit():
     assert P.first_and_rest([slow_start]) == (pytest.approx(2.0), pytest.approx(4.0))
     rows = P.start_rows([slow_start], [fixed, other])
     assert rows[2:] == ["| 5 | Eq. 5 normal | 1 | 2.00 | 4.00 |", "| 5 | R = 7 | 1 | 4.00 | 4.00 |"]
+
+
+def test_the_policy_is_set_beside_the_sweep_of_its_own_flow_length(tmp_path):
+    """The page's claims read the first sweep given (the full file's 100 s runs); Eq. 5 is
+    compared with the sweep whose flows are as long as its own, wherever that one is listed,
+    and with none if no sweep matches."""
+    from harness.experiment.results import load_results
+
+    def lasting(recs, seconds, scale=1.0):
+        for rec in recs:
+            rec["params"]["flows"][0]["duration"] = seconds
+            rec["flows"][0]["throughput_bps"] *= scale
+        return recs
+
+    full, reduced = lasting(sweep_records(), 100), lasting(sweep_records(), 30, scale=0.5)
+    policy = lasting([record(1000, hops=3, module="cubic", limit=None, mbps=3.1,
+                             case="normal")], 30)
+    policy[0]["policies"] = {"airtime_retry": {"history": []}}
+    assert P.flow_seconds(full) == {100.0} and P.flow_seconds(policy) == {30.0}
+
+    def page(*named):
+        sets = [load_results(store(tmp_path / f"{n}{len(named)}", f"paper002_{n}", r))
+                for n, r in named]
+        return "\n".join(P.page_sections(sets))
+
+    text = page(("retry_sweep", full), ("airtime_retry", policy), ("retry_sweep_reduced", reduced))
+    assert "beside `paper002_retry_sweep_reduced`" in text
+    assert "| 3 | cubic | 3.10 | 3.00 (7) |" in text           # the 30 s runs' peak
+    text = page(("retry_sweep", full), ("airtime_retry", policy))
+    assert "## The Eq. 5 policy beside the fixed limits" in text and "beside `paper002_" not in text
