@@ -439,6 +439,30 @@ def held_seconds(rec: Mapping[str, Any]) -> float:
     return longest
 
 
+#: A run counts as held below TCP when this many of its timeouts retransmitted nothing.
+SILENT_RTOS = 2
+
+
+def silent_timeouts(rec: Mapping[str, Any]) -> int:
+    """Retransmission timeouts that sent nothing: between two socket samples of one socket
+    the backoff grew and ``retrans_total`` did not. Linux skips such a retransmission while the
+    segment's previous copy is still held below TCP (``TcpExtTCPSpuriousRtxHostQueues``);
+    measured on 6.1's 802.11s: in the frame queue of a mesh path left neither active nor
+    resolving (docs/results/papers/README.md, "Paper 002, flows that stop sending at R = 3")."""
+    samples = (rec.get("flows") or [{}])[0].get("ss") or []
+    by_socket: Dict[Tuple[Any, Any], List[Mapping[str, Any]]] = {}
+    for s in samples:
+        if isinstance(s, Mapping):
+            by_socket.setdefault((s.get("local"), s.get("peer")), []).append(s)
+    count = 0
+    for series in by_socket.values():
+        for a, b in zip(series, series[1:]):
+            if int(b.get("backoff") or 0) > int(a.get("backoff") or 0) \
+                    and b.get("retrans_total") == a.get("retrans_total"):
+                count += 1
+    return count
+
+
 def path_lost(rec: Mapping[str, Any]) -> bool:
     """Whether, after the flow, the sender's path to the receiver was no longer active
     (HWMP deactivated it and had not found it again)."""
@@ -491,8 +515,9 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """Markdown: per path length and retry limit, what the medium and the kernel saw."""
     lines = ["| hops | R | runs | mean Mbit/s | median Mbit/s | attempts collided | failed "
              "otherwise | frames > 5 transmissions | drops at the limit per s | stalled >= "
-             f"{STALL_S} s | held, no timeout | path inactive after | no path, no flow |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             f"{STALL_S} s | held, no timeout | timeouts sent nothing | path inactive after | "
+             "no path, no flow |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for h in hop_counts(records):
         groups: Dict[int, List[Mapping[str, Any]]] = {}
         unpathed: Dict[int, int] = {}
@@ -516,11 +541,12 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
                 drops.append(sum(int(x.get("limit_drops") or 0) for x in _radios(r)) / dur)
             stalled = sum(1 for r in recs if stall_seconds(r) >= STALL_S)
             held = sum(1 for r in recs if held_seconds(r) > 0)
+            silent = sum(1 for r in recs if silent_timeouts(r) >= SILENT_RTOS)
             lost = sum(1 for r in recs if path_lost(r))
             mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
             lines.append(f"| {h} | {limit} | {len(recs)} | {mean(tput):.2f} | "
                          f"{stats_median(tput):.2f} | {mean(coll):.1%} | {mean(other):.2%} | "
-                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | {lost} | "
+                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | {silent} | {lost} | "
                          f"{unpathed.get(limit, 0)} |")
     return lines
 
@@ -541,7 +567,10 @@ def evidence_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
             f"(all radios), the runs whose sender sent nothing for {STALL_S} s or more, the "
             f"runs whose sender held data in flight for {HELD_S:g} s or more (and over twice its "
             "retransmission timeout) with no acknowledgement, no retransmission and no timeout "
-            "(`held_seconds`: the segments were held, not lost), and the "
+            "(`held_seconds`: the segments were held, not lost), the runs in which "
+            f"{SILENT_RTOS} or more retransmission timeouts sent nothing (`silent_timeouts`: "
+            "the segment's copy was held below TCP, in 6.1's mesh-path frame queue where "
+            "measured), and the "
             "runs after which the sender's HWMP path to the receiver was inactive (deactivated "
             "and not found again). *runs* and the throughputs count the runs that carried a "
             "flow; *no path, no flow* counts the runs whose path check's pings (3 x 5) found no "

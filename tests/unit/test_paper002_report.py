@@ -165,7 +165,7 @@ def test_evidence_counts_collisions_channel_failures_long_series_and_stalls():
     assert P.stall_seconds(rec) == 7 and P.failure_shares(rec) == (0.15, 0.05)
     assert P.tries_share_over(rec) == pytest.approx(1 / 100)
     rows = P.evidence_rows([rec])
-    assert rows[2] == "| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 | 0 |"
+    assert rows[2] == "| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 | 0 | 0 |"
 
 
 def test_a_run_whose_path_check_found_no_path_is_counted_beside_the_means():
@@ -292,3 +292,19 @@ def test_the_policy_is_set_beside_the_sweep_of_its_own_flow_length(tmp_path):
     assert "| 3 | cubic | 3.10 | 3.00 (7) |" in text           # the 30 s runs' peak
     text = page(("retry_sweep", full), ("airtime_retry", policy))
     assert "## The Eq. 5 policy beside the fixed limits" in text and "beside `paper002_" not in text
+
+
+def test_silent_timeouts_count_timeouts_that_retransmitted_nothing():
+    """The stall at R = 3: the timer fires (backoff grows) and ``retrans_total`` stands still,
+    because the segment's copy is held below TCP; a timeout that retransmits is not silent."""
+    rec = record(0, hops=3, module="westwood", limit=3, mbps=1.0)
+    flow = rec["flows"][0]
+    flow["ss"] = [dict(ss(k, 200, 5, state=4), backoff=k) for k in range(4)]    # 3 silent
+    assert P.silent_timeouts(rec) == 3
+    flow["ss"] = [dict(ss(k, 200, 5 + k, state=4), backoff=k) for k in range(4)]  # each sent
+    assert P.silent_timeouts(rec) == 0
+    flow["ss"] = [dict(ss(k, 200, 5, state=4), backoff=min(k, 1)) for k in range(4)]
+    assert P.silent_timeouts(rec) == 1
+    assert P.evidence_rows([rec])[2].endswith("| 0 | 0 | 0 |")        # one silent: not counted
+    flow["ss"] = [dict(ss(k, 200, 5, state=4), backoff=k) for k in range(4)]
+    assert P.evidence_rows([rec])[2].endswith("| 1 | 0 | 0 |")
