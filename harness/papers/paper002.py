@@ -400,6 +400,15 @@ def stall_seconds(rec: Mapping[str, Any]) -> int:
     return longest
 
 
+def socket_series(rec: Mapping[str, Any]) -> List[List[Mapping[str, Any]]]:
+    """The first flow's socket samples (``flows[0].ss``), one time-ordered list per socket."""
+    by_socket: Dict[Tuple[Any, Any], List[Mapping[str, Any]]] = {}
+    for s in (rec.get("flows") or [{}])[0].get("ss") or []:
+        if isinstance(s, Mapping) and isinstance(s.get("t"), (int, float)):
+            by_socket.setdefault((s.get("local"), s.get("peer")), []).append(s)
+    return list(by_socket.values())
+
+
 #: A hold counts when it lasts this long and over twice the sender's retransmission timeout.
 HELD_S = 1.0
 
@@ -414,12 +423,7 @@ def held_seconds(rec: Mapping[str, Any]) -> float:
     with its timeout grown to 3 s by the RTT's variance sat 3 s in Open; the timer was
     pending and fired on time, so that is no hold.)"""
     longest = 0.0
-    samples = (rec.get("flows") or [{}])[0].get("ss") or []
-    by_socket: Dict[Tuple[Any, Any], List[Mapping[str, Any]]] = {}
-    for s in samples:
-        if isinstance(s, Mapping) and isinstance(s.get("t"), (int, float)):
-            by_socket.setdefault((s.get("local"), s.get("peer")), []).append(s)
-    for series in by_socket.values():
+    for series in socket_series(rec):
         start: Optional[Mapping[str, Any]] = None
         for s in series:
             open_ = int(s.get("ca_state") or 0) in (0, 1) and int(s.get("unacked") or 0) > 0
@@ -449,13 +453,8 @@ def silent_timeouts(rec: Mapping[str, Any]) -> int:
     segment's previous copy is still held below TCP (``TcpExtTCPSpuriousRtxHostQueues``);
     measured on 6.1's 802.11s: in the frame queue of a mesh path left neither active nor
     resolving (docs/results/papers/README.md, "Paper 002, flows that stop sending at R = 3")."""
-    samples = (rec.get("flows") or [{}])[0].get("ss") or []
-    by_socket: Dict[Tuple[Any, Any], List[Mapping[str, Any]]] = {}
-    for s in samples:
-        if isinstance(s, Mapping):
-            by_socket.setdefault((s.get("local"), s.get("peer")), []).append(s)
     count = 0
-    for series in by_socket.values():
+    for series in socket_series(rec):
         for a, b in zip(series, series[1:]):
             if int(b.get("backoff") or 0) > int(a.get("backoff") or 0) \
                     and b.get("retrans_total") == a.get("retrans_total"):
