@@ -13,8 +13,9 @@ from typing import Any, Callable, Optional, Tuple
 
 from harness.errors import HarnessError
 
-# intmap: name -> int; floatmap: name -> number (a numeric name is written as %g: 11.0 -> "11")
-TYPES = ("int", "float", "bool", "str", "choice", "intmap", "floatmap")
+# intmap: name -> int; floatmap: name -> number (a numeric name is written as %g: 11.0 -> "11");
+# maplist: a list of mappings whose keys are ``choices`` (the owner checks their values)
+TYPES = ("int", "float", "bool", "str", "choice", "intmap", "floatmap", "maplist")
 
 
 class SchemaError(HarnessError):
@@ -55,8 +56,8 @@ class ParamSpec:
     def __post_init__(self) -> None:
         if self.type not in TYPES:
             raise ValueError(f"ParamSpec {self.name}: type {self.type!r} not in {TYPES}")
-        if self.type == "choice" and not self.choices:
-            raise ValueError(f"ParamSpec {self.name}: choice needs choices")
+        if self.type in ("choice", "maplist") and not self.choices:
+            raise ValueError(f"ParamSpec {self.name}: {self.type} needs choices")
 
     def allowed(self) -> str:
         """Human description of the allowed values, for error messages and docs."""
@@ -70,6 +71,8 @@ class ParamSpec:
             text = (f"a mapping name -> number in [{_fmt(self.min)}, {_fmt(self.max)}]"
                     if self.min is not None and self.max is not None
                     else "a mapping name -> number")
+        elif self.type == "maplist":
+            text = "a list of mappings with keys " + ", ".join(_fmt(c) for c in self.choices)
         elif self.type == "bool":
             text = "true or false"
         else:
@@ -116,6 +119,8 @@ class ParamSpec:
             item = ParamSpec(self.name, "float", min=self.min, max=self.max)
             out = {_map_key(k): item.check(v, f"{path}.{k}") for k, v in value.items()}
             return dict(sorted(out.items()))
+        if self.type == "maplist":
+            return self._check_maplist(value, path, bad)
         if self.type == "choice":
             for choice in self.choices:
                 if _same(value, choice):
@@ -135,6 +140,23 @@ class ParamSpec:
         if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
             raise SchemaError(path, f"{_fmt(value)} is out of range; expected {self.allowed()}")
         return value
+
+
+    def _check_maplist(self, value: Any, path: str, bad: SchemaError) -> Any:
+        """Each item a mapping of allowed keys, keys sorted (one run id per list)."""
+        if not isinstance(value, (list, tuple)):
+            raise bad
+        out = []
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise SchemaError(f"{path}[{i}]", f"{_fmt(item)} is not a mapping; expected "
+                                                  f"{self.allowed()}")
+            for key in item:
+                if key not in self.choices:
+                    raise SchemaError(f"{path}[{i}].{key}", "unknown key; allowed "
+                                      + ", ".join(_fmt(c) for c in self.choices))
+            out.append(dict(sorted(item.items())))
+        return out
 
 
 def _map_key(key: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any, Dict
 from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
 from harness.kernel.tcp import CONGESTION_MODULES
 from harness.kernel.wireless import DSSS_RATES, RATE_CHOICES
+from harness.medium.spec import LINK_KEYS
 from topologies import BUILDERS
 
 
@@ -144,6 +145,11 @@ MEDIUM = (
     ParamSpec("fading_coherence", "float", "fading coherence time in ms: a radio pair's fade "
               "drifts (bursts of loss) instead of a fresh draw per frame", default=None, min=0.0,
               nullable=True, null_label="per frame", omit_default=True),
+    ParamSpec("links", "maplist", "overrides of single links, e.g. [{a: sta1, b: sta2, per: "
+              "0.3}]: a, b (node names), one of loss / snr (dB) / none / model, per (an "
+              "independent loss probability on every PPDU, after the SINR draw), oneway "
+              "(docs/medium.md)", default=None, nullable=True, null_label="none",
+              choices=LINK_KEYS, omit_default=True),
     ParamSpec("pcap", "bool", "write a radiotap pcap of every frame", default=False),
 )
 
@@ -178,12 +184,29 @@ def check_network_fits(params: Dict[str, Any]) -> None:
         settings = realise.medium_settings(params)
         enabled = settings.pop("enabled", True)
         # as the run merges them (execute.medium_choice): the place's settings under these
-        spec = MediumSpec.from_dict(medium_with_defaults(topo.medium, settings)) if enabled else None
+        try:
+            spec = (MediumSpec.from_dict(medium_with_defaults(topo.medium, settings))
+                    if enabled else None)
+        except HarnessError as err:  # names its medium key itself
+            raise SchemaError("", str(err)) from None
+        if spec is not None:
+            _check_link_ends(spec, topo)
         check_topology(topo, medium_for(topo, spec))
     except SchemaError:
         raise
     except HarnessError as err:
         raise SchemaError("topology", str(err)) from None
+
+
+def _check_link_ends(spec: Any, topo: Any) -> None:
+    """``medium.links``' ends must be nodes with a radio (MACs are checked when the config is
+    written: they exist only once the radios do)."""
+    radios = sorted(set(topo.stations) | set(topo.access_points))
+    for i, link in enumerate(spec.links):
+        for key, name in (("a", link.a), ("b", link.b)):
+            if ":" not in name and name not in radios:
+                raise SchemaError(f"medium.links[{i}].{key}", f"{name!r} is not a node with "
+                                  f"a radio in this topology; allowed {', '.join(radios)}")
 
 
 def check_one_retry_limit(params: Dict[str, Any]) -> None:

@@ -330,6 +330,23 @@ def test_a_per_node_queue_is_a_checked_mapping_with_a_canonical_order():
                      "medium: {queues: 20}\nflows: [{src: server, dst: client}]\n")
 
 
+def test_link_overrides_are_checked_mappings_whose_ends_are_the_topologys_radios():
+    head = "name: q\ntopology: {builder: mesh_chain, hops: 2}\nflows: [{src: first, dst: last}]\n"
+    exp = schema.loads(head + "medium: {links: [{per: 0.3, b: sta2, a: sta1}]}\n")
+    assert exp.base["medium"]["links"] == [{"a": "sta1", "b": "sta2", "per": 0.3}]
+    assert list(exp.base["medium"]["links"][0]) == ["a", "b", "per"]
+    with pytest.raises(HarnessError, match=r"medium.links\[0\].pr: unknown key; allowed a, b"):
+        schema.loads(head + "medium: {links: [{a: sta1, b: sta2, pr: 0.3}]}\n")
+    with pytest.raises(HarnessError, match=r"medium.links\[0\].b: 'sta9' is not a node .*"
+                                           r"allowed sta1, sta2, sta3"):
+        schema.loads(head + "medium: {links: [{a: sta1, b: sta9, per: 0.3}]}\n")
+    with pytest.raises(HarnessError, match=r"medium.links\[0\].per 1.5 is invalid: allowed a "
+                                           r"probability 0..1"):
+        schema.loads(head + "medium: {links: [{a: sta1, b: sta2, per: 1.5}]}\n")
+    with pytest.raises(HarnessError, match=r"medium.links: .*expected a list of mappings"):
+        schema.loads(head + "medium: {links: {a: sta1}}\n")
+
+
 def test_a_rate_loss_is_a_checked_mapping_whose_rates_are_one_spelling():
     exp = schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
                        "medium: {rate_loss: {11.0: 2.7, 5.5: 4.6}}\n"
