@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 SWEEP = "experiments/papers/002_retry_sweep.yaml"
 POLICY = "experiments/papers/002_airtime_retry.yaml"
 CHANNEL = "experiments/papers/002_channel.yaml"
+LOSSY = "experiments/papers/002_lossy_hops.yaml"
 
 #: The paper's settings: retry limits, congestion modules, path lengths (§IV-A).
 RETRY_LIMITS = (1, 3, 5, 7, 9, 16, 31)
@@ -85,7 +86,7 @@ CLAIMS: List[Claim] = [
 PAPER = Paper("002", "Rethfeldt et al.: Cross-Layer Cooperation of Congestion and Flow Control "
               "in IEEE 802.11s Networks", CLAIMS,
               {"paper002_retry_sweep": SWEEP, "paper002_airtime_retry": POLICY,
-               "paper002_channel": CHANNEL})
+               "paper002_channel": CHANNEL, "paper002_lossy_hops": LOSSY})
 #: The claim rows come from the retry-limit sweep (the policy runs carry no fixed limit).
 ROWS_FROM = ("paper002_retry_sweep",)
 #: What this reproduction does not attempt (the pages' closing note).
@@ -514,9 +515,9 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     """Markdown: per path length and retry limit, what the medium and the kernel saw."""
     lines = ["| hops | R | runs | mean Mbit/s | median Mbit/s | attempts collided | failed "
              "otherwise | frames > 5 transmissions | drops at the limit per s | stalled >= "
-             f"{STALL_S} s | held, no timeout | timeouts sent nothing | path inactive after | "
-             "no path, no flow |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             f"{STALL_S} s | held, no timeout | timeouts sent nothing | mean without them | "
+             "path inactive after | no path, no flow |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for h in hop_counts(records):
         groups: Dict[int, List[Mapping[str, Any]]] = {}
         unpathed: Dict[int, int] = {}
@@ -541,13 +542,40 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
             stalled = sum(1 for r in recs if stall_seconds(r) >= STALL_S)
             held = sum(1 for r in recs if held_seconds(r) > 0)
             silent = sum(1 for r in recs if silent_timeouts(r) >= SILENT_RTOS)
+            free = [t for t in (throughput_mbps(r) for r in without_silent(recs))
+                    if t is not None]
             lost = sum(1 for r in recs if path_lost(r))
             mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
             lines.append(f"| {h} | {limit} | {len(recs)} | {mean(tput):.2f} | "
                          f"{stats_median(tput):.2f} | {mean(coll):.1%} | {mean(other):.2%} | "
-                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | {silent} | {lost} | "
+                         f"{mean(over):.2%} | {mean(drops):.1f} | {stalled} | {held} | {silent} | "
+                         f"{mean(free):.2f} | {lost} | "
                          f"{unpathed.get(limit, 0)} |")
     return lines
+
+
+def without_silent(records: Sequence[Mapping[str, Any]]) -> List[Mapping[str, Any]]:
+    """The runs none of whose timeouts were silent (``silent_timeouts`` below SILENT_RTOS)."""
+    return [r for r in records if silent_timeouts(r) < SILENT_RTOS]
+
+
+def silent_sensitivity(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    """The claim table read again without the runs whose timeouts sent nothing (Linux 6.1's
+    held mesh-path frames, not the channel): which verdicts change, if any."""
+    ok = [r for r in records if r.get("status") == "ok"]
+    kept = without_silent(ok)
+    if len(kept) == len(ok):
+        return []
+    every = {row.claim.key: row for row in sweep_rows(ok)}
+    changed = [(every[row.claim.key], row) for row in sweep_rows(kept)
+               if row.claim.key in every and (every[row.claim.key].verdict, every[row.claim.key].ours)
+               != (row.verdict, row.ours)]
+    out = [f"Read without the {len(ok) - len(kept)} runs whose timeouts sent nothing "
+           f"({len(kept)} of {len(ok)} runs kept), the sweep's claims "
+           + ("keep every verdict and value." if not changed else "change here:"), ""]
+    for was, now in changed:
+        out.append(f"- {was.claim.what}: {was.ours} ({was.verdict}) -> {now.ours} ({now.verdict})")
+    return out + ([""] if changed else [])
 
 
 def stats_median(xs: Sequence[float]) -> float:
@@ -569,7 +597,7 @@ def evidence_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
             "(`held_seconds`: the segments were held, not lost), the runs in which "
             f"{SILENT_RTOS} or more retransmission timeouts sent nothing (`silent_timeouts`: "
             "the segment's copy was held below TCP, in 6.1's mesh-path frame queue where "
-            "measured), and the "
+            "measured) and the mean throughput of the point's other runs, and the "
             "runs after which the sender's HWMP path to the receiver was inactive (deactivated "
             "and not found again). *runs* and the throughputs count the runs that carried a "
             "flow; *no path, no flow* counts the runs whose path check's pings (3 x 5) found no "
@@ -578,7 +606,7 @@ def evidence_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
             "runs that found no path before code f1eaf12 had a peer link that never formed at "
             "start, a harness fault since fixed, and were made again: docs/kernel.md, \"Mesh "
             "peer links\".)",
-            ""] + lines + [""]
+            ""] + lines + [""] + silent_sensitivity(records)
 
 
 # -- Eq. 5 beside the fixed limits; the channel's range -------------------------------------
@@ -752,6 +780,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
                                             None))
     if channel is not None:
         out += channel_section(channel)
+    from harness.papers import mesh_lossy  # it reads records with this module's helpers
+    lossy = next((rs for rs in sets if rs.name == mesh_lossy.NAME), None)
+    if lossy is not None:
+        out += mesh_lossy.section(lossy.ok)
     return out
 
 
@@ -917,6 +949,9 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
     if rs.name.startswith("paper002_channel"):
         out += [line.replace("## ", "### ", 1) if line.startswith("## ") else line
                 for line in channel_section(rs)]
+    from harness.papers import mesh_lossy  # it reads records with this module's helpers
+    if rs.name == mesh_lossy.NAME:
+        out += mesh_lossy.section(recs, "###")
     return out + ["### Why we may differ", ""] + why_differ() + [""]
 
 

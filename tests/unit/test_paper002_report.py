@@ -165,7 +165,8 @@ def test_evidence_counts_collisions_channel_failures_long_series_and_stalls():
     assert P.stall_seconds(rec) == 7 and P.failure_shares(rec) == (0.15, 0.05)
     assert P.tries_share_over(rec) == pytest.approx(1 / 100)
     rows = P.evidence_rows([rec])
-    assert rows[2] == "| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 | 0 | 0 |"
+    assert rows[2] == ("| 3 | 3 | 1 | 1.00 | 1.00 | 15.0% | 5.00% | 1.00% | 1.5 | 1 | 0 | 0 | "
+                       "1.00 | 0 | 0 |")
 
 
 def test_a_run_whose_path_check_found_no_path_is_counted_beside_the_means():
@@ -305,6 +306,22 @@ def test_silent_timeouts_count_timeouts_that_retransmitted_nothing():
     assert P.silent_timeouts(rec) == 0
     flow["ss"] = [dict(ss(k, 200, 5, state=4), backoff=min(k, 1)) for k in range(4)]
     assert P.silent_timeouts(rec) == 1
-    assert P.evidence_rows([rec])[2].endswith("| 0 | 0 | 0 |")        # one silent: not counted
+    assert P.evidence_rows([rec])[2].endswith("| 0 | 1.00 | 0 | 0 |")    # one silent: not counted
     flow["ss"] = [dict(ss(k, 200, 5, state=4), backoff=k) for k in range(4)]
-    assert P.evidence_rows([rec])[2].endswith("| 1 | 0 | 0 |")
+    assert P.evidence_rows([rec])[2].endswith("| 1 | nan | 0 | 0 |")     # no other run
+    clean = record(1, hops=3, module="cubic", limit=3, mbps=3.0)
+    assert P.evidence_rows([rec, clean])[2].endswith("| 1 | 3.00 | 0 | 0 |")
+    assert P.without_silent([rec, clean]) == [clean]
+
+
+def test_the_claims_are_read_again_without_the_runs_whose_timeouts_sent_nothing():
+    recs = sweep_records()
+    assert P.silent_sensitivity(recs) == []                      # none silent: nothing to say
+    odd = record(999, hops=3, module="cubic", limit=31, mbps=20.0)  # lifts the plateau's end
+    odd["flows"][0]["ss"] = [{"t": 0.5 * k, "local": "a", "peer": "b", "backoff": k,
+                              "retrans_total": 5} for k in range(4)]
+    lines = P.silent_sensitivity(recs + [odd])
+    assert lines[0].startswith("Read without the 1 runs whose timeouts sent nothing "
+                               f"({len(recs)} of {len(recs) + 1} runs kept)")
+    assert any(line.startswith("- throughput concave in the retry limit") and
+               "11 of 12 (partly) -> 12 of 12 (agrees)" in line for line in lines)

@@ -1,0 +1,137 @@
+"""Paper 002's reading of lossy hops (experiments/papers/002_lossy_hops.yaml): the 5-hop chain
+of the sweep with an independent loss on every PPDU of every hop (``medium.links[].per``) and
+each frame tried to the retry limit in one series. It tests one reading of why our curve has
+no decline at large limits (the decline needs frames that use long retry series, which our
+one-room channel does not give); it is not the model.
+
+Read per hop loss and retry limit: throughput, how long the retry series were, the frames
+dropped at the limit, and what TCP saw (its retransmission timeouts, RTT and RTO from the
+sender's socket samples), so that the paper's mechanism (long series push the path's delay
+past RTO_min, timeouts fire) can be checked, not only the curve.
+
+Imports only the paper-analysis helpers and ``paper002``'s record readers.
+"""
+from __future__ import annotations
+
+import statistics as stats
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from harness.papers import paper002 as P
+
+#: The experiment's name (``harness report`` and the page find its records by it).
+NAME = "paper002_lossy_hops"
+#: A frame counts as a long series above this many transmissions (the sweep's limit 7).
+LONG_SERIES = 7
+
+
+def hop_loss(rec: Mapping[str, Any]) -> Optional[float]:
+    """The per-PPDU loss the run set on its hops (one value for all of them), or None."""
+    links = (((rec.get("params") or {}).get("medium") or {}).get("links")) or []
+    values = {float(l["per"]) for l in links if isinstance(l, Mapping) and l.get("per") is not None}
+    return values.pop() if len(values) == 1 else None
+
+
+def timeouts(rec: Mapping[str, Any]) -> int:
+    """Retransmission timeouts the sender's socket samples show: each rise of the backoff
+    between two samples counts once (two timeouts inside one 0.5 s sample count as one)."""
+    return sum(1 for series in P.socket_series(rec) for a, b in zip(series, series[1:])
+               if int(b.get("backoff") or 0) > int(a.get("backoff") or 0))
+
+
+def socket_values(rec: Mapping[str, Any], key: str) -> List[float]:
+    """One field of every socket sample of the first flow (e.g. ``rtt_ms``, ``rto_ms``)."""
+    return [float(s[key]) for series in P.socket_series(rec) for s in series
+            if isinstance(s.get(key), (int, float))]
+
+
+def drops_per_s(rec: Mapping[str, Any]) -> Optional[float]:
+    """Frames dropped at the retry limit per second of flow, all radios."""
+    radios = ((rec.get("medium") or {}).get("summary") or {}).get("radios") or {}
+    seconds = max((float(f.get("duration") or 0) for f in (rec.get("params") or {})
+                   .get("flows") or []), default=0.0)
+    if not radios or not seconds:
+        return None
+    return sum(int(r.get("limit_drops") or 0) for r in radios.values()) / seconds
+
+
+def _quantile(xs: Sequence[float], q: float) -> Optional[float]:
+    if not xs:
+        return None
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def _fmt(x: Optional[float], pattern: str) -> str:
+    return "-" if x is None else pattern.format(x)
+
+
+def groups(records: Sequence[Mapping[str, Any]]
+           ) -> Dict[Tuple[float, int], List[Mapping[str, Any]]]:
+    """Runs with a flow, by (hop loss, retry limit)."""
+    out: Dict[Tuple[float, int], List[Mapping[str, Any]]] = {}
+    for rec in records:
+        loss, limit = hop_loss(rec), P.limit_of(rec)
+        if rec.get("status") == "ok" and loss is not None and limit is not None \
+                and P.throughput_mbps(rec) is not None:
+            out.setdefault((loss, int(limit)), []).append(rec)
+    return dict(sorted(out.items()))
+
+
+def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    """Markdown: per hop loss and retry limit, the throughput and what the medium and TCP saw."""
+    lines = ["| loss per PPDU (exchange fails) | R | runs | mean Mbit/s | frames > "
+             f"{LONG_SERIES} transmissions | drops at the limit per s | timeouts per run | "
+             "RTT median / p99 (ms) | RTO median (ms) |", "|---|---|---|---|---|---|---|---|---|"]
+    for (loss, limit), recs in groups(records).items():
+        mean = stats.mean(P.throughput_mbps(r) or 0.0 for r in recs)
+        long_ = [x for x in (P.tries_share_over(r, LONG_SERIES) for r in recs) if x is not None]
+        drops = [x for x in (drops_per_s(r) for r in recs) if x is not None]
+        rtt = [x for r in recs for x in socket_values(r, "rtt_ms")]
+        rto = [x for r in recs for x in socket_values(r, "rto_ms")]
+        lines.append(
+            f"| {loss:g} ({1 - (1 - loss) ** 2:.2f}) | {limit} | {len(recs)} | {mean:.2f} | "
+            + _fmt(stats.mean(long_) if long_ else None, "{:.2%}") + " | "
+            + _fmt(stats.mean(drops) if drops else None, "{:.1f}") + " | "
+            + f"{stats.mean(timeouts(r) for r in recs):.1f} | "
+            + _fmt(stats.median(rtt) if rtt else None, "{:.0f}") + " / "
+            + _fmt(_quantile(rtt, 0.99), "{:.0f}") + " | "
+            + _fmt(stats.median(rto) if rto else None, "{:.0f}") + " |")
+    return lines
+
+
+def curves(records: Sequence[Mapping[str, Any]]) -> Dict[float, Dict[int, List[float]]]:
+    """Throughputs (Mbit/s) by hop loss, then retry limit."""
+    out: Dict[float, Dict[int, List[float]]] = {}
+    for (loss, limit), recs in groups(records).items():
+        out.setdefault(loss, {})[limit] = [P.throughput_mbps(r) or 0.0 for r in recs]
+    return out
+
+
+def verdict_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    """Per hop loss: where the curve peaks, whether it is concave (interior peak, both ends
+    below), and how far the largest limit sits below the peak."""
+    out = []
+    for loss, series in curves(records).items():
+        means = {x: stats.mean(v) for x, v in series.items()}
+        peak = P.argmax(series)
+        if peak is None:
+            continue
+        top, last = means[peak], means[max(means)]
+        out.append(f"- loss {loss:g} per PPDU: peak at R = {peak} ({top:.2f} Mbit/s); "
+                   f"R = {max(means)} is {last / top - 1:+.1%} from it; "
+                   + ("concave (interior peak, both ends below)" if P.concave(series)
+                      else "not concave"))
+    return out
+
+
+def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[str]:
+    """The page's (or a report's) section on lossy hops."""
+    if not groups(records):
+        return []
+    return [f"{heading} Hops that lose attempts (a test of one reading)", "",
+            f"`{NAME}` (5 hops, cubic, the sweep's channel, 30 s): an independent loss on every "
+            "PPDU of every hop, both ways, and every frame tried to the limit in one series "
+            "(`retry_series: single`, as the paper's hardware retried). Does the paper's "
+            "decline at large limits appear once frames need long retry series? Timeouts: "
+            "rises of the sender's backoff between its socket samples (0.5 s).", ""] \
+        + rows(records) + [""] + verdict_lines(records) + [""]
