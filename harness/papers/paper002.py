@@ -25,6 +25,7 @@ SWEEP = "experiments/papers/002_retry_sweep.yaml"
 POLICY = "experiments/papers/002_airtime_retry.yaml"
 CHANNEL = "experiments/papers/002_channel.yaml"
 LOSSY = "experiments/papers/002_lossy_hops.yaml"
+NUDGE = "experiments/papers/002_stall_nudge.yaml"
 
 #: The paper's settings: retry limits, congestion modules, path lengths (§IV-A).
 RETRY_LIMITS = (1, 3, 5, 7, 9, 16, 31)
@@ -86,7 +87,8 @@ CLAIMS: List[Claim] = [
 PAPER = Paper("002", "Rethfeldt et al.: Cross-Layer Cooperation of Congestion and Flow Control "
               "in IEEE 802.11s Networks", CLAIMS,
               {"paper002_retry_sweep": SWEEP, "paper002_airtime_retry": POLICY,
-               "paper002_channel": CHANNEL, "paper002_lossy_hops": LOSSY})
+               "paper002_channel": CHANNEL, "paper002_lossy_hops": LOSSY,
+               "paper002_stall_nudge": NUDGE})
 #: The claim rows come from the retry-limit sweep (the policy runs carry no fixed limit).
 ROWS_FROM = ("paper002_retry_sweep",)
 #: What this reproduction does not attempt (the pages' closing note).
@@ -784,6 +786,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     lossy = next((rs for rs in sets if rs.name == mesh_lossy.NAME), None)
     if lossy is not None:
         out += mesh_lossy.section(lossy.ok)
+    from harness.papers import mesh_stall
+    nudge = next((rs for rs in sets if rs.name == mesh_stall.NAME), None)
+    if nudge is not None and sweep is not None:
+        out += mesh_stall.section(nudge.ok, sweep.ok, sweep.name)
     return out
 
 
