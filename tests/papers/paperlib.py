@@ -74,6 +74,22 @@ def run_file(name: str, output: Optional[Path] = None,
     return rs
 
 
+def stored(name: str):
+    """The records of ``name`` as they are stored (its output directory, else its committed
+    archive), running nothing: a baseline a reading's test compares with when the file that
+    made it takes days (002_retry_sweep) and the test needs one of its points."""
+    from harness.experiment import archive
+    from harness.experiment.results import load_results
+    out = REPO / load(name)["output"]
+    if (out / "runs").is_dir() and any((out / "runs").glob("*.json")):
+        return load_results(out)
+    packed = ARCHIVE / out.name
+    if not archive.is_packed(packed):
+        import pytest
+        pytest.skip(f"{name}: no stored records in {out} nor in {packed}")
+    return load_results(packed)
+
+
 def from_archive(out: Path) -> bool:
     """Unpack ``results-archive/papers/<out's name>`` into ``out`` when ``out`` holds no
     records (stored run IDs are kept, so the runner skips them); True if it did."""
