@@ -77,11 +77,24 @@ def groups(records: Sequence[Mapping[str, Any]]
     return dict(sorted(out.items()))
 
 
+def unpathed(records: Sequence[Mapping[str, Any]]) -> Dict[Tuple[float, int], int]:
+    """Runs whose path check found no HWMP path (no flow started), by (hop loss, limit)."""
+    out: Dict[Tuple[float, int], int] = {}
+    for rec in records:
+        loss, limit = hop_loss(rec), P.limit_of(rec)
+        if P.no_path(rec) and loss is not None and limit is not None:
+            out[(loss, int(limit))] = out.get((loss, int(limit)), 0) + 1
+    return out
+
+
 def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """Markdown: per hop loss and retry limit, the throughput and what the medium and TCP saw."""
+    """Markdown: per hop loss and retry limit, the throughput and what the medium and TCP saw
+    (``records``: all of them, so that runs without a path are counted beside the others)."""
     lines = ["| loss per PPDU (exchange fails) | R | runs | mean Mbit/s | frames > "
              f"{LONG_SERIES} transmissions | drops at the limit per s | timeouts per run | "
-             "RTT median / p99 (ms) | RTO median (ms) |", "|---|---|---|---|---|---|---|---|---|"]
+             "longest stall (s, mean) | RTT median / p99 (ms) | RTO median (ms) | no path, "
+             "no flow |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    missing = unpathed(records)
     for (loss, limit), recs in groups(records).items():
         mean = stats.mean(P.throughput_mbps(r) or 0.0 for r in recs)
         long_ = [x for x in (P.tries_share_over(r, LONG_SERIES) for r in recs) if x is not None]
@@ -93,9 +106,11 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
             + _fmt(stats.mean(long_) if long_ else None, "{:.2%}") + " | "
             + _fmt(stats.mean(drops) if drops else None, "{:.1f}") + " | "
             + f"{stats.mean(timeouts(r) for r in recs):.1f} | "
+            + f"{stats.mean(P.stall_seconds(r) for r in recs):.0f} | "
             + _fmt(stats.median(rtt) if rtt else None, "{:.0f}") + " / "
             + _fmt(_quantile(rtt, 0.99), "{:.0f}") + " | "
-            + _fmt(stats.median(rto) if rto else None, "{:.0f}") + " |")
+            + _fmt(stats.median(rto) if rto else None, "{:.0f}") + " | "
+            + f"{missing.get((loss, limit), 0)} |")
     return lines
 
 
@@ -125,7 +140,7 @@ def verdict_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
 
 
 def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[str]:
-    """The page's (or a report's) section on lossy hops."""
+    """The page's (or a report's) section on lossy hops (``records``: every stored run)."""
     if not groups(records):
         return []
     return [f"{heading} Hops that lose attempts (a test of one reading)", "",
@@ -133,5 +148,7 @@ def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[s
             "PPDU of every hop, both ways, and every frame tried to the limit in one series "
             "(`retry_series: single`, as the paper's hardware retried). Does the paper's "
             "decline at large limits appear once frames need long retry series? Timeouts: "
-            "rises of the sender's backoff between its socket samples (0.5 s).", ""] \
+            "rises of the sender's backoff between its socket samples (0.5 s); stall: the "
+            "longest run of seconds in which the sender sent nothing; RTT and RTO: the "
+            "sender's socket samples (the RTO with its backoff, as the kernel holds it).", ""] \
         + rows(records) + [""] + verdict_lines(records) + [""]

@@ -785,7 +785,7 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     from harness.papers import mesh_lossy  # it reads records with this module's helpers
     lossy = next((rs for rs in sets if rs.name == mesh_lossy.NAME), None)
     if lossy is not None:
-        out += mesh_lossy.section(lossy.ok)
+        out += mesh_lossy.section(lossy.records)
     from harness.papers import mesh_stall
     nudge = next((rs for rs in sets if rs.name == mesh_stall.NAME), None)
     if nudge is not None and sweep is not None:
@@ -957,7 +957,7 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
                 for line in channel_section(rs)]
     from harness.papers import mesh_lossy  # it reads records with this module's helpers
     if rs.name == mesh_lossy.NAME:
-        out += mesh_lossy.section(recs, "###")
+        out += mesh_lossy.section(rs.records, "###")
     return out + ["### Why we may differ", ""] + why_differ() + [""]
 
 

@@ -239,7 +239,7 @@ def test_full_lossy_hops_bring_the_papers_decline():
     (002_lossy_hops.yaml), the 5-hop curve should peak inside 5-9 with both ends below it."""
     from harness.papers import mesh_lossy as L
     rs = run_file("002_lossy_hops", outcome=P.no_path)
-    print("\n".join(L.section(rs.ok)))
+    print("\n".join(L.section(rs.records)))
     series = L.curves(rs.ok)[0.3]
     regime = {**REGIME, "hops": 5, "tcp": "cubic", "hop loss per PPDU": 0.3,
               "retry series": "single", "experiment": "002_lossy_hops"}

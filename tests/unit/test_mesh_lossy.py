@@ -39,11 +39,16 @@ def test_the_section_reads_each_curve_and_says_where_it_peaks():
             for i, (loss, limit, mbps) in enumerate(
                 [(0.1, 3, 3.0), (0.1, 7, 3.5), (0.1, 31, 3.5),
                  (0.3, 3, 1.0), (0.3, 7, 2.0), (0.3, 31, 1.5)])]
+    unpathed = lossy(99, 0.3, 7, 0.0, [0], [1])
+    unpathed.update(status="failed", flows=[], error="mesh_path: no ping from sta1 reached sta6 "
+                    "in 3 probes of 5 (...): HWMP found no path")
+    recs.append(unpathed)
     lines = L.section(recs)
     assert lines[0].startswith("## Hops that lose attempts")
     table = [line for line in lines if line.startswith("| 0.")]
     assert [line.split(" | ")[1] for line in table] == ["3", "7", "31"] * 2
-    assert "| 0.3 (0.51) | 7 | 1 | 2.00 |" in "\n".join(table)
+    row = next(line for line in table if line.startswith("| 0.3 (0.51) | 7 | 1 | 2.00 |"))
+    assert row.endswith("| 1 |")            # the run without a path, beside the one with a flow
     verdicts = [line for line in lines if line.startswith("- loss")]
     assert "peak at R = 7" in verdicts[1] and "-25.0% from it" in verdicts[1]
     assert verdicts[1].endswith("concave (interior peak, both ends below)")
