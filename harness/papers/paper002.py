@@ -25,6 +25,7 @@ SWEEP = "experiments/papers/002_retry_sweep.yaml"
 POLICY = "experiments/papers/002_airtime_retry.yaml"
 CHANNEL = "experiments/papers/002_channel.yaml"
 LOSSY = "experiments/papers/002_lossy_hops.yaml"
+LOSSY_MORE = "experiments/papers/002_lossy_hops_more.yaml"
 NUDGE = "experiments/papers/002_stall_nudge.yaml"
 
 #: The paper's settings: retry limits, congestion modules, path lengths (§IV-A).
@@ -88,6 +89,7 @@ PAPER = Paper("002", "Rethfeldt et al.: Cross-Layer Cooperation of Congestion an
               "in IEEE 802.11s Networks", CLAIMS,
               {"paper002_retry_sweep": SWEEP, "paper002_airtime_retry": POLICY,
                "paper002_channel": CHANNEL, "paper002_lossy_hops": LOSSY,
+               "paper002_lossy_hops_more": LOSSY_MORE,
                "paper002_stall_nudge": NUDGE})
 #: The claim rows come from the retry-limit sweep (the policy runs carry no fixed limit).
 ROWS_FROM = ("paper002_retry_sweep",)
@@ -783,9 +785,9 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     if channel is not None:
         out += channel_section(channel)
     from harness.papers import mesh_lossy  # it reads records with this module's helpers
-    lossy = next((rs for rs in sets if rs.name == mesh_lossy.NAME), None)
-    if lossy is not None:
-        out += mesh_lossy.section(lossy.records)
+    lossy = [r for rs in sets if rs.name.startswith(mesh_lossy.NAME) for r in rs.records]
+    if lossy:
+        out += mesh_lossy.section(lossy)
     from harness.papers import mesh_stall
     nudge = next((rs for rs in sets if rs.name == mesh_stall.NAME), None)
     if nudge is not None and sweep is not None:
@@ -956,7 +958,7 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         out += [line.replace("## ", "### ", 1) if line.startswith("## ") else line
                 for line in channel_section(rs)]
     from harness.papers import mesh_lossy  # it reads records with this module's helpers
-    if rs.name == mesh_lossy.NAME:
+    if rs.name.startswith(mesh_lossy.NAME):
         out += mesh_lossy.section(rs.records, "###")
     return out + ["### Why we may differ", ""] + why_differ() + [""]
 
