@@ -916,7 +916,15 @@ def why_differ() -> List[str]:
         "\"Mesh paths and metrics\"). Small retry limits lose frames more often and pay this "
         "each time; the paper's 3.12 kernel averaged differently and needed several failures "
         "in a row. Records made before mediumd stopped reporting its queue drops as failures "
-        "(2026-11-25) also broke links on queue drops.",
+        "(2026-11-25) also broke links on queue drops. A path so broken can then hold the "
+        "sender's segments in its queue for good (timeouts that send nothing; most 100 s runs "
+        "at 3 hops and R = 3); a trickle of other frames to the far end removes those stalls "
+        "(`paper002_stall_nudge`, above).",
+        "- **Long retry series.** Our frames almost never need more than a few transmissions, "
+        "so limits above 7-9 change nothing here. Where hops lose many attempts and frames get "
+        "long series (`paper002_lossy_hops`, above), the largest limits are still no worse: "
+        "the sender's RTO (srtt + 4 rttvar, 200 ms only its floor) follows the longer RTT, so "
+        "a T_MultiHop above RTO_min does not by itself fire timeouts.",
         "- **EDCA.** The medium's MAC is DCF (DIFS, no AIFS, 802.11g short slot 9 µs); Table II "
         "assumes AC_BE in b/g mixed mode (20 µs slots, AIFS 70 µs). Backoffs here are shorter, "
         "so long retry series cost less time than in §III's arithmetic.",
