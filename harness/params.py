@@ -141,7 +141,6 @@ class ParamSpec:
             raise SchemaError(path, f"{_fmt(value)} is out of range; expected {self.allowed()}")
         return value
 
-
     def _check_maplist(self, value: Any, path: str, bad: SchemaError) -> Any:
         """Each item a mapping of allowed keys, keys sorted (one run id per list)."""
         if not isinstance(value, (list, tuple)):
