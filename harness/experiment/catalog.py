@@ -6,13 +6,17 @@ declared here with their parameters and the dotted path of the factory that real
 """
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import TYPE_CHECKING, Any, Dict
 
 from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
 from harness.kernel.tcp import CONGESTION_MODULES
 from harness.kernel.wireless import DSSS_RATES, RATE_CHOICES
 from harness.medium.spec import LINK_KEYS
 from topologies import BUILDERS
+
+if TYPE_CHECKING:
+    from harness.medium.spec import MediumSpec
+    from harness.net.topo import Topology
 
 
 def _scalar(name: str, apply: str, spec: ParamSpec, doc: str) -> Policy:
@@ -198,7 +202,7 @@ def check_network_fits(params: Dict[str, Any]) -> None:
         raise SchemaError("topology", str(err)) from None
 
 
-def _check_link_ends(spec: Any, topo: Any) -> None:
+def _check_link_ends(spec: MediumSpec, topo: Topology) -> None:
     """``medium.links``' ends must be nodes with a radio (MACs are checked when the config is
     written: they exist only once the radios do)."""
     radios = sorted(set(topo.stations) | set(topo.access_points))

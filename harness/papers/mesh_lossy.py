@@ -45,16 +45,6 @@ def socket_values(rec: Mapping[str, Any], key: str) -> List[float]:
             if isinstance(s.get(key), (int, float))]
 
 
-def drops_per_s(rec: Mapping[str, Any]) -> Optional[float]:
-    """Frames dropped at the retry limit per second of flow, all radios."""
-    radios = ((rec.get("medium") or {}).get("summary") or {}).get("radios") or {}
-    seconds = max((float(f.get("duration") or 0) for f in (rec.get("params") or {})
-                   .get("flows") or []), default=0.0)
-    if not radios or not seconds:
-        return None
-    return sum(int(r.get("limit_drops") or 0) for r in radios.values()) / seconds
-
-
 def _quantile(xs: Sequence[float], q: float) -> Optional[float]:
     if not xs:
         return None
@@ -99,7 +89,7 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     for (loss, limit), recs in groups(records).items():
         mean = stats.mean(P.throughput_mbps(r) or 0.0 for r in recs)
         long_ = [x for x in (P.tries_share_over(r, LONG_SERIES) for r in recs) if x is not None]
-        drops = [x for x in (drops_per_s(r) for r in recs) if x is not None]
+        drops = [P.limit_drops_per_s(r) for r in recs]
         rtt = [x for r in recs for x in socket_values(r, "rtt_ms")]
         rto = [x for r in recs for x in socket_values(r, "rto_ms")]
         lines.append(

@@ -539,15 +539,12 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
             coll = [c for c, _ in (failure_shares(r) for r in recs) if c is not None]
             other = [o for _, o in (failure_shares(r) for r in recs) if o is not None]
             over = [x for x in (tries_share_over(r) for r in recs) if x is not None]
-            drops = []
-            for r in recs:
-                dur = float(((r.get("flows") or [{}])[0]).get("duration") or 0) or 1.0
-                drops.append(sum(int(x.get("limit_drops") or 0) for x in _radios(r)) / dur)
+            drops = [limit_drops_per_s(r) for r in recs]
             stalled = sum(1 for r in recs if stall_seconds(r) >= STALL_S)
             held = sum(1 for r in recs if held_seconds(r) > 0)
-            silent = sum(1 for r in recs if silent_timeouts(r) >= SILENT_RTOS)
-            free = [t for t in (throughput_mbps(r) for r in without_silent(recs))
-                    if t is not None]
+            kept = without_silent(recs)
+            silent = len(recs) - len(kept)
+            free = [t for t in (throughput_mbps(r) for r in kept) if t is not None]
             lost = sum(1 for r in recs if path_lost(r))
             mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
             lines.append(f"| {h} | {limit} | {len(recs)} | {mean(tput):.2f} | "
@@ -556,6 +553,12 @@ def evidence_rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
                          f"{mean(free):.2f} | {lost} | "
                          f"{unpathed.get(limit, 0)} |")
     return lines
+
+
+def limit_drops_per_s(rec: Mapping[str, Any]) -> float:
+    """Frames dropped at the retry limit per second of the first flow, all radios."""
+    seconds = float(((rec.get("flows") or [{}])[0]).get("duration") or 0) or 1.0
+    return sum(int(r.get("limit_drops") or 0) for r in _radios(rec)) / seconds
 
 
 def without_silent(records: Sequence[Mapping[str, Any]]) -> List[Mapping[str, Any]]:
@@ -570,10 +573,10 @@ def silent_sensitivity(records: Sequence[Mapping[str, Any]]) -> List[str]:
     kept = without_silent(ok)
     if len(kept) == len(ok):
         return []
-    every = {row.claim.key: row for row in sweep_rows(ok)}
-    changed = [(every[row.claim.key], row) for row in sweep_rows(kept)
-               if row.claim.key in every and (every[row.claim.key].verdict, every[row.claim.key].ours)
-               != (row.verdict, row.ours)]
+    again = {row.claim.key: row for row in sweep_rows(kept)}
+    changed = [(was, again[was.claim.key]) for was in sweep_rows(ok) if was.claim.key in again
+               and (was.verdict, was.ours) != (again[was.claim.key].verdict,
+                                               again[was.claim.key].ours)]
     out = [f"Read without the {len(ok) - len(kept)} runs whose timeouts sent nothing "
            f"({len(kept)} of {len(ok)} runs kept), the sweep's claims "
            + ("keep every verdict and value." if not changed else "change here:"), ""]

@@ -7,6 +7,7 @@ from typing import Any, Dict, List
 from test_paper002_report import record
 
 from harness.papers import mesh_lossy as L
+from harness.papers import paper002 as P
 
 
 def lossy(i: int, loss: float, limit: int, mbps: float, backoffs: List[int],
@@ -27,7 +28,7 @@ def test_the_readers_take_loss_timeouts_series_and_drops_from_the_record():
     rec = lossy(0, 0.3, 16, 2.0, [0, 1, 2, 0, 0, 1], [50, 30, 10, 5, 3, 1, 1, 0, 0], 60)
     assert L.hop_loss(rec) == 0.3
     assert L.timeouts(rec) == 3             # 0->1, 1->2, 0->1
-    assert L.drops_per_s(rec) == 2.0        # 60 frames over the 30 s flow
+    assert P.limit_drops_per_s(rec) == 2.0  # 60 frames over the 30 s flow
     assert L.socket_values(rec, "rto_ms") == [240.0] * 6
     mixed = lossy(1, 0.3, 16, 2.0, [0], [1])
     mixed["params"]["medium"]["links"][0]["per"] = 0.1
