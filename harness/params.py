@@ -14,8 +14,9 @@ from typing import Any, Callable, Optional, Tuple
 from harness.errors import HarnessError
 
 # intmap: name -> int; floatmap: name -> number (a numeric name is written as %g: 11.0 -> "11");
-# maplist: a list of mappings whose keys are ``choices`` (the owner checks their values)
-TYPES = ("int", "float", "bool", "str", "choice", "intmap", "floatmap", "maplist")
+# maplist: a list of mappings whose keys are ``choices`` (the owner checks their values);
+# listmap: name -> a non-empty list of numbers, within [min, max] when given
+TYPES = ("int", "float", "bool", "str", "choice", "intmap", "floatmap", "maplist", "listmap")
 
 
 class SchemaError(HarnessError):
@@ -73,6 +74,8 @@ class ParamSpec:
                     else "a mapping name -> number")
         elif self.type == "maplist":
             text = "a list of mappings with keys " + ", ".join(_fmt(c) for c in self.choices)
+        elif self.type == "listmap":
+            text = "a mapping name -> a non-empty list of numbers"
         elif self.type == "bool":
             text = "true or false"
         else:
@@ -121,6 +124,17 @@ class ParamSpec:
             return dict(sorted(out.items()))
         if self.type == "maplist":
             return self._check_maplist(value, path, bad)
+        if self.type == "listmap":
+            if not isinstance(value, dict):
+                raise bad
+            item = ParamSpec(self.name, "float", min=self.min, max=self.max)
+            lists: dict = {}
+            for k, v in value.items():
+                if not isinstance(v, (list, tuple)) or not v:
+                    raise SchemaError(f"{path}.{k}", f"{_fmt(v)} is not allowed; expected a "
+                                                     "non-empty list of numbers")
+                lists[str(k)] = sorted(item.check(x, f"{path}.{k}") for x in v)
+            return dict(sorted(lists.items()))
         if self.type == "choice":
             for choice in self.choices:
                 if _same(value, choice):

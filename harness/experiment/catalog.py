@@ -154,6 +154,11 @@ MEDIUM = (
               "independent loss probability on every PPDU, after the SINR draw), oneway "
               "(docs/medium.md)", default=None, nullable=True, null_label="none",
               choices=LINK_KEYS, omit_default=True),
+    ParamSpec("basic_rates", "listmap", "basic rate set per PHY, e.g. {b: [1, 2]}: the "
+              "medium sends RTS, CTS and ACK at the highest basic rate <= the frame's data "
+              "rate (802.11's control-response rule; docs/medium.md)", default=None,
+              nullable=True, null_label="the set each radio joined with: every DSSS rate in "
+              "802.11b", omit_default=True),
     ParamSpec("pcap", "bool", "write a radiotap pcap of every frame", default=False),
 )
 

@@ -248,19 +248,29 @@ def one_segment_model(rate: float, rts: bool) -> float:
     return half / full
 
 
-def rts_cost_model(rate: float, short_preamble: bool = False, acks_bare: bool = False
-                   ) -> float:
+#: The basic rate set our 802.11b radios join with (``harness.kernel.wireless.basic_rates``):
+#: the medium sends RTS, CTS and ACK at the data rate, up to 11 Mbit/s.
+OUR_BASIC: Tuple[float, ...] = (1.0, 2.0, 5.5, 11.0)
+#: The 802.11b basic rate set of madwifi's 802.11 layer (1 and 2 Mbit/s): control frames of
+#: a 5.5 or 11 Mbit/s frame at 2 Mbit/s (experiments/papers/000_basic_rates.yaml).
+MAP_BASIC: Tuple[float, ...] = (1.0, 2.0)
+
+
+def rts_cost_model(rate: float, short_preamble: bool = False, acks_bare: bool = False,
+                   basic: Sequence[float] = OUR_BASIC) -> float:
     """Analytic gain (percent) of RTS/CTS off over on for one TCP flow on one clean hop
     (harness.medium.analytic; long preamble: each RTS and CTS carries its own 192 us PLCP
     header, 96 us with the short one): the cost of the extra exchange alone, with no hidden
     terminal to prevent. ``acks_bare``: only the data segments go behind RTS/CTS, the TCP
-    ACKs bare (an RTS threshold between the two lengths, ``topology.rts_threshold``)."""
+    ACKs bare (an RTS threshold between the two lengths, ``topology.rts_threshold``).
+    ``basic``: the basic rate set, which fixes the control frames' rate (our radios' by
+    default; ``MAP_BASIC`` puts them at 2 Mbit/s)."""
     from harness.medium import analytic
     off = analytic.tcp_goodput_mbps("b", rate, overhead=MAC_OVERHEAD,
-                                    short_preamble=short_preamble)
+                                    short_preamble=short_preamble, basic=list(basic))
     on = analytic.tcp_goodput_mbps("b", rate, overhead=MAC_OVERHEAD, rts=True,
                                    ack_rts=False if acks_bare else None,
-                                   short_preamble=short_preamble)
+                                   short_preamble=short_preamble, basic=list(basic))
     return (off / on - 1) * 100
 
 

@@ -5,11 +5,13 @@ sender's window in whole segments with every segment ACKed at once; this module 
 spread per rate beside the grid's (receiver window, RTS/CTS off) and judges claim 1's criterion;
 the same mechanism's run at 3-4 hops (000_window_quickack_long.yaml) is judged on claims 3 and
 5-7 beside the grid, and with its run at 1-2 hops (000_window_quickack_short.yaml) every hop
-count at 5.5 Mbit/s is judged on claims 2, 6 and 7 (``hop_count_lines``).
+count at 5.5 Mbit/s is judged on claims 2, 6 and 7 (``hop_count_lines``); its run at 2 Mbit/s
+and auto rate with RTS/CTS on (000_window_quickack_rates.yaml) judges claim 6 at every rate
+(``rate_claim_lines``).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.analysis import stats
 from harness.papers import analysis as A
@@ -116,16 +118,78 @@ def hop_count_claims(grid: M.Grid) -> List[Tuple[str, str, Optional[bool]]]:
     out: List[Tuple[str, str, Optional[bool]]] = [(
         "2: window sensitivity grows with hop count (median spread over RTS/CTS at 1 < 2 < 3 "
         "hops, 4 above 2)", ", ".join(f"{h}: {_pct(v)}" for h, v in med.items()) or "-", grows)]
-    for rts, claim, at, ok, need in (
-            (True, "6: best window with RTS/CTS on <= 2 (2 of the 3 hop counts 2-4)", (2, 3, 4),
-             lambda h, w: w <= 2, 2),
-            (False, "7: best window with RTS/CTS off within 1 of ceil(1.5 h) (3 of the 4 hop "
-             "counts)", (1, 2, 3, 4), M.near_paper_best_off, 3)):
-        wins = {h: M.best_window(grid.series(h, rate, rts)) for h in at if h in hops}
-        good = sum(1 for h, w in wins.items() if w is not None and ok(h, w))
-        out.append((claim, ", ".join(f"{h} hops {M.window_label(w)}" for h, w in wins.items())
-                    or "-", good >= need if len(wins) == len(at) else None))
+    value, ok6 = claim6(grid, rate)
+    out.append(("6: best window with RTS/CTS on <= 2 (2 of the 3 hop counts 2-4)", value, ok6))
+    value, ok7 = _best_window_claim(grid, rate, False, (1, 2, 3, 4), M.near_paper_best_off, 3)
+    out.append(("7: best window with RTS/CTS off within 1 of ceil(1.5 h) (3 of the 4 hop "
+                "counts)", value, ok7))
     return out
+
+
+def _best_window_claim(grid: M.Grid, rate: Any, rts: bool, at: Sequence[int],
+                       ok: Callable[[int, int], bool], need: int
+                       ) -> Tuple[str, Optional[bool]]:
+    """The best window per hop count of ``at`` (text) and whether ``ok`` holds on ``need`` of
+    them (None unless every hop count is measured)."""
+    found = {h: M.best_window(grid.series(h, rate, rts)) for h in at
+             if h in grid.hop_counts()}
+    wins: Dict[int, int] = {h: w for h, w in found.items() if w is not None}
+    good = sum(1 for h, w in wins.items() if ok(h, w))
+    return (", ".join(f"{h} hops {M.window_label(w)}" for h, w in wins.items()) or "-",
+            good >= need if len(wins) == len(at) else None)
+
+
+def claim6(grid: M.Grid, rate: Any) -> Tuple[str, Optional[bool]]:
+    """Claim 6 at one rate: the best window with RTS/CTS on is at most 2 at two of the three
+    hop counts 2-4 (the criterion of ``map_analysis.verdicts`` at one rate)."""
+    return _best_window_claim(grid, rate, True, (2, 3, 4), lambda _h, w: w <= 2, 2)
+
+
+def rate_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] = None
+                     ) -> List[str]:
+    """Claim 6 at each rate with the sender's limit and every segment ACKed (every window
+    run's records together) beside the grid's receiver window; empty unless some rate
+    besides 5.5 Mbit/s is measured at 2-4 hops with RTS/CTS on."""
+    ours = M.Grid.of(records, window="cwnd_clamp")
+    rates = [r for r in M.RATES if claim6(ours, r)[1] is not None]
+    if not [r for r in rates if r != M.LONG_RATE]:
+        return []
+    out = ["### Claim 6 at every rate", "",
+           "The 2- to 4-hop paths with RTS/CTS on and the window limited at the sender, every "
+           "segment ACKed (kbit/s, means over each hop count's paths), beside the grid's best "
+           "window with the receiver's window on the default layout. The paper: with RTS/CTS "
+           "on the best window is 1 segment at every rate, at 2, 3 and 4 hops.", "",
+           "| rate | hops | " + " | ".join(M.window_label(w) for w in M.WINDOWS)
+           + " | best window, sender limit | best window, grid |",
+           "|---|---|" + "---|" * (len(M.WINDOWS) + 2)]
+    for rate in rates:
+        for h in (2, 3, 4):
+            s = ours.series(h, rate, True)
+            g = grid.series(h, rate, True) if grid is not None else {}
+            out.append(f"| {M.rate_label(rate)} | {h} | "
+                       + " | ".join(f"{s[w]:.0f}" if w in s else "-" for w in M.WINDOWS)
+                       + f" | {M.window_label(M.best_window(s))} | "
+                       + (f"{M.window_label(M.best_window(g))} |" if g else "- |"))
+    mark = lambda v, holds: f"{v}: {'-' if holds is None else 'holds' if holds else 'no'}"  # noqa: E731
+    out += ["", "| claim 6 (best window with RTS/CTS on <= 2 at 2 of the 3 hop counts 2-4) "
+            "| sender limit, every segment ACKed | grid: receiver window, delayed ACK |",
+            "|---|---|---|"]
+    explained, still = [], []
+    for rate in rates:
+        value, holds = claim6(ours, rate)
+        theirs = claim6(grid, rate) if grid is not None else ("-", None)
+        out.append(f"| {M.rate_label(rate)} | {mark(value, holds)} | "
+                   f"{mark(theirs[0], theirs[1])} |")
+        if holds and theirs[1] is False:
+            explained.append(M.rate_label(rate))
+        elif holds is False:
+            still.append(M.rate_label(rate))
+    text = ("claim 6 explained by the window's mechanics (fails with the grid's receiver "
+            "window, holds with the sender's limit) at " + ", ".join(explained)
+            if explained else "claim 6 explained by the window's mechanics at no rate")
+    if still:
+        text += "; not explained (fails with the sender's limit too) at " + ", ".join(still)
+    return out + ["", f"**Verdict:** {text}.", ""]
 
 
 def hop_count_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] = None
@@ -189,6 +253,12 @@ def long_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid
     return out
 
 
+def rates_only(records: Sequence[Mapping[str, Any]]) -> bool:
+    """The run measured rates besides 5.5 Mbit/s only (000_window_quickack_rates): its part
+    is ``rate_claim_lines``."""
+    return M.LONG_RATE not in {A.param(r, "topology.rate") for r in records}
+
+
 def section_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] = None
                   ) -> List[str]:
     """The 1-hop part (claim 1) and the 3-4 hop part (claims 3, 5-7), each where measured."""
@@ -197,6 +267,8 @@ def section_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] =
     hops = {M.hops_of(str(A.param(r, "topology.path"))) for r in ok}
     if hops == {1}:
         out += one_hop_lines(ok, grid)
+    if ok and rates_only(ok):
+        return rate_claim_lines(ok, grid)
     if 2 in hops:
         out += ["The 1- and 2-hop paths at 5.5 Mbit/s with the same window mechanism, RTS/CTS "
                 "off and on (kbit/s, means over each hop count's paths):", ""] \

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 from harness.papers import map_analysis as M
 from harness.papers import (
     map_auto_rate,
+    map_basic_rates,
     map_cck,
     map_cck_loss,
     map_coherence,
@@ -628,9 +629,11 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
                 "Whether the claims that differ come from how Linux 6.1 keeps a small "
                 "receiver window (a 1-segment window sent as two half segments, delayed "
                 "ACKs; docs/policies.md) rather than from the medium.", ""]
-        for rs in windows:
-            out += [f"From `{rs.name}`:", ""] + map_window.section_lines(rs.ok, default)
+        for rs in windows:  # a run at other rates only is read in rate_claim_lines below
+            if not map_window.rates_only(rs.ok):
+                out += [f"From `{rs.name}`:", ""] + map_window.section_lines(rs.ok, default)
         out += map_window.hop_count_lines([r for rs in windows for r in rs.ok], default)
+        out += map_window.rate_claim_lines([r for rs in windows for r in rs.ok], default)
     if eleven is not None:
         out += ["## 11 Mbit/s beyond 1 hop (claim 12)", "",
                 f"From `{eleven.name}`:", ""] + map_eleven.section_lines(eleven.records)
@@ -745,6 +748,11 @@ READINGS = (
                  or g.name.startswith("paper000_old_recovery") for r in g.records])),
     Reading("paper000_rts_threshold", "RTS/CTS above a threshold: TCP ACKs bare (claims 4, 5)",
             ONE_READING, lambda rs, sets: _threshold_lines(sets)),
+    Reading("paper000_basic_rates", "Control frames at 2 Mbit/s (claims 4, 5)", ONE_READING,
+            lambda rs, sets: map_basic_rates.section_lines(
+                [r for g in sets if g.name.startswith(("paper000_basic_rates",
+                                                        "paper000_rts_threshold"))
+                 for r in g.ok])),
     Reading("paper000_population", "The campus's own routes (claim 3)", ONE_READING,
             lambda rs, _sets: map_population.section_lines(
                 rs.records, map_population.route_counts(), map_population.eleven_counts())),

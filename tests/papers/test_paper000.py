@@ -172,6 +172,26 @@ def test_full_window_sensitivity_grows_with_hop_count_with_the_sender_limit():
     claim, value, holds = claims[0]
     assert holds, f"{claim}: {value}"
 
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rate", [2, "auto"])
+def test_full_best_window_with_rts_on_stays_small_at_every_rate_with_the_sender_limit(rate):
+    """The reading under test for claim 6 (best window with RTS/CTS on about 1 at 2-4 hops,
+    "for all rates"): the grid's larger best windows are the receiver window's mechanics, as
+    at 5.5 Mbit/s (000_window_quickack_short, _long). Holds if, with the window limited at the
+    sender in whole segments and every segment ACKed (000_window_quickack_rates: the paper's
+    2- to 4-hop paths at 2 Mbit/s and auto rate, RTS/CTS on), the best window is at most 2 at
+    two of the three hop counts."""
+    from harness.papers import map_window
+    grid = M.Grid.of(run_file("000_window_quickack_rates").ok, window="cwnd_clamp")
+    for h in (2, 3, 4):
+        print(f"{h} hops, {M.rate_label(rate)}, RTS/CTS on: "
+              + ", ".join(f"{M.window_label(w)}: {v:.0f}"
+                          for w, v in grid.series(h, rate, True).items()))
+    value, holds = map_window.claim6(grid, rate)
+    print(f"claim 6 at {M.rate_label(rate)}: {value} -> {holds}")
+    assert holds, f"claim 6 at {M.rate_label(rate)}: best windows {value} (paper: 1)"
+
 def assert_reproduced(rows: Dict[str, M.Verdict]) -> None:
     """A claim is reproduced when it holds on at least two of the three layouts; prints it
     with its regime and criterion, and our value on each layout."""

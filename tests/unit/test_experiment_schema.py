@@ -347,6 +347,24 @@ def test_link_overrides_are_checked_mappings_whose_ends_are_the_topologys_radios
         schema.loads(head + "medium: {links: {a: sta1}}\n")
 
 
+def test_basic_rates_are_a_checked_mapping_of_rate_lists_left_out_of_old_run_ids():
+    head = "name: q\ntopology: {builder: mesh_chain, hops: 2}\nflows: [{src: first, dst: last}]\n"
+    exp = schema.loads(head + "medium: {basic_rates: {b: [2, 1]}}\n")
+    assert exp.base["medium"]["basic_rates"] == {"b": [1.0, 2.0]}
+    assert "basic_rates" not in schema.loads(head).base["medium"]      # omitted by default
+    with pytest.raises(HarnessError, match=r"medium.basic_rates.b rate 3.0 is invalid: "
+                                           r"allowed 1, 2, 5.5, 11"):
+        schema.loads(head + "medium: {basic_rates: {b: [1, 3]}}\n")
+    with pytest.raises(HarnessError, match=r"medium.basic_rates.x is invalid: allowed b, g"):
+        schema.loads(head + "medium: {basic_rates: {x: [1]}}\n")
+    with pytest.raises(HarnessError, match=r"medium.basic_rates.b: 1 is not allowed; expected "
+                                           r"a non-empty list of numbers"):
+        schema.loads(head + "medium: {basic_rates: {b: 1}}\n")
+    with pytest.raises(HarnessError, match=r"medium.basic_rates: .*a mapping name -> a "
+                                           r"non-empty list of numbers"):
+        schema.loads(head + "medium: {basic_rates: [1, 2]}\n")
+
+
 def test_a_rate_loss_is_a_checked_mapping_whose_rates_are_one_spelling():
     exp = schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
                        "medium: {rate_loss: {11.0: 2.7, 5.5: 4.6}}\n"

@@ -868,6 +868,41 @@ def test_window_sensitivity_over_hop_counts_is_judged_with_each_mechanism():
                                       M.Grid.of(grid)) == []
 
 
+def test_claim_6_is_judged_at_each_rate_the_sender_limit_measured():
+    # the sender's limit, RTS/CTS on, at 2 Mbit/s and auto (2-4 hops):
+    #   2 Mbit/s: best window 1, 2, 5 at 2, 3, 4 hops  -> claim 6 holds (2 of 3)
+    #   auto:     best window 4, 3, 1                   -> fails
+    # the grid (receiver window): best window 6 everywhere -> fails at both rates
+    from harness.papers import map_window
+    paths = {2: "1-23-16", 3: "1-16-13-22", 4: "1-16-13-29-30"}
+    best = {(2, 2): 1, (2, 3): 2, (2, 4): 5, ("auto", 2): 4, ("auto", 3): 3, ("auto", 4): 1}
+    sender, grid = [], []
+    for (rate, h), b in best.items():
+        for w in M.WINDOWS:
+            rec = record(len(sender), paths[h], rate, True, None,
+                         1000.0 * (1.2 if w == b else 1), 10.0)
+            rec["params"]["policy"] = {"congestion": "bic", "cwnd_clamp": w,
+                                       "delayed_ack": False}
+            sender.append(rec)
+            grid.append(record(len(grid), paths[h], rate, True, w,
+                               1000.0 * (1.7 if w == 6 else 1), 10.0))
+    assert map_window.claim6(M.Grid.of(sender, window="cwnd_clamp"), 2) == (
+        "2 hops 1, 3 hops 2, 4 hops 5", True)
+    assert map_window.claim6(M.Grid.of(sender, window="cwnd_clamp"), 5.5) == ("-", None)
+    lines = map_window.rate_claim_lines(sender, M.Grid.of(grid))
+    assert "| 2 Mbit/s | 2 | 1200 | 1000 | 1000 | 1000 | 1000 | 1000 | 1000 | 1 | 6 |" in lines
+    assert ("| auto | 2 hops 4, 3 hops 3, 4 hops 1: no | 2 hops 6, 3 hops 6, 4 hops 6: no |"
+            in lines)
+    assert lines[-2] == ("**Verdict:** claim 6 explained by the window's mechanics (fails with "
+                         "the grid's receiver window, holds with the sender's limit) at "
+                         "2 Mbit/s; not explained (fails with the sender's limit too) at auto.")
+    # 5.5 Mbit/s alone is hop_count_lines' part: no section
+    at55 = [r for r in sender if r["params"]["topology"]["rate"] == 2]
+    for r in at55:
+        r["params"]["topology"]["rate"] = 5.5
+    assert map_window.rate_claim_lines(at55, M.Grid.of(grid)) == []
+
+
 #: The slow-path reading's two paths and layouts (one 3-hop, one 4-hop).
 SLOW = {"1-16-29-30": 1, "1-23-16-13-22": 3}
 
@@ -1212,6 +1247,52 @@ def test_the_rts_threshold_reading_reads_every_threshold_against_one_off(tmp_pat
     assert "## RTS/CTS above a threshold: TCP ACKs bare (claims 4, 5) (a test of one reading, " \
            "not the model)" in page
     assert page.count("## RTS/CTS above a threshold") == 1 and "**Claim 4 at 1 hop:**" in page
+
+
+def test_the_control_rate_reading_sets_2_mbits_control_frames_beside_the_data_rates(tmp_path):
+    # threshold_records() has the control frames at the data rate (1 hop: the paper's costs
+    # on every frame, half with the ACKs bare; long paths: -10 % every frame, +10 % bare);
+    # a copy at 2 Mbit/s (medium.basic_rates {b: [1, 2]}) where, with the ACKs bare, 1 hop
+    # costs the paper's figures and the long paths gain 20 % (RTS lost: 10 of 100 attempts)
+    from harness.papers import map_basic_rates as B
+    from harness.papers import map_rts_threshold as RT
+    base = threshold_records()
+    two: List[Dict[str, Any]] = []
+    for rec in base:
+        new = copy.deepcopy(rec)
+        new["run_id"] = "b" + rec["run_id"]
+        new["params"]["medium"] = {"basic_rates": {"b": [1, 2]}}
+        t, path = RT.threshold_of(rec), rec["params"]["topology"]["path"]
+        if t == 500.0:
+            if M.hops_of(path) == 1:
+                new["flows"][0]["throughput_bps"] *= (1 + RTS_COST[rec["params"]["topology"]["rate"]] / 2) \
+                    / (1 + RTS_COST[rec["params"]["topology"]["rate"]])
+            else:
+                new["flows"][0]["throughput_bps"] *= 1.2 / 1.1
+            for link in new["medium"]["summary"]["links"].values():
+                if link["rts_failures"]:
+                    link["rts_failures"] = 10
+        two.append(new)
+    assert B.control_at_two(two[0]) and not B.control_at_two(base[0])
+    assert B.split(base + two) == (base, two)
+    lines = B.one_hop_lines(base, two)
+    assert lines[2].startswith("| 5.5 Mbit/s | +12 % | +12 % / +6 % | +12 % / +12 % | +20 % / +13 % "
+                               "| +23 % / +15 % |")
+    assert B.long_lines(base, two)[3] == "| 4 | 5.5 Mbit/s | +27 % | -10 % / +10 % | -10 % / +20 % |"
+    assert B.rts_lost(two)[(500.0, 3)] == pytest.approx(0.1)
+    assert B.claim4_near(two) is True and B.claim4_near(base) is False
+    assert B.claim5_holds(two) is True
+    assert B.claim5_holds([r for r in two if RT.threshold_of(r) != 500.0]) is False
+    assert B.verdict(base + two) == (
+        "**Verdict:** with the control frames at 2 Mbit/s the 1-hop costs with the TCP ACKs "
+        "bare come within 5 points of the paper's at 5.5 Mbit/s and auto rate; on the long "
+        "paths RTS/CTS pays at 3 and 4 hops (claim 5 holds).")
+    assert B.section_lines(base) == ["No run of the control-rate reading is stored yet.", ""]
+    sets = [load_results(store(tmp_path / "a", "paper000_basic_rates", two)),
+            load_results(store(tmp_path / "b", "paper000_rts_threshold", base))]
+    page = "\n".join(paper000.page_sections(sets))
+    assert page.count("## Control frames at 2 Mbit/s (claims 4, 5)") == 1
+    assert "| RTS/CTS on | hops | RTS lost, control at the data rate |" in page
 
 
 def auto_as_eleven_records(cost11: float, air_auto: int) -> List[Dict[str, Any]]:
