@@ -8,8 +8,12 @@ a CTS could reach the hidden routers that our CTS does not (claim 5). Read besid
 000_rts_threshold(_1hop), the same grids with the control frames at the data rate, through
 that reading's helpers (``map_rts_threshold``); it tests one reading, it is not the model.
 
-Imports only the paper-analysis helpers (``analysis``, ``map_analysis``, ``map_variants``,
-``map_rts_threshold``).
+The CTS's reach is also read from the campus's link table, before any run: which routers of
+a long path, hidden from a hop's sender, decode the receiver's CTS at 2 Mbit/s and at
+5.5 Mbit/s (``cts_reach``).
+
+Imports the paper-analysis helpers (``analysis``, ``map_analysis``, ``map_variants``,
+``map_rts_threshold``, ``map_links``) and the campus builder for its link table.
 """
 from __future__ import annotations
 
@@ -17,8 +21,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
+from harness.papers import map_links as L
 from harness.papers import map_rts_threshold as T
 from harness.papers import map_variants as V
+from topologies import campus as C
 
 #: The 1-hop rates the reading changes (at 2 Mbit/s the control frames go at 2 either way).
 ONE_HOP_RATES: Tuple[Any, ...] = (5.5, "auto")
@@ -26,6 +32,41 @@ ONE_HOP_RATES: Tuple[Any, ...] = (5.5, "auto")
 THRESHOLDS: Tuple[float, ...] = (T.EVERY_FRAME, T.ACKS_BARE)
 #: The long-path points of claim 5 this reading runs (5.5 Mbit/s only).
 LONG_POINTS: Tuple[Tuple[int, Any], ...] = ((3, 5.5), (4, 5.5))
+#: A CTS (14 bytes) a router decodes at least this often sets its NAV (map_links' criterion).
+CTS_BYTES = 14
+
+
+def cts_reach(shadowing_seed: int = 1) -> List[Tuple[str, str, str, float, float]]:
+    """On the paper's 3- and 4-hop paths (link table of the layout): for every hop s -> r
+    (both directions) and every router h of the path hidden from s, the chance that h decodes
+    r's CTS at 2 and at 5.5 Mbit/s: (path, hop, h, at 2, at 5.5)."""
+    campus = C.load_campus(C.DEFAULT_CAMPUS)
+    table = C.campus_links(campus, shadowing_seed, frame_bytes=CTS_BYTES)
+    out = []
+    for path in (p for p in L.PATHS if len(p) >= 4):
+        name = "-".join(map(str, path))
+        for s, r in C.path_hops(path):
+            for h in path:
+                if h in (s, r) or not L.hidden(table, s, h):
+                    continue
+                rn, hn = C.router_name(r), C.router_name(h)
+                out.append((name, f"{s}->{r}", str(h), table.delivery(rn, hn, 2),
+                            table.delivery(rn, hn, 5.5)))
+    return out
+
+
+def cts_reach_line(rows: Sequence[Tuple[str, str, str, float, float]]) -> str:
+    """How many (hop, hidden router) pairs a CTS reaches at each rate, and at 2 Mbit/s only."""
+    at2 = sum(1 for *_k, d2, _d in rows if d2 >= L.DECODES)
+    at55 = sum(1 for *_k, _d2, d in rows if d >= L.DECODES)
+    only = [f"{h} of {hop} on {p}" for p, hop, h, d2, d in rows
+            if d2 >= L.DECODES > d]
+    return (f"From the default layout's link table (a {CTS_BYTES}-byte frame, before any run): "
+            f"of the {len(rows)} pairs of a hop and a router of the same 3- or 4-hop path "
+            f"hidden from the hop's sender, {at2} decode the receiver's CTS at 2 Mbit/s and "
+            f"{at55} at 5.5 Mbit/s (at least {L.DECODES:g} of the time); "
+            + (f"{len(only)} only at 2 Mbit/s: " + ", ".join(only) if only else
+               "none only at 2 Mbit/s, so a slower CTS sets no NAV that ours misses") + ".")
 
 
 def control_at_two(rec: Mapping[str, Any]) -> bool:
@@ -139,10 +180,12 @@ def verdict(records: Sequence[Mapping[str, Any]]) -> str:
             f"bare {part4}; on the long paths {part5}.")
 
 
-def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
+def section_lines(records: Sequence[Mapping[str, Any]],
+                  reach: Optional[Sequence[Tuple[str, str, str, float, float]]] = None
+                  ) -> List[str]:
     """The reading's part of a report or of the paper page: ``records`` are those of
     000_basic_rates(_1hop) with, where given, those of 000_rts_threshold(_1hop) (the control
-    frames at the data rate)."""
+    frames at the data rate); ``reach`` the link table's ``cts_reach`` where the page has it."""
     data_rate, at_two = split(records)
     if not at_two:
         return ["No run of the control-rate reading is stored yet.", ""]
@@ -169,4 +212,6 @@ def section_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
             + ["", "The data segments' RTS frames that got no CTS (share of the segments' "
                "direction's attempts on the 3- and 4-hop paths):", ""] \
             + rts_lost_lines(data_rate, at_two)
+    if reach is not None:
+        out += ["", cts_reach_line(reach)]
     return out + ["", verdict(records), ""]

@@ -752,7 +752,7 @@ READINGS = (
             lambda rs, sets: map_basic_rates.section_lines(
                 [r for g in sets if g.name.startswith(("paper000_basic_rates",
                                                         "paper000_rts_threshold"))
-                 for r in g.ok])),
+                 for r in g.ok], map_basic_rates.cts_reach())),
     Reading("paper000_population", "The campus's own routes (claim 3)", ONE_READING,
             lambda rs, _sets: map_population.section_lines(
                 rs.records, map_population.route_counts(), map_population.eleven_counts())),

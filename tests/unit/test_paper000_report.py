@@ -1288,6 +1288,14 @@ def test_the_control_rate_reading_sets_2_mbits_control_frames_beside_the_data_ra
         "bare come within 5 points of the paper's at 5.5 Mbit/s and auto rate; on the long "
         "paths RTS/CTS pays at 3 and 4 hops (claim 5 holds).")
     assert B.section_lines(base) == ["No run of the control-rate reading is stored yet.", ""]
+    reach = [("1-16-29-30", "1->16", "29", 0.99, 0.99), ("1-16-29-30", "1->16", "30", 0.7, 0.2),
+             ("1-16-29-30", "29->30", "1", 0.0, 0.0)]
+    assert ("of the 3 pairs of a hop and a router of the same 3- or 4-hop path hidden from the "
+            "hop's sender, 2 decode the receiver's CTS at 2 Mbit/s and 1 at 5.5 Mbit/s (at least "
+            "0.5 of the time); 1 only at 2 Mbit/s: 30 of 1->16 on 1-16-29-30.") \
+        in B.cts_reach_line(reach)
+    assert "none only at 2 Mbit/s" in B.cts_reach_line(reach[:1])
+    assert B.cts_reach_line(reach) in B.section_lines(base + two, reach)
     sets = [load_results(store(tmp_path / "a", "paper000_basic_rates", two)),
             load_results(store(tmp_path / "b", "paper000_rts_threshold", base))]
     page = "\n".join(paper000.page_sections(sets))
