@@ -174,19 +174,26 @@ def rate_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid
     out += ["", "| claim 6 (best window with RTS/CTS on <= 2 at 2 of the 3 hop counts 2-4) "
             "| sender limit, every segment ACKed | grid: receiver window, delayed ACK |",
             "|---|---|---|"]
-    explained, still = [], []
+    explained, still, held = [], [], []
     for rate in rates:
         value, holds = claim6(ours, rate)
         theirs = claim6(grid, rate) if grid is not None else ("-", None)
         out.append(f"| {M.rate_label(rate)} | {mark(value, holds)} | "
                    f"{mark(theirs[0], theirs[1])} |")
+        if holds:
+            held.append(M.rate_label(rate))
         if holds and theirs[1] is False:
             explained.append(M.rate_label(rate))
         elif holds is False:
             still.append(M.rate_label(rate))
-    text = ("claim 6 explained by the window's mechanics (fails with the grid's receiver "
-            "window, holds with the sender's limit) at " + ", ".join(explained)
-            if explained else "claim 6 explained by the window's mechanics at no rate")
+    if grid is None:
+        text = ("claim 6 holds with the sender's limit at " + (", ".join(held) or "no rate")
+                + " (the grid's receiver window beside it: the paper page)")
+    elif explained:
+        text = ("claim 6 explained by the window's mechanics (fails with the grid's receiver "
+                "window, holds with the sender's limit) at " + ", ".join(explained))
+    else:
+        text = "claim 6 explained by the window's mechanics at no rate"
     if still:
         text += "; not explained (fails with the sender's limit too) at " + ", ".join(still)
     return out + ["", f"**Verdict:** {text}.", ""]

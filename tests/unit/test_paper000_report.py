@@ -896,6 +896,10 @@ def test_claim_6_is_judged_at_each_rate_the_sender_limit_measured():
     assert lines[-2] == ("**Verdict:** claim 6 explained by the window's mechanics (fails with "
                          "the grid's receiver window, holds with the sender's limit) at "
                          "2 Mbit/s; not explained (fails with the sender's limit too) at auto.")
+    assert map_window.rate_claim_lines(sender)[-2] == (
+        "**Verdict:** claim 6 holds with the sender's limit at 2 Mbit/s (the grid's receiver "
+        "window beside it: the paper page); not explained (fails with the sender's limit too) "
+        "at auto.")
     # 5.5 Mbit/s alone is hop_count_lines' part: no section
     at55 = [r for r in sender if r["params"]["topology"]["rate"] == 2]
     for r in at55:
