@@ -214,4 +214,4 @@ def section_lines(records: Sequence[Mapping[str, Any]],
             + rts_lost_lines(data_rate, at_two)
     if reach is not None:
         out += ["", cts_reach_line(reach)]
-    return out + ["", verdict(records), ""]
+    return out + ["", verdict(at_two), ""]

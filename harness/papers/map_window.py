@@ -50,6 +50,11 @@ def _pct(v: Optional[float]) -> str:
     return "-" if v is None else "inf" if v == float("inf") else f"{v:.0f} %"
 
 
+def _mark(value: str, holds: Optional[bool]) -> str:
+    """A claim's value and verdict in one table cell."""
+    return f"{value}: {'-' if holds is None else 'holds' if holds else 'no'}"
+
+
 def _rates(keys: Sequence[Any]) -> List[Any]:
     return [r for r in M.RATES if r in keys]
 
@@ -151,8 +156,8 @@ def rate_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid
     run's records together) beside the grid's receiver window; empty unless some rate
     besides 5.5 Mbit/s is measured at 2-4 hops with RTS/CTS on."""
     ours = M.Grid.of(records, window="cwnd_clamp")
-    rates = [r for r in M.RATES if claim6(ours, r)[1] is not None]
-    if not [r for r in rates if r != M.LONG_RATE]:
+    judged = {r: c for r, c in ((r, claim6(ours, r)) for r in M.RATES) if c[1] is not None}
+    if set(judged) <= {M.LONG_RATE}:
         return []
     out = ["### Claim 6 at every rate", "",
            "The 2- to 4-hop paths with RTS/CTS on and the window limited at the sender, every "
@@ -162,7 +167,7 @@ def rate_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid
            "| rate | hops | " + " | ".join(M.window_label(w) for w in M.WINDOWS)
            + " | best window, sender limit | best window, grid |",
            "|---|---|" + "---|" * (len(M.WINDOWS) + 2)]
-    for rate in rates:
+    for rate in judged:
         for h in (2, 3, 4):
             s = ours.series(h, rate, True)
             g = grid.series(h, rate, True) if grid is not None else {}
@@ -170,16 +175,14 @@ def rate_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid
                        + " | ".join(f"{s[w]:.0f}" if w in s else "-" for w in M.WINDOWS)
                        + f" | {M.window_label(M.best_window(s))} | "
                        + (f"{M.window_label(M.best_window(g))} |" if g else "- |"))
-    mark = lambda v, holds: f"{v}: {'-' if holds is None else 'holds' if holds else 'no'}"  # noqa: E731
     out += ["", "| claim 6 (best window with RTS/CTS on <= 2 at 2 of the 3 hop counts 2-4) "
             "| sender limit, every segment ACKed | grid: receiver window, delayed ACK |",
             "|---|---|---|"]
     explained, still, held = [], [], []
-    for rate in rates:
-        value, holds = claim6(ours, rate)
+    for rate, (value, holds) in judged.items():
         theirs = claim6(grid, rate) if grid is not None else ("-", None)
-        out.append(f"| {M.rate_label(rate)} | {mark(value, holds)} | "
-                   f"{mark(theirs[0], theirs[1])} |")
+        out.append(f"| {M.rate_label(rate)} | {_mark(value, holds)} | "
+                   f"{_mark(theirs[0], theirs[1])} |")
         if holds:
             held.append(M.rate_label(rate))
         if holds and theirs[1] is False:
@@ -207,7 +210,6 @@ def hop_count_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid]
     if len([h for h in (1, 2, 3, 4) if h in ours.hop_counts()]) < 4:
         return []
     theirs = hop_count_claims(grid) if grid is not None else None
-    mark = lambda v, holds: f"{v}: {'-' if holds is None else 'holds' if holds else 'no'}"  # noqa: E731
     out = ["### Window sensitivity over hop counts (claims 2, 6, 7 at 5.5 Mbit/s)", "",
            "Every window run above together (the paper's 14 paths at 5.5 Mbit/s, RTS/CTS off "
            "and on): the spread across windows per hop count ((max - min) / min of the hop "
@@ -230,8 +232,8 @@ def hop_count_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid]
             + (" grid: receiver window, delayed ACK |" if theirs else ""),
             "|---|---|" + ("---|" if theirs else "")]
     for i, (claim, value, holds) in enumerate(rows):
-        out.append(f"| {claim} | {mark(value, holds)} |"
-                   + (f" {mark(theirs[i][1], theirs[i][2])} |" if theirs else ""))
+        out.append(f"| {claim} | {_mark(value, holds)} |"
+                   + (f" {_mark(theirs[i][1], theirs[i][2])} |" if theirs else ""))
     explained = [c.split(":")[0] for i, (c, _v, h) in enumerate(rows)
                  if h and theirs is not None and theirs[i][2] is False]
     still = [c.split(":")[0] for c, _v, h in rows if h is False]
@@ -248,14 +250,13 @@ def long_claim_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid
     """Claims 3, 5, 6, 7 on the 3-4 hop paths at 5.5 Mbit/s with each window mechanism."""
     ours = M.long_path_claims(M.Grid.of(records, window="cwnd_clamp"))
     theirs = M.long_path_claims(grid) if grid is not None else None
-    mark = lambda ours_, holds: f"{ours_}: {'-' if holds is None else 'holds' if holds else 'no'}"  # noqa: E731
     out = ["| claim (5.5 Mbit/s, 3-4 hops) | sender limit, every segment ACKed |"
            + (" grid: receiver window, delayed ACK |" if theirs else ""),
            "|---|---|" + ("---|" if theirs else "")]
     for i, (claim, value, holds) in enumerate(ours):
-        row = f"| {claim} | {mark(value, holds)} |"
+        row = f"| {claim} | {_mark(value, holds)} |"
         if theirs:
-            row += f" {mark(theirs[i][1], theirs[i][2])} |"
+            row += f" {_mark(theirs[i][1], theirs[i][2])} |"
         out.append(row)
     return out
 
@@ -271,11 +272,11 @@ def section_lines(records: Sequence[Mapping[str, Any]], grid: Optional[M.Grid] =
     """The 1-hop part (claim 1) and the 3-4 hop part (claims 3, 5-7), each where measured."""
     out: List[str] = []
     ok = [r for r in records if r.get("status") == "ok"]
+    if ok and rates_only(ok):
+        return rate_claim_lines(ok, grid)
     hops = {M.hops_of(str(A.param(r, "topology.path"))) for r in ok}
     if hops == {1}:
         out += one_hop_lines(ok, grid)
-    if ok and rates_only(ok):
-        return rate_claim_lines(ok, grid)
     if 2 in hops:
         out += ["The 1- and 2-hop paths at 5.5 Mbit/s with the same window mechanism, RTS/CTS "
                 "off and on (kbit/s, means over each hop count's paths):", ""] \

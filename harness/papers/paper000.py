@@ -632,8 +632,9 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
         for rs in windows:  # a run at other rates only is read in rate_claim_lines below
             if not map_window.rates_only(rs.ok):
                 out += [f"From `{rs.name}`:", ""] + map_window.section_lines(rs.ok, default)
-        out += map_window.hop_count_lines([r for rs in windows for r in rs.ok], default)
-        out += map_window.rate_claim_lines([r for rs in windows for r in rs.ok], default)
+        every_window = [r for rs in windows for r in rs.ok]
+        out += map_window.hop_count_lines(every_window, default)
+        out += map_window.rate_claim_lines(every_window, default)
     if eleven is not None:
         out += ["## 11 Mbit/s beyond 1 hop (claim 12)", "",
                 f"From `{eleven.name}`:", ""] + map_eleven.section_lines(eleven.records)
