@@ -9,12 +9,17 @@ dropped at the limit, and what TCP saw (its retransmission timeouts, RTT and RTO
 sender's socket samples), so that the paper's mechanism (long series push the path's delay
 past RTO_min, timeouts fire) can be checked, not only the curve.
 
+The tables and verdicts take the channel a run set as a ``Channel`` (how to read it from a
+record, how to print it), so that another reading of the same kind (``mesh_bursty``: fades in
+bursts) shares them.
+
 Imports only the paper-analysis helpers and ``paper002``'s record readers.
 """
 from __future__ import annotations
 
 import statistics as stats
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import paper002 as P
 
@@ -30,6 +35,24 @@ def hop_loss(rec: Mapping[str, Any]) -> Optional[float]:
     links = (((rec.get("params") or {}).get("medium") or {}).get("links")) or []
     values = {float(l["per"]) for l in links if isinstance(l, Mapping) and l.get("per") is not None}
     return values.pop() if len(values) == 1 else None
+
+
+@dataclass(frozen=True)
+class Channel:
+    """What a reading's runs set on their hops: ``of`` reads it from a record (None: not one of
+    the reading's runs), ``head`` names the table's first column, ``cell`` prints a value in it
+    and ``name`` in a verdict line."""
+
+    of: Callable[[Mapping[str, Any]], Optional[float]]
+    head: str
+    cell: Callable[[float], str]
+    name: Callable[[float], str]
+
+
+#: This reading's channel: one independent loss per PPDU on every hop.
+LOSSY = Channel(hop_loss, "loss per PPDU (exchange fails)",
+                lambda loss: f"{loss:g} ({1 - (1 - loss) ** 2:.2f})",
+                lambda loss: f"loss {loss:g} per PPDU")
 
 
 def timeouts(rec: Mapping[str, Any]) -> int:
@@ -56,44 +79,45 @@ def _fmt(x: Optional[float], pattern: str) -> str:
     return "-" if x is None else pattern.format(x)
 
 
-def groups(records: Sequence[Mapping[str, Any]]
+def groups(records: Sequence[Mapping[str, Any]], channel: Channel = LOSSY
            ) -> Dict[Tuple[float, int], List[Mapping[str, Any]]]:
-    """Runs with a flow, by (hop loss, retry limit)."""
+    """Runs with a flow, by (channel, retry limit)."""
     out: Dict[Tuple[float, int], List[Mapping[str, Any]]] = {}
     for rec in records:
-        loss, limit = hop_loss(rec), P.limit_of(rec)
+        loss, limit = channel.of(rec), P.limit_of(rec)
         if rec.get("status") == "ok" and loss is not None and limit is not None \
                 and P.throughput_mbps(rec) is not None:
             out.setdefault((loss, int(limit)), []).append(rec)
     return dict(sorted(out.items()))
 
 
-def unpathed(records: Sequence[Mapping[str, Any]]) -> Dict[Tuple[float, int], int]:
-    """Runs whose path check found no HWMP path (no flow started), by (hop loss, limit)."""
+def unpathed(records: Sequence[Mapping[str, Any]], channel: Channel = LOSSY
+             ) -> Dict[Tuple[float, int], int]:
+    """Runs whose path check found no HWMP path (no flow started), by (channel, limit)."""
     out: Dict[Tuple[float, int], int] = {}
     for rec in records:
-        loss, limit = hop_loss(rec), P.limit_of(rec)
+        loss, limit = channel.of(rec), P.limit_of(rec)
         if P.no_path(rec) and loss is not None and limit is not None:
             out[(loss, int(limit))] = out.get((loss, int(limit)), 0) + 1
     return out
 
 
-def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """Markdown: per hop loss and retry limit, the throughput and what the medium and TCP saw
+def rows(records: Sequence[Mapping[str, Any]], channel: Channel = LOSSY) -> List[str]:
+    """Markdown: per channel and retry limit, the throughput and what the medium and TCP saw
     (``records``: all of them, so that runs without a path are counted beside the others)."""
-    lines = ["| loss per PPDU (exchange fails) | R | runs | mean Mbit/s | frames > "
+    lines = [f"| {channel.head} | R | runs | mean Mbit/s | frames > "
              f"{LONG_SERIES} transmissions | drops at the limit per s | timeouts per run | "
              "longest stall (s, mean) | timeouts sent nothing (runs) | RTT median / p99 (ms) | "
              "RTO median (ms) | no path, no flow |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    missing = unpathed(records)
-    for (loss, limit), recs in groups(records).items():
+    missing = unpathed(records, channel)
+    for (loss, limit), recs in groups(records, channel).items():
         mean = stats.mean(P.throughput_mbps(r) or 0.0 for r in recs)
         long_ = [x for x in (P.tries_share_over(r, LONG_SERIES) for r in recs) if x is not None]
         drops = [P.limit_drops_per_s(r) for r in recs]
         rtt = [x for r in recs for x in socket_values(r, "rtt_ms")]
         rto = [x for r in recs for x in socket_values(r, "rto_ms")]
         lines.append(
-            f"| {loss:g} ({1 - (1 - loss) ** 2:.2f}) | {limit} | {len(recs)} | {mean:.2f} | "
+            f"| {channel.cell(loss)} | {limit} | {len(recs)} | {mean:.2f} | "
             + _fmt(stats.mean(long_) if long_ else None, "{:.2%}") + " | "
             + _fmt(stats.mean(drops) if drops else None, "{:.1f}") + " | "
             + f"{stats.mean(timeouts(r) for r in recs):.1f} | "
@@ -106,34 +130,36 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     return lines
 
 
-def curves(records: Sequence[Mapping[str, Any]]) -> Dict[float, Dict[int, List[float]]]:
-    """Throughputs (Mbit/s) by hop loss, then retry limit."""
+def curves(records: Sequence[Mapping[str, Any]], channel: Channel = LOSSY
+           ) -> Dict[float, Dict[int, List[float]]]:
+    """Throughputs (Mbit/s) by channel, then retry limit."""
     out: Dict[float, Dict[int, List[float]]] = {}
-    for (loss, limit), recs in groups(records).items():
+    for (loss, limit), recs in groups(records, channel).items():
         out.setdefault(loss, {})[limit] = [P.throughput_mbps(r) or 0.0 for r in recs]
     return out
 
 
-def verdict_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    """Per hop loss: where the curve peaks, whether it is concave (interior peak, both ends
+def verdict_lines(records: Sequence[Mapping[str, Any]], channel: Channel = LOSSY
+                  ) -> List[str]:
+    """Per channel: where the curve peaks, whether it is concave (interior peak, both ends
     below), and how far the largest limit sits below the peak; then the same without the runs
     whose timeouts sent nothing (Linux 6.1's held mesh-path queue, not the channel)."""
-    out = _verdicts(records, "")
+    out = _verdicts(records, channel, "")
     kept = P.without_silent(records)
     if len(kept) < len([r for r in records if r.get("status") == "ok"]):
-        out += _verdicts(kept, ", without the runs whose timeouts sent nothing")
+        out += _verdicts(kept, channel, ", without the runs whose timeouts sent nothing")
     return out
 
 
-def _verdicts(records: Sequence[Mapping[str, Any]], label: str) -> List[str]:
+def _verdicts(records: Sequence[Mapping[str, Any]], channel: Channel, label: str) -> List[str]:
     out = []
-    for loss, series in curves(records).items():
+    for loss, series in curves(records, channel).items():
         means = {x: stats.mean(v) for x, v in series.items()}
         peak = P.argmax(series)
         if peak is None:
             continue
         top, last = means[peak], means[max(means)]
-        out.append(f"- loss {loss:g} per PPDU{label}: peak at R = {peak} ({top:.2f} Mbit/s); "
+        out.append(f"- {channel.name(loss)}{label}: peak at R = {peak} ({top:.2f} Mbit/s); "
                    f"R = {max(means)} is {last / top - 1:+.1%} from it; "
                    + ("concave (interior peak, both ends below)" if P.concave(series)
                       else "not concave"))

@@ -791,6 +791,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     lossy = [r for rs in sets if rs.name.startswith(mesh_lossy.NAME) for r in rs.records]
     if lossy:
         out += mesh_lossy.section(lossy)
+    from harness.papers import mesh_bursty
+    bursty = next((rs for rs in sets if rs.name == mesh_bursty.NAME), None)
+    if bursty is not None:
+        out += mesh_bursty.section(bursty.records)
     from harness.papers import mesh_stall
     nudge = next((rs for rs in sets if rs.name == mesh_stall.NAME), None)
     if nudge is not None and sweep is not None:
@@ -971,6 +975,9 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
     from harness.papers import mesh_lossy  # it reads records with this module's helpers
     if rs.name.startswith(mesh_lossy.NAME):
         out += mesh_lossy.section(rs.records, "###")
+    from harness.papers import mesh_bursty
+    if rs.name == mesh_bursty.NAME:
+        out += mesh_bursty.section(rs.records, "###")
     return out + ["### Why we may differ", ""] + why_differ() + [""]
 
 
