@@ -1,5 +1,5 @@
 """Paper 002's reading of fades in bursts (experiments/papers/002_bursty_hops.yaml): the 5-hop
-chain of the sweep with every hop's mean SNR a few dB above what 54 Mbit/s needs and Rayleigh
+chain of the sweep with every hop's mean SNR near what 54 Mbit/s needs and Rayleigh
 fades that drift with a coherence time (``medium.fading_coherence``), each frame tried to the
 retry limit in one series. It tests the reading that the paper's decline at large limits needs
 losses in bursts: a hop that fades holds its head frame for up to R tries, a sudden delay that
@@ -52,8 +52,9 @@ def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[s
         return []
     times = ", ".join(f"{t:g}" for t in coherence_ms(records))
     return [f"{heading} Fades in bursts (a test of one reading)", "",
-            f"`{NAME}` (5 hops, cubic, 30 s): every chain hop's mean SNR set a few dB above "
-            "the 21.2 dB that 54 Mbit/s needs for 10 % PER (`medium.links[].snr`), Rayleigh "
+            f"`{NAME}` (5 hops, cubic, 30 s): every chain hop's mean SNR set from about the "
+            "21.2 dB that 54 Mbit/s needs for 10 % PER to 14 dB above it "
+            "(`medium.links[].snr`), Rayleigh "
             f"fades drifting with a coherence time of {times} ms (`medium.fading_coherence`), "
             "every frame tried to the limit in one series. Where independent losses keep the "
             "delay long all the time, a fade comes and goes: does a large limit now hold a "

@@ -28,6 +28,9 @@ from harness.papers import paper002 as P
 NAME = "paper002_lossy_hops"
 #: A frame counts as a long series above this many transmissions (the sweep's limit 7).
 LONG_SERIES = 7
+#: A curve whose best limit carries less (Mbit/s) is a collapsed path, its shape noise: a
+#: quarter of the sweep's best 5-hop cubic mean (4.1 Mbit/s, 100 s runs), a stated cut.
+COLLAPSED_MBPS = 1.0
 
 
 def hop_loss(rec: Mapping[str, Any]) -> Optional[float]:
@@ -159,10 +162,12 @@ def _verdicts(records: Sequence[Mapping[str, Any]], channel: Channel, label: str
         if peak is None:
             continue
         top, last = means[peak], means[max(means)]
+        shape = ("concave (interior peak, both ends below)" if P.concave(series)
+                 else "not concave")
+        if top < COLLAPSED_MBPS:
+            shape += f" (every limit under {COLLAPSED_MBPS:g} Mbit/s: a collapsed path, no shape)"
         out.append(f"- {channel.name(loss)}{label}: peak at R = {peak} ({top:.2f} Mbit/s); "
-                   f"R = {max(means)} is {last / top - 1:+.1%} from it; "
-                   + ("concave (interior peak, both ends below)" if P.concave(series)
-                      else "not concave"))
+                   f"R = {max(means)} is {last / top - 1:+.1%} from it; " + shape)
     return out
 
 

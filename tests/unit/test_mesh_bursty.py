@@ -44,4 +44,9 @@ def test_the_section_reads_each_curve_by_hop_snr():
     assert "-40.0% from it" in verdicts[0] and verdicts[0].endswith("concave (interior peak, "
                                                                     "both ends below)")
     assert "peak at R = 31" in verdicts[1] and verdicts[1].endswith("not concave")
+    collapsed = [bursty(i, 20, limit, mbps) for i, (limit, mbps) in enumerate(
+        [(3, 0.01), (9, 0.03), (31, 0.02)])]
+    line = next(v for v in B.section(collapsed) if v.startswith("- hop SNR"))
+    assert line.endswith("concave (interior peak, both ends below) (every limit under 1 Mbit/s: "
+                         "a collapsed path, no shape)")
     assert B.section([]) == [] and B.section([lossy(9, 0.1, 7, 2.0, [0], [1])]) == []
