@@ -8,7 +8,7 @@ all the time and the RTO follows it. It is not the model.
 
 The table and verdicts are ``mesh_lossy``'s, read per hop SNR instead of per hop loss.
 
-Imports only the paper-analysis helpers, ``paper002``'s record readers and ``mesh_lossy``.
+Imports only ``mesh_lossy`` (which reads the records with ``paper002``'s helpers).
 """
 from __future__ import annotations
 

@@ -774,7 +774,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     what the medium saw (these need several experiments, or none)."""
     sweeps = [rs for rs in sets if rs.name.startswith("paper002_retry_sweep")]
     sweep = sweeps[0] if sweeps else None
-    policy = next((rs for rs in sets if rs.name.startswith("paper002_airtime_retry")), None)
+    # Eq. 5's full file once it has run, else the first policy file given (reduced, quick)
+    policies = [rs for rs in sets if rs.name.startswith("paper002_airtime_retry")]
+    policy = next((rs for rs in policies if rs.name == "paper002_airtime_retry"),
+                  policies[0] if policies else None)
     channel = next((rs for rs in sets if rs.name.startswith("paper002_channel")), None)
     out: List[str] = [line.replace("### ", "## ", 1) if line.startswith("### ") else line
                       for line in model_section()]

@@ -268,7 +268,7 @@ def test_start_rows_set_the_policys_first_5_s_beside_the_default_limit():
 def test_the_policy_is_set_beside_the_sweep_of_its_own_flow_length(tmp_path):
     """The page's claims read the first sweep given (the full file's 100 s runs); Eq. 5 is
     compared with the sweep whose flows are as long as its own, wherever that one is listed,
-    and with none if no sweep matches."""
+    and with none if no sweep matches; of several policy files the full one is compared."""
     from harness.experiment.results import load_results
 
     def lasting(recs, seconds, scale=1.0):
@@ -293,6 +293,13 @@ def test_the_policy_is_set_beside_the_sweep_of_its_own_flow_length(tmp_path):
     assert "| 3 | cubic | 3.10 | 3.00 (7) |" in text           # the 30 s runs' peak
     text = page(("retry_sweep", full), ("airtime_retry", policy))
     assert "## The Eq. 5 policy beside the fixed limits" in text and "beside `paper002_" not in text
+    full_policy = lasting([record(1001, hops=3, module="cubic", limit=None, mbps=3.2,
+                                  case="normal")], 100)
+    full_policy[0]["policies"] = {"airtime_retry": {"history": []}}
+    text = page(("retry_sweep", full), ("airtime_retry_reduced", policy),
+                ("airtime_retry", full_policy), ("retry_sweep_reduced", reduced))
+    assert "`paper002_airtime_retry`: every mesh point" in text     # the full file, listed second
+    assert "beside `paper002_retry_sweep` (" in text                 # and the sweep of its length
 
 
 def test_silent_timeouts_count_timeouts_that_retransmitted_nothing():
