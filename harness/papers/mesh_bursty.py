@@ -8,36 +8,31 @@ all the time and the RTO follows it. It is not the model.
 
 The table and verdicts are ``mesh_lossy``'s, read per hop SNR instead of per hop loss.
 
-Imports only ``mesh_lossy`` (which reads the records with ``paper002``'s helpers).
+Imports only the paper-analysis helpers and ``mesh_lossy`` (which reads the records with
+``paper002``'s helpers).
 """
 from __future__ import annotations
 
 from typing import Any, List, Mapping, Optional, Sequence
 
+from harness.papers import analysis as A
 from harness.papers import mesh_lossy as L
 
 #: The experiment's name (``harness report`` and the page find its records by it).
 NAME = "paper002_bursty_hops"
 
 
-def _medium(rec: Mapping[str, Any]) -> Mapping[str, Any]:
-    return ((rec.get("params") or {}).get("medium") or {})
-
-
 def hop_snr(rec: Mapping[str, Any]) -> Optional[float]:
     """The mean SNR (dB) the run set on its hops (one value for all of them) under fades that
     drift (a coherence time set), or None: not one of this reading's runs."""
-    medium = _medium(rec)
-    if not medium.get("fading_coherence"):
+    if not A.param(rec, "medium.fading_coherence"):
         return None
-    links = medium.get("links") or []
-    values = {float(l["snr"]) for l in links if isinstance(l, Mapping) and l.get("snr") is not None}
-    return values.pop() if len(values) == 1 else None
+    return L.link_value(rec, "snr")
 
 
 def coherence_ms(records: Sequence[Mapping[str, Any]]) -> List[float]:
     """The coherence times (ms) the reading's runs used."""
-    return sorted({float(_medium(r)["fading_coherence"]) for r in records
+    return sorted({float(A.param(r, "medium.fading_coherence")) for r in records
                    if hop_snr(r) is not None})
 
 

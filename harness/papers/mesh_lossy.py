@@ -21,6 +21,7 @@ import statistics as stats
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from harness.papers import analysis as A
 from harness.papers import paper002 as P
 
 #: The experiments' name, or its start (``harness report`` and the page find their records by
@@ -33,11 +34,23 @@ LONG_SERIES = 7
 COLLAPSED_MBPS = 1.0
 
 
+def collapsed(series: Mapping[int, Sequence[float]]) -> bool:
+    """The curve (limit -> Mbit/s of its runs) carries under ``COLLAPSED_MBPS`` at every
+    limit."""
+    return max(stats.mean(v) for v in series.values()) < COLLAPSED_MBPS
+
+
+def link_value(rec: Mapping[str, Any], key: str) -> Optional[float]:
+    """The value of ``key`` (``per``, ``snr``) that the run's link overrides
+    (``medium.links``) set, if they all set one and the same, else None."""
+    links = A.param(rec, "medium.links") or []
+    values = {float(l[key]) for l in links if isinstance(l, Mapping) and l.get(key) is not None}
+    return values.pop() if len(values) == 1 else None
+
+
 def hop_loss(rec: Mapping[str, Any]) -> Optional[float]:
     """The per-PPDU loss the run set on its hops (one value for all of them), or None."""
-    links = (((rec.get("params") or {}).get("medium") or {}).get("links")) or []
-    values = {float(l["per"]) for l in links if isinstance(l, Mapping) and l.get("per") is not None}
-    return values.pop() if len(values) == 1 else None
+    return link_value(rec, "per")
 
 
 @dataclass(frozen=True)
@@ -164,7 +177,7 @@ def _verdicts(records: Sequence[Mapping[str, Any]], channel: Channel, label: str
         top, last = means[peak], means[max(means)]
         shape = ("concave (interior peak, both ends below)" if P.concave(series)
                  else "not concave")
-        if top < COLLAPSED_MBPS:
+        if collapsed(series):
             shape += f" (every limit under {COLLAPSED_MBPS:g} Mbit/s: a collapsed path, no shape)"
         out.append(f"- {channel.name(loss)}{label}: peak at R = {peak} ({top:.2f} Mbit/s); "
                    f"R = {max(means)} is {last / top - 1:+.1%} from it; " + shape)
