@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict
 
 from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
+from harness.kernel.mac80211 import VARIANTS as MAC80211_VARIANTS
 from harness.kernel.tcp import CONGESTION_MODULES
 from harness.kernel.wireless import DSSS_RATES, RATE_CHOICES
 from harness.medium.spec import LINK_KEYS
@@ -86,6 +87,12 @@ POLICIES = (
                       "metric (paper 002 Eq. 5), Eq. 4's case", default=None,
                       choices=("normal", "worst", "best"), nullable=True, null_label="off"),
             "largest limit keeping T_MultiHop under RTO_min, set on every mesh point at run time"),
+    _scalar("mac80211", "policies.kernel_build:mac80211_build",
+            ParamSpec("mac80211", "choice", "the build of the kernel's mac80211 the radios run "
+                      "on", default=None, choices=MAC80211_VARIANTS, nullable=True,
+                      null_label="the kernel's own"),
+            "fail-avg-3.12: mac80211 rebuilt with Linux 3.12's mesh link-failure average "
+            "(VM image only; loaded before the radios; paper 002)"),
     Policy(
         name="mac", apply="policies.mac:apply",
         doc="802.11 settings of every radio (overrides the builder's rate/rts)",

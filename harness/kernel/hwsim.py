@@ -43,7 +43,7 @@ from pyroute2.netlink import (
 )
 
 from harness.errors import HarnessError
-from harness.kernel import cleanup, naming
+from harness.kernel import cleanup, mac80211, naming
 from harness.kernel.netns import harness_namespaces, netlink_socket_in, run
 
 FAMILY = "MAC80211_HWSIM"
@@ -319,11 +319,10 @@ def module_loaded() -> bool:
     return SYS_MODULE.exists()
 
 
-def load_module() -> None:
-    """``modprobe mac80211_hwsim radios=0`` unless loaded (radios are created on demand)."""
-    if module_loaded():
-        return
-    run(["modprobe", "mac80211_hwsim", "radios=0"])
+def load_module(mac80211_build: Optional[str] = None) -> None:
+    """``modprobe mac80211_hwsim radios=0`` unless loaded (radios are created on demand), on
+    the mac80211 build asked for (None: the kernel's own; harness.kernel.mac80211)."""
+    mac80211.ensure(mac80211_build)
 
 
 def phy_of(radio_name: str, mac: str) -> str:

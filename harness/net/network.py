@@ -177,7 +177,7 @@ class Network:
         nodes = [self._node_class(name)(name, naming.netns_name(self.tag, name), self.tag,
                                         topo.spec(name)) for name in topo.node_names()]
         if any(node.has_radios for node in nodes):
-            hwsim.load_module()
+            hwsim.load_module(topo.mac80211)
             self._hwsim = hwsim.Hwsim()
         try:
             netns.each(NetworkNode.create, nodes)

@@ -210,6 +210,9 @@ class Topology:
         self.medium: Dict[str, Any] = {}
         #: Other names a flow may give for a node (a campus router's ID ``"5"`` for ``r5``).
         self.aliases: Dict[str, str] = {}
+        #: The mac80211 build the radios run on: None for the kernel's own, else one of
+        #: ``harness.kernel.mac80211.VARIANTS`` (set by the ``mac80211`` policy).
+        self.mac80211: Optional[str] = None
 
     # -- building ----------------------------------------------------------------------
     def _check_new_name(self, name: str) -> None:

@@ -12,7 +12,9 @@ the step, the command and the log):
                   then the out-of-tree modules of ``vm/kmod/<name>/`` (a Kbuild file and C
                   sources) are compiled against that kernel's headers (installed for the
                   build, then removed) into /lib/modules/<kver>/extra. A module that does not
-                  build does not stop the image: ``image.json`` says why (``kmod``)
+                  build does not stop the image: ``image.json`` says why (``kmod``). A
+                  directory with a ``kernel-tree`` file instead rebuilds a stock module from
+                  the kernel's own sources with one edit (harness.vm.kernel_tree)
   3 guest files   busybox init, agent, rc script
   4 initrd        a tiny busybox initramfs that loads virtio_blk + ext4 (they are modules)
   5 filesystem    ``mkfs.ext4 -d`` (no loop mount needed)
@@ -35,7 +37,7 @@ from typing import Callable, Dict, List, Optional, TextIO, Union
 
 from harness.errors import HarnessError
 from harness.paths import cache_dir, project_file
-from harness.vm import cpio
+from harness.vm import cpio, kernel_tree
 
 BUILD_VERSION = "2"
 SUITE = "bookworm"
@@ -89,7 +91,8 @@ def kmod_sources() -> List[Path]:
 
 def kmod_files() -> List[Path]:
     return [p for d in kmod_sources() for p in sorted(d.iterdir())
-            if p.is_file() and (p.name == "Kbuild" or p.suffix in (".c", ".h"))]
+            if p.is_file() and (p.name in ("Kbuild", kernel_tree.TREE_FILE)
+                                or p.suffix in (".c", ".h", ".py"))]
 
 
 def package_list() -> List[str]:
@@ -200,6 +203,7 @@ class Builder:
                            f"cd /tmp && apt-get download -q {names[0]} && mv /tmp/*.deb /root/"],
                 env=env)
         deb = next((self.root / "root").glob("linux-image-*.deb"))
+        self.kernel_version = kernel_tree.package_version(deb.name)
         self.sh("kernel", f"dpkg-deb --fsys-tarfile '{deb}' | "
                           f"tar -x --keep-directory-symlink -C '{self.root}'", shell=True)
         deb.unlink()
@@ -230,6 +234,9 @@ class Builder:
         extra = self.root / "lib/modules" / kver / "extra"
         extra.mkdir(parents=True, exist_ok=True)
         for src in sources:
+            if kernel_tree.is_tree_module(src):
+                result[src.name] = self.build_tree_module(src, kver, headers, env)
+                continue
             build = self.root / "tmp/kmod" / src.name
             shutil.rmtree(build, ignore_errors=True)
             shutil.copytree(src, build)
@@ -249,6 +256,43 @@ class Builder:
                                    f"apt-get purge -y -q {headers} 'linux-headers-*-common' "
                                    "'linux-kbuild-*'"], env=env)
         return result
+
+    def build_tree_module(self, src: Path, kver: str, headers: str,
+                          env: Dict[str, str]) -> str:
+        """A stock module rebuilt from the kernel's own sources, edited by ``src/edit.py``
+        (harness.vm.kernel_tree); installed outside /lib/modules. Returns "built" or
+        "failed: <why>"."""
+        package = kernel_tree.source_package(kver)
+        build = self.root / "tmp/kmod" / src.name
+        shutil.rmtree(build, ignore_errors=True)
+        try:
+            tree = kernel_tree.tree_path(src)
+            self.sh("kernel modules", ["chroot", str(self.root), "sh", "-c",
+                                       f"mkdir -p /tmp/src && cd /tmp/src && apt-get download "
+                                       f"-q {package}={self.kernel_version}"], env=env)
+            deb = next((self.root / "tmp/src").glob(f"{package}_*.deb"))
+            self.say(f"      {src.name}: {tree} from {deb.name}")
+            kernel_tree.extract_tree(deb, tree, build)
+            shutil.rmtree(self.root / "tmp/src")
+            self.sh("kernel modules", [sys.executable, str(src / kernel_tree.EDIT_SCRIPT),
+                                       str(build)])
+            jobs = str(os.cpu_count() or 1)
+            self.sh("kernel modules", ["chroot", str(self.root), "make", "-j", jobs, "-C",
+                                       f"/usr/src/{headers}", f"M=/tmp/kmod/{src.name}",
+                                       "modules"], env=env)
+            target = self.root / kernel_tree.INSTALL_DIR.relative_to("/") / src.name
+            target.mkdir(parents=True, exist_ok=True)
+            for ko in build.glob("*.ko"):
+                self.sh("kernel modules", ["chroot", str(self.root), "strip", "--strip-debug",
+                                           "-o", str(kernel_tree.INSTALL_DIR / src.name / ko.name),
+                                           f"/tmp/kmod/{src.name}/{ko.name}"])
+            return "built"
+        except (StepFailed, HarnessError, StopIteration) as err:
+            tail = str(err).split("--- last lines ---")[-1].strip().splitlines() or [repr(err)]
+            return "failed: " + " | ".join(tail[-6:])
+        finally:
+            shutil.rmtree(build, ignore_errors=True)
+            shutil.rmtree(self.root / "tmp/src", ignore_errors=True)
 
     def guest_files(self) -> None:
         vm_dir = project_file("vm")

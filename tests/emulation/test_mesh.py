@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.kernel import mesh
+from harness.kernel import mac80211, mesh
 from harness.medium.counters import radio_stats, stats_delta
 from harness.medium.spec import MediumSpec
 from harness.net.network import Network
@@ -66,3 +66,51 @@ def test_the_chain_is_the_only_path_and_a_retry_limit_set_at_run_time_is_enforce
     assert sta1["retry_short"] == 2 and len(sta1["tries"]) <= 3, sta1
     assert sta1["tries"][-1] <= 0.05 * sum(sta1["tries"]), sta1   # 3: only short + long mixed
     assert sta1["limit_drops"] >= 10, sta1       # about a quarter of ~1000 frames reach it
+
+
+@pytest.mark.parametrize("build_name", [None, "fail-avg-3.12"])
+def test_one_frame_dropped_at_the_limit_breaks_the_path_only_with_6_1s_average(
+        make_network, build_name):
+    """::
+
+        sta1 ---- sta2 ---- sta3        one room, HWMP; sta1 -> sta2 cut for one ping
+
+    Linux 6.1's mesh link-failure average reaches exactly 0 after about a hundred acknowledged
+    frames, and then one frame dropped at the retry limit breaks the peer link: sta1's paths
+    through sta2 lose their ACTIVE flag. mac80211 rebuilt with Linux 3.12's average
+    (``fail-avg-3.12``, docs/kernel.md) moves a fifth of the way per frame, so one failure
+    leaves the path active. The cut: every attempt of sta1 -> sta2 fails (``per`` 1) for
+    one ping's frame, then the propagation model is back. Each HWMP frame sta1 receives from
+    sta2 (path refreshes, every few seconds each way) sets 6.1's average back to 1, so a cut
+    may find it not yet at 0: up to three bursts of 300 pings at 2 ms, each followed by a cut;
+    the stock module must break the path after one of them, the edited one after none."""
+    if build_name and not mac80211.module_file(build_name).is_file():
+        pytest.skip(f"mac80211 {build_name} is built into the VM image only")
+    topo = build(hops=2, retry_limit=3)
+    topo.mac80211 = build_name
+    net = make_network(topo, medium=room())
+    assert mac80211.loaded() == (build_name or "stock")
+    sta2, sta3 = (net.radios[i].mac.lower() for i in (1, 2))
+    assert net.medium_handle is not None
+    control = net.medium_handle.control
+    broken_after = None
+    for cut in range(1, 4):
+        assert ping(net, "sta1", "sta3", count=300, interval=0.002).received >= 290
+        before = {p.destination: p for p in mesh.read_paths(net["sta1"], "wlan0")}
+        assert before[sta3].active and before[sta3].next_hop == sta2, before
+        control.set_link(net.radios[0].mac, net.radios[1].mac, model=True, per=1.0,
+                         oneway=True)
+        ping(net, "sta1", "sta3", count=1, timeout_s=1)
+        control.set_link(net.radios[0].mac, net.radios[1].mac, model=True, oneway=True)
+        after = {p.destination: p for p in mesh.read_paths(net["sta1"], "wlan0")}
+        print(f"\nmac80211 {build_name or 'stock'}, cut {cut}: path to sta3 before "
+              f"{before[sta3]}, after one frame dropped at the limit {after.get(sta3)}")
+        if sta3 not in after or not after[sta3].active:
+            broken_after = cut
+            break
+    drops = radio_stats(net.medium_stats(), "sta1")["limit_drops"]
+    assert drops >= (broken_after or 3), f"only {drops} frames dropped at the limit"
+    if build_name is None:
+        assert broken_after is not None, "three single drops left the path active"
+    else:
+        assert broken_after is None, f"one drop broke the path (cut {broken_after})"
