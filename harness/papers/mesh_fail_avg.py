@@ -1,0 +1,130 @@
+"""Paper 002's reading of the link-failure average (experiments/papers/002_fail_avg.yaml): the
+sweep's cubic points with the radios on mac80211 rebuilt with Linux 3.12's mesh link-failure
+average (policy ``mac80211: fail-avg-3.12``), read beside the same points of the reduced sweep
+on the stock 6.1 module. It tests the reading that our curves' shape (the steep rise from
+R = 1, the stalls at R = 3, no decline beyond the peak) is Linux 6.1's, which breaks a peer
+link on one frame dropped at the retry limit; it is not the model.
+
+Per hop count, build and retry limit: throughput, the frames dropped at the limit, TCP's
+timeouts, the longest stall, and how far the sequence number of the sender's path to the far
+end grew during the run (each HWMP discovery of the path, and each break, raises it).
+
+Imports only the paper-analysis helpers and the record readers of ``paper002`` and
+``mesh_lossy``.
+"""
+from __future__ import annotations
+
+import statistics as stats
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from harness.papers import analysis as A
+from harness.papers import mesh_lossy as L
+from harness.papers import paper002 as P
+
+#: The experiment's name (``harness report`` and the page find its records by it).
+NAME = "paper002_fail_avg"
+#: The stock runs it is read beside: the reduced sweep (same points, flows and repetitions).
+BESIDE = "paper002_retry_sweep_reduced"
+#: The module the reading runs.
+MODULE = "cubic"
+STOCK = "6.1 (stock)"
+
+
+def build_of(rec: Mapping[str, Any]) -> str:
+    """The mac80211 build the run asked for (``policy.mac80211``; null: the stock 6.1)."""
+    value = A.param(rec, "policy.mac80211")
+    return f"{value} (edited)" if value else STOCK
+
+
+def far_sn_growth(rec: Mapping[str, Any]) -> Optional[int]:
+    """How far the sequence number of the sender's path to the flow's receiver grew between
+    the path check before the flow and the one after (``mesh_path`` records: the first of its
+    checked sender->receiver pairs), or None."""
+    mp = (rec.get("policies") or {}).get("mesh_path") or {}
+    pairs = list(mp.get("pairs") or {})
+    if not pairs or "->" not in pairs[0]:
+        return None
+    sender, receiver = pairs[0].split("->", 1)
+
+    def sn(which: str) -> Optional[int]:
+        for path in ((mp.get(which) or {}).get("paths") or {}).get(sender) or []:
+            if path.get("destination_node") == receiver:
+                return int(path.get("sn") or 0)
+        return None
+    before, after = sn("before"), sn("after")
+    return None if before is None or after is None else after - before
+
+
+def groups(records: Sequence[Mapping[str, Any]]
+           ) -> Dict[Tuple[int, int, str], List[Mapping[str, Any]]]:
+    """Runs with a flow of the reading's module, by (hops, retry limit, build)."""
+    out: Dict[Tuple[int, int, str], List[Mapping[str, Any]]] = {}
+    for rec in records:
+        hops, limit = A.param(rec, "topology.hops"), P.limit_of(rec)
+        if rec.get("status") == "ok" and P.module_of(rec) == MODULE and hops is not None \
+                and limit is not None and P.throughput_mbps(rec) is not None:
+            out.setdefault((int(hops), int(limit), build_of(rec)), []).append(rec)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != STOCK)))
+
+
+def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    lines = ["| hops | R | mac80211 | runs | mean Mbit/s | drops at the limit per s | "
+             "timeouts per run | longest stall (s, mean) | far-end path SN growth per run |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for (hops, limit, build), recs in groups(records).items():
+        growth = [g for g in (far_sn_growth(r) for r in recs) if g is not None]
+        lines.append(
+            f"| {hops} | {limit} | {build} | {len(recs)} | "
+            f"{stats.mean(P.throughput_mbps(r) or 0.0 for r in recs):.2f} | "
+            f"{stats.mean(P.limit_drops_per_s(r) for r in recs):.1f} | "
+            f"{stats.mean(L.timeouts(r) for r in recs):.1f} | "
+            f"{stats.mean(P.stall_seconds(r) for r in recs):.0f} | "
+            + (f"{stats.mean(growth):.0f}" if growth else "-") + " |")
+    return lines
+
+
+def curves(records: Sequence[Mapping[str, Any]]) -> Dict[Tuple[int, str], Dict[int, List[float]]]:
+    """Throughputs (Mbit/s) by (hops, build), then retry limit."""
+    out: Dict[Tuple[int, str], Dict[int, List[float]]] = {}
+    for (hops, limit, build), recs in groups(records).items():
+        out.setdefault((hops, build), {})[limit] = [P.throughput_mbps(r) or 0.0 for r in recs]
+    return out
+
+
+def verdict_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    """Per hop count and build: the peak, the shape, R = 1 and the largest limit against the
+    peak."""
+    out = []
+    for (hops, build), series in curves(records).items():
+        means = {x: stats.mean(v) for x, v in series.items()}
+        peak = P.argmax(series)
+        if peak is None:
+            continue
+        top, first, last = means[peak], means[min(means)], means[max(means)]
+        shape = "concave (interior peak, both ends below)" if P.concave(series) \
+            else "not concave"
+        inside = "inside" if P.PEAK_BAND[0] <= peak <= P.PEAK_BAND[1] else "outside"
+        out.append(f"- {hops} hops, mac80211 {build}: peak at R = {peak} ({top:.2f} Mbit/s, "
+                   f"{inside} the paper's {P.PEAK_BAND[0]}-{P.PEAK_BAND[1]}); R = {min(means)} "
+                   f"is {first / top - 1:+.1%} from it, R = {max(means)} {last / top - 1:+.1%}; "
+                   + shape)
+    return out
+
+
+def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[str]:
+    """The page's (or a report's) section (``records``: this reading's runs and the reduced
+    sweep's, any others are ignored)."""
+    if not any(build != STOCK for (_, _, build) in groups(records)):
+        return []
+    return [f"{heading} Linux 3.12's link-failure average (a test of one reading)", "",
+            f"`{NAME}` (3 and 5 hops, {MODULE}, 2 x 30 s, the sweep's channel): the radios run "
+            "on mac80211 rebuilt with the paper's kernel's link-failure average (a fifth of the "
+            "way per data frame, the link broken after 17 failures in a row; docs/kernel.md, "
+            "\"A mac80211 with 3.12's link-failure average\"), beside the same points of "
+            f"`{BESIDE}` on the stock 6.1 module (which breaks the link on one frame dropped "
+            "at the limit after a clean run). Is our curves' shape (the steep rise from R = 1, "
+            "no decline after the peak) 6.1's? Timeouts: rises of the sender's backoff between "
+            "its socket samples; stall: the longest run of seconds in which the sender sent "
+            "nothing; SN growth: HWMP discoveries of the sender's path to the far end, and "
+            "breaks, raise its sequence number.", ""] \
+        + rows(records) + [""] + verdict_lines(records) + [""]

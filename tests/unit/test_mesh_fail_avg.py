@@ -1,0 +1,54 @@
+"""Paper 002's link-failure-average reading from synthetic records (the reader and the section,
+not a measurement)."""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from test_paper002_report import record
+
+from harness.papers import mesh_fail_avg as F
+
+
+def run(i: int, hops: int, limit: int, mbps: float, build: Optional[str],
+        sn: tuple = (1, 31)) -> Dict[str, Any]:
+    rec = record(i, hops=hops, module="cubic", limit=limit, mbps=mbps, seconds=30)
+    rec["params"]["flows"][0]["duration"] = 30
+    if build:
+        rec["params"]["policy"]["mac80211"] = build
+    far = f"sta{hops + 1}"
+    rec["policies"] = {"mesh_path": {
+        "pairs": {f"sta1->{far}": {}},
+        "before": {"paths": {"sta1": [{"destination_node": "sta2", "sn": 0},
+                                      {"destination_node": far, "sn": sn[0]}]}},
+        "after": {"paths": {"sta1": [{"destination_node": "sta2", "sn": 7},
+                                     {"destination_node": far, "sn": sn[1]}]}}}}
+    return rec
+
+
+def test_the_reader_takes_the_build_and_the_far_end_paths_sequence_numbers():
+    assert F.build_of(run(0, 3, 7, 5.0, None)) == F.STOCK
+    assert F.build_of(run(1, 3, 7, 5.0, "fail-avg-3.12")) == "fail-avg-3.12 (edited)"
+    assert F.far_sn_growth(run(2, 5, 3, 2.0, None, (1, 181))) == 180
+    no_check = run(3, 3, 3, 2.0, None)
+    del no_check["policies"]["mesh_path"]
+    assert F.far_sn_growth(no_check) is None
+
+
+def test_the_section_sets_each_build_beside_the_stock_one():
+    recs = [run(i, hops, limit, mbps, build) for i, (hops, limit, mbps, build) in enumerate(
+        [(3, 1, 1.5, None), (3, 7, 7.2, None), (3, 31, 7.2, None),
+         (3, 1, 3.0, "fail-avg-3.12"), (3, 7, 7.4, "fail-avg-3.12"),
+         (3, 31, 7.0, "fail-avg-3.12")])]
+    lines = F.section(recs)
+    assert lines[0] == "## Linux 3.12's link-failure average (a test of one reading)"
+    table = [line for line in lines if line.startswith("| 3 |")]
+    assert [line.split(" | ")[1:3] for line in table] == [
+        ["1", F.STOCK], ["1", "fail-avg-3.12 (edited)"], ["7", F.STOCK],
+        ["7", "fail-avg-3.12 (edited)"], ["31", F.STOCK], ["31", "fail-avg-3.12 (edited)"]]
+    assert all(line.endswith("| 30 |") for line in table)     # SN 1 -> 31
+    verdicts = [line for line in lines if line.startswith("- 3 hops")]
+    assert verdicts[0].startswith("- 3 hops, mac80211 6.1 (stock): peak at R = 7")
+    assert verdicts[0].endswith("not concave")                # R = 31 equals the peak
+    assert "peak at R = 7 (7.40 Mbit/s, inside the paper's 5-9)" in verdicts[1]
+    assert verdicts[1].endswith("concave (interior peak, both ends below)")
+    assert F.section(recs[:3]) == []                           # no edited build: nothing to read
