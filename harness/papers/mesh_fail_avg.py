@@ -9,8 +9,12 @@ Per hop count, build and retry limit: throughput, the frames dropped at the limi
 timeouts, the longest stall, and how far the sequence number of the sender's path to the far
 end grew during the run (each HWMP discovery of the path, and each break, raises it).
 
-Imports only the paper-analysis helpers and the record readers of ``paper002`` and
-``mesh_lossy``.
+A second file (``002_fail_avg_stall.yaml``) puts the same build to the full sweep's stalled
+point (3 hops, R = 3, 100 s), read beside the sweep's runs there as ``mesh_stall`` reads its
+trickle.
+
+Imports only the paper-analysis helpers and the record readers of ``paper002``,
+``mesh_lossy`` and ``mesh_stall``.
 """
 from __future__ import annotations
 
@@ -19,10 +23,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import analysis as A
 from harness.papers import mesh_lossy as L
+from harness.papers import mesh_stall as S
 from harness.papers import paper002 as P
 
 #: The experiment's name (``harness report`` and the page find its records by it).
 NAME = "paper002_fail_avg"
+#: Its test of the stall diagnosis: the full sweep's stalled point (3 hops, R = 3, 100 s).
+STALL_NAME = "paper002_fail_avg_stall"
 #: The stock runs it is read beside: the reduced sweep (same points, flows and repetitions).
 BESIDE = "paper002_retry_sweep_reduced"
 #: The module the reading runs.
@@ -128,3 +135,40 @@ def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[s
             "nothing; SN growth: HWMP discoveries of the sender's path to the far end, and "
             "breaks, raise its sequence number.", ""] \
         + rows(records) + [""] + verdict_lines(records) + [""]
+
+
+def stall_rows(edited: Sequence[Mapping[str, Any]], sweep: Sequence[Mapping[str, Any]]
+               ) -> List[str]:
+    """Markdown: per module at the stalled point, the sweep's stock runs beside the edited
+    build's, with the far-end path's SN growth of each."""
+    with_, without = S.at_point(edited), S.at_point(sweep)
+
+    def growth(recs: Sequence[Mapping[str, Any]]) -> str:
+        values = [g for g in (far_sn_growth(r) for r in recs) if g is not None]
+        return f"{stats.mean(values):.0f}" if values else "-"
+    lines = ["| module | 6.1 (stock): runs | timeouts sent nothing | stalled >= 5 s | "
+             "TCP Mbit/s | SN growth | 3.12's average: runs | timeouts sent nothing | "
+             "stalled >= 5 s | TCP Mbit/s | SN growth |", "|---|" + "---|" * 10]
+    for module in sorted(with_):
+        stock = without.get(module, [])
+        lines.append(f"| {module} | " + (f"{S.cells(stock)} | {growth(stock)}" if stock
+                                         else "- | - | - | - | -")
+                     + f" | {S.cells(with_[module])} | {growth(with_[module])} |")
+    return lines
+
+
+def stall_section(edited: Sequence[Mapping[str, Any]], sweep: Sequence[Mapping[str, Any]],
+                  sweep_name: Optional[str], heading: str = "##") -> List[str]:
+    """The page's section on the stalled point with the edited build (``sweep_name`` None: a
+    report of the file alone, the page sets the sweep beside it)."""
+    if not S.at_point(edited):
+        return []
+    beside = (f"against the same point of `{sweep_name}` on the stock module (same modules)"
+              if sweep_name else "(the page sets the full sweep's runs at this point beside "
+              "them)")
+    return [f"{heading} The stalls at R = 3 with Linux 3.12's link-failure average (a test of "
+            "the diagnosis)", "",
+            f"`{STALL_NAME}`: 3 hops, R = 3, 100 s, the radios on mac80211 with 3.12's "
+            f"average, {beside}. If the stalls start with peer links that 6.1 breaks on one frame dropped "
+            "at the limit, they go with 3.12's average. Counts are runs.", ""] \
+        + stall_rows(edited, sweep) + [""]

@@ -48,7 +48,8 @@ def at_point(records: Sequence[Mapping[str, Any]]) -> Dict[str, List[Mapping[str
     return out
 
 
-def _cells(recs: Sequence[Mapping[str, Any]]) -> str:
+def cells(recs: Sequence[Mapping[str, Any]]) -> str:
+    """Markdown cells: runs, runs whose timeouts sent nothing, runs stalled >= 5 s, TCP Mbit/s."""
     silent = sum(1 for r in recs if P.silent_timeouts(r) >= P.SILENT_RTOS)
     stalled = sum(1 for r in recs if P.stall_seconds(r) >= P.STALL_S)
     mean = stats.mean(tcp_mbps(r) or 0.0 for r in recs)
@@ -63,9 +64,9 @@ def rows(nudged: Sequence[Mapping[str, Any]], sweep: Sequence[Mapping[str, Any]]
              "delivered |", "|---|---|---|---|---|---|---|---|---|---|"]
     for module in sorted(with_):
         delivered = [x for x in (trickle_delivered(r) for r in with_[module]) if x is not None]
-        lines.append(f"| {module} | " + (_cells(without[module]) if module in without
+        lines.append(f"| {module} | " + (cells(without[module]) if module in without
                                          else "- | - | - | -")
-                     + f" | {_cells(with_[module])} | "
+                     + f" | {cells(with_[module])} | "
                      + (f"{stats.mean(delivered):.0%}" if delivered else "-") + " |")
     return lines
 

@@ -52,3 +52,26 @@ def test_the_section_sets_each_build_beside_the_stock_one():
     assert "peak at R = 7 (7.40 Mbit/s, inside the paper's 5-9)" in verdicts[1]
     assert verdicts[1].endswith("concave (interior peak, both ends below)")
     assert F.section(recs[:3]) == []                           # no edited build: nothing to read
+
+
+def test_the_stall_section_sets_the_edited_build_beside_the_sweeps_point():
+    def stalled(i: int, module: str, build: Optional[str], silent: bool) -> Dict[str, Any]:
+        rec = run(i, 3, 3, 0.5 if silent else 5.0, build, (1, 181 if silent else 41))
+        rec["params"]["policy"]["congestion"] = module
+        rec["params"]["flows"][0]["duration"] = 100
+        rec["flows"][0]["throughput_bps"] = (0.5 if silent else 5.0) * 1e6
+        return rec
+    sweep = [stalled(i, "cubic", None, i < 3) for i in range(4)]
+    edited = [stalled(10 + i, "cubic", "fail-avg-3.12", False) for i in range(4)]
+    lines = F.stall_section(edited, sweep, "paper002_retry_sweep")
+    assert lines[0].startswith("## The stalls at R = 3 with Linux 3.12's")
+    assert "against the same point of `paper002_retry_sweep`" in lines[2]
+    row = next(line for line in lines if line.startswith("| cubic |"))
+    cells = row.split(" | ")
+    assert cells[1] == "4" and cells[6] == "4"                  # runs: sweep, edited
+    assert cells[5] == "145" and cells[10].rstrip(" |") == "40"  # mean SN growth
+    assert F.stall_section([], sweep, "x") == []
+    alone = F.stall_section(edited, [], None, "###")
+    assert "the page sets the full sweep's runs" in alone[2]
+    assert next(line for line in alone if line.startswith("| cubic |")).startswith(
+        "| cubic | - | - | - | - | - | 4 |")
