@@ -75,14 +75,18 @@ def groups(records: Sequence[Mapping[str, Any]]
 
 
 def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    lines = ["| hops | R | mac80211 | runs | mean Mbit/s | drops at the limit per s | "
-             "timeouts per run | longest stall (s, mean) | far-end path SN growth per run |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| hops | R | mac80211 | runs | mean Mbit/s (min-max) | frames > 1 transmission | "
+             "drops at the limit per s | timeouts per run | longest stall (s, mean) | "
+             "far-end path SN growth per run |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for (hops, limit, build), recs in groups(records).items():
         growth = [g for g in (far_sn_growth(r) for r in recs) if g is not None]
+        tput = [P.throughput_mbps(r) or 0.0 for r in recs]
+        retried = [x for x in (P.tries_share_over(r, 1) for r in recs) if x is not None]
         lines.append(
             f"| {hops} | {limit} | {build} | {len(recs)} | "
-            f"{stats.mean(P.throughput_mbps(r) or 0.0 for r in recs):.2f} | "
+            f"{stats.mean(tput):.2f} ({min(tput):.2f}-{max(tput):.2f}) | "
+            + (f"{stats.mean(retried):.1%}" if retried else "-") + " | "
             f"{stats.mean(P.limit_drops_per_s(r) for r in recs):.1f} | "
             f"{stats.mean(L.timeouts(r) for r in recs):.1f} | "
             f"{stats.mean(P.stall_seconds(r) for r in recs):.0f} | "
@@ -133,7 +137,9 @@ def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[s
             "no decline after the peak) 6.1's? Timeouts: rises of the sender's backoff between "
             "its socket samples; stall: the longest run of seconds in which the sender sent "
             "nothing; SN growth: HWMP discoveries of the sender's path to the far end, and "
-            "breaks, raise its sequence number.", ""] \
+            "breaks, raise its sequence number; frames > 1 transmission: every radio's unicast frames "
+            "that needed a retransmission (in one room nearly all of them after a collision).",
+            ""] \
         + rows(records) + [""] + verdict_lines(records) + [""]
 
 

@@ -32,6 +32,9 @@ def test_the_reader_takes_the_build_and_the_far_end_paths_sequence_numbers():
     no_check = run(3, 3, 3, 2.0, None)
     del no_check["policies"]["mesh_path"]
     assert F.far_sn_growth(no_check) is None
+    pair = [run(4, 3, 7, 5.0, None), run(5, 3, 7, 6.0, None)]
+    pair[0]["medium"] = {"summary": {"radios": {"sta1": {"tries": [80, 15, 5]}}}}
+    assert F.rows(pair)[2].startswith("| 3 | 7 | 6.1 (stock) | 2 | 5.50 (5.00-6.00) | 20.0% |")
 
 
 def test_the_section_sets_each_build_beside_the_stock_one():
