@@ -77,8 +77,8 @@ def groups(records: Sequence[Mapping[str, Any]]
 def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     lines = ["| hops | R | mac80211 | runs | mean Mbit/s (min-max) | frames > 1 transmission | "
              "drops at the limit per s | timeouts per run | longest stall (s, mean) | "
-             "far-end path SN growth per run |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "sender's cwnd / RTT, median (segments / ms) | far-end path SN growth per run |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for (hops, limit, build), recs in groups(records).items():
         growth = [g for g in (far_sn_growth(r) for r in recs) if g is not None]
         tput = [P.throughput_mbps(r) or 0.0 for r in recs]
@@ -90,8 +90,14 @@ def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
             f"{stats.mean(P.limit_drops_per_s(r) for r in recs):.1f} | "
             f"{stats.mean(L.timeouts(r) for r in recs):.1f} | "
             f"{stats.mean(P.stall_seconds(r) for r in recs):.0f} | "
+            + _median([x for r in recs for x in L.socket_values(r, "cwnd")], "{:.0f}") + " / "
+            + _median([x for r in recs for x in L.socket_values(r, "rtt_ms")], "{:.0f}") + " | "
             + (f"{stats.mean(growth):.0f}" if growth else "-") + " |")
     return lines
+
+
+def _median(xs: Sequence[float], pattern: str) -> str:
+    return pattern.format(stats.median(xs)) if xs else "-"
 
 
 def curves(records: Sequence[Mapping[str, Any]]) -> Dict[Tuple[int, str], Dict[int, List[float]]]:
@@ -138,7 +144,8 @@ def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[s
             "its socket samples; stall: the longest run of seconds in which the sender sent "
             "nothing; SN growth: HWMP discoveries of the sender's path to the far end, and "
             "breaks, raise its sequence number; frames > 1 transmission: every radio's unicast frames "
-            "that needed a retransmission (in one room nearly all of them after a collision).",
+            "that needed a retransmission (in one room nearly all of them after a collision); cwnd "
+            "and RTT: the sender's socket samples (0.5 s).",
             ""] \
         + rows(records) + [""] + verdict_lines(records) + [""]
 

@@ -49,6 +49,7 @@ def test_the_section_sets_each_build_beside_the_stock_one():
         ["1", F.STOCK], ["1", "fail-avg-3.12 (edited)"], ["7", F.STOCK],
         ["7", "fail-avg-3.12 (edited)"], ["31", F.STOCK], ["31", "fail-avg-3.12 (edited)"]]
     assert all(line.endswith("| 30 |") for line in table)     # SN 1 -> 31
+    assert all("| - / - | 30 |" in line for line in table)     # no socket samples
     verdicts = [line for line in lines if line.startswith("- 3 hops")]
     assert verdicts[0].startswith("- 3 hops, mac80211 6.1 (stock): peak at R = 7")
     assert verdicts[0].endswith("not concave")                # R = 31 equals the peak
