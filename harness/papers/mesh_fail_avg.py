@@ -9,6 +9,9 @@ Per hop count, build and retry limit: throughput, the frames dropped at the limi
 timeouts, the longest stall, and how far the sequence number of the sender's path to the far
 end grew during the run (each HWMP discovery of the path, and each break, raises it).
 
+A third file (``002_fail_avg_window.yaml``) holds the sender's window at R = 31 to the sizes
+that small limits left it at, to tell the window's effect from the limit's.
+
 A second file (``002_fail_avg_stall.yaml``) puts the same build to the full sweep's stalled
 point (3 hops, R = 3, 100 s), read beside the sweep's runs there as ``mesh_stall`` reads its
 trickle.
@@ -30,6 +33,8 @@ from harness.papers import paper002 as P
 NAME = "paper002_fail_avg"
 #: Its test of the stall diagnosis: the full sweep's stalled point (3 hops, R = 3, 100 s).
 STALL_NAME = "paper002_fail_avg_stall"
+#: Its test of the window mechanism: 5 hops, R = 31, the sender's window limited.
+WINDOW_NAME = "paper002_fail_avg_window"
 #: The stock runs it is read beside: the reduced sweep (same points, flows and repetitions).
 BESIDE = "paper002_retry_sweep_reduced"
 #: The module the reading runs.
@@ -185,3 +190,49 @@ def stall_section(edited: Sequence[Mapping[str, Any]], sweep: Sequence[Mapping[s
             f"average, {beside}. If the stalls start with peer links that 6.1 breaks on one frame dropped "
             "at the limit, they go with 3.12's average. Counts are runs.", ""] \
         + stall_rows(edited, sweep) + [""]
+
+
+def _point_cells(recs: Sequence[Mapping[str, Any]]) -> str:
+    tput = [P.throughput_mbps(r) or 0.0 for r in recs]
+    retried = [x for x in (P.tries_share_over(r, 1) for r in recs) if x is not None]
+    return (f"{len(recs)} | {stats.mean(tput):.2f} ({min(tput):.2f}-{max(tput):.2f}) | "
+            + (f"{stats.mean(retried):.1%}" if retried else "-") + " | "
+            + f"{stats.mean(P.limit_drops_per_s(r) for r in recs):.1f} | "
+            + _median([x for r in recs for x in L.socket_values(r, "cwnd")], "{:.0f}") + " / "
+            + _median([x for r in recs for x in L.socket_values(r, "rtt_ms")], "{:.0f}"))
+
+
+def window_rows(windowed: Sequence[Mapping[str, Any]], reading: Sequence[Mapping[str, Any]]
+                ) -> List[str]:
+    """Markdown: the edited build's 5-hop points without a window limit (``reading``), then
+    R = 31 with the sender's window limited (``windowed``)."""
+    lines = ["| 5 hops, edited build | runs | mean Mbit/s (min-max) | frames > 1 transmission | "
+             "drops at the limit per s | sender's cwnd / RTT, median (segments / ms) |",
+             "|---|---|---|---|---|---|"]
+    for (hops, limit, build), recs in groups(reading).items():
+        if hops == 5 and build != STOCK:
+            lines.append(f"| R = {limit}, window unlimited | {_point_cells(recs)} |")
+    clamped: Dict[int, List[Mapping[str, Any]]] = {}
+    for rec in windowed:
+        clamp = A.param(rec, "policy.cwnd_clamp")
+        if rec.get("status") == "ok" and clamp is not None \
+                and P.throughput_mbps(rec) is not None:
+            clamped.setdefault(int(clamp), []).append(rec)
+    for clamp, recs in sorted(clamped.items()):
+        lines.append(f"| R = {P.limit_of(recs[0])}, window <= {clamp} | {_point_cells(recs)} |")
+    return lines
+
+
+def window_section(windowed: Sequence[Mapping[str, Any]], reading: Sequence[Mapping[str, Any]],
+                   heading: str = "##") -> List[str]:
+    """The page's section on the window mechanism (``reading``: this reading's runs)."""
+    if not any(A.param(r, "policy.cwnd_clamp") is not None for r in windowed):
+        return []
+    return [f"{heading} The small limit's gain at 5 hops: its window or the limit? (a test of "
+            "one mechanism)", "",
+            f"`{WINDOW_NAME}`: 5 hops, R = 31 (no frame dropped), cubic, 30 s, the edited "
+            "build, the sender's window limited (`cwnd_clamp`) to the sizes the small limits' "
+            "drops left it at; above it the same chain without a window limit "
+            f"(`{NAME}`). If a small window carries what R = 3 carried, the gain is the "
+            "window's: fewer frames queued on the path, fewer contending.", ""] \
+        + window_rows(windowed, reading) + [""]

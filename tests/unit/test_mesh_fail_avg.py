@@ -79,3 +79,19 @@ def test_the_stall_section_sets_the_edited_build_beside_the_sweeps_point():
     assert "the page sets the full sweep's runs" in alone[2]
     assert next(line for line in alone if line.startswith("| cubic |")).startswith(
         "| cubic | - | - | - | - | - | 4 |")
+
+
+def test_the_window_section_sets_limited_windows_below_the_unlimited_curve():
+    reading = [run(i, 5, limit, mbps, "fail-avg-3.12") for i, (limit, mbps) in
+               enumerate([(3, 4.4), (31, 4.1)])] + [run(9, 5, 3, 2.4, None)]
+    windowed = []
+    for i, clamp in enumerate((6, 10)):
+        rec = run(20 + i, 5, 31, 4.3, "fail-avg-3.12")
+        rec["params"]["policy"]["cwnd_clamp"] = clamp
+        windowed.append(rec)
+    lines = F.window_section(windowed, reading)
+    assert lines[0].startswith("## The small limit's gain at 5 hops")
+    table = [line.split(" | ")[0] for line in lines if line.startswith("| R = ")]
+    assert table == ["| R = 3, window unlimited", "| R = 31, window unlimited",
+                     "| R = 31, window <= 6", "| R = 31, window <= 10"]
+    assert F.window_section(reading, reading) == []
