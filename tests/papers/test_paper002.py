@@ -343,3 +343,23 @@ def test_full_linux_312s_link_failure_average_frees_the_stalls():
           "with 3.12's average")
     assert 2 * s_without > n_without, "the sweep's point no longer stalls: nothing to test"
     assert 4 * s_with < n_with, f"{s_with} of {n_with} runs still stall with 3.12's average"
+
+
+@pytest.mark.slow
+def test_full_a_small_window_carries_what_the_small_limit_did():
+    """The mechanism under test: on the edited mac80211 the 5-hop chain carries more at R = 3
+    than at larger limits because R = 3's drops keep the sender's window small (fewer frames
+    queued and contending), not because of the limit. Then at R = 31, where nothing is dropped,
+    the best of windows limited to 6-20 segments (002_fail_avg_window.yaml) must carry more
+    than the unlimited window and at least 97 % of R = 3's mean."""
+    from harness.papers import mesh_fail_avg as F
+    windowed = run_file("002_fail_avg_window", outcome=P.no_path)
+    reading = stored("002_fail_avg")
+    print("\n".join(F.window_section(windowed.ok, reading.ok)))
+    curve = F.curves(reading.ok)[(5, "fail-avg-3.12 (edited)")]
+    series = A.collect(windowed.ok, "policy.cwnd_clamp", lambda r: P.throughput_mbps(r))
+    best = max(sum(v) / len(v) for v in series.values())
+    r3, r31 = (sum(curve[x]) / len(curve[x]) for x in (3, 31))
+    print(f"best limited window {best:.2f}, R = 3 {r3:.2f}, R = 31 unlimited {r31:.2f} Mbit/s")
+    assert best > r31, "no limited window carries more than the unlimited one"
+    assert best >= 0.97 * r3, "a small window does not carry what R = 3 did"
