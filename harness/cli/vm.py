@@ -88,7 +88,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         for k in ("recipe_hash", "cached", "directory", "kernel", "build_seconds", "size_mb"):
             if k in status:
                 print(f"{k:14} {status[k]}")
-        for name, state in sorted((status.get("kmod") or {}).items()):
+        kmod = status.get("kmod")
+        for name, state in sorted(kmod.items() if isinstance(kmod, dict) else []):
             print(f"{'kmod':14} {name}: {state}")  # vm/kmod/<name>: built, or why not
     return 0
 
