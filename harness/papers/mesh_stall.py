@@ -10,7 +10,7 @@ Imports only ``paper002``'s record readers.
 from __future__ import annotations
 
 import statistics as stats
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.papers import paper002 as P
 
@@ -46,6 +46,19 @@ def at_point(records: Sequence[Mapping[str, Any]]) -> Dict[str, List[Mapping[str
                 and (rec.get("params") or {}).get("topology", {}).get("hops") == HOPS:
             out.setdefault(str(P.module_of(rec)), []).append(rec)
     return out
+
+
+def silent_counts(changed: Sequence[Mapping[str, Any]], sweep: Sequence[Mapping[str, Any]]
+                  ) -> Tuple[int, int, int, int]:
+    """At the stalled point, over the modules ``changed`` ran: (runs of ``changed`` whose
+    timeouts sent nothing, its runs, the same of the sweep's runs, the sweep's runs)."""
+    with_, without = at_point(changed), at_point(sweep)
+
+    def silent(recs: Sequence[Mapping[str, Any]]) -> int:
+        return sum(1 for r in recs if P.silent_timeouts(r) >= P.SILENT_RTOS)
+    return (sum(silent(v) for v in with_.values()), sum(len(v) for v in with_.values()),
+            sum(silent(without.get(m, [])) for m in with_),
+            sum(len(without.get(m, [])) for m in with_))
 
 
 def cells(recs: Sequence[Mapping[str, Any]]) -> str:

@@ -271,6 +271,18 @@ def test_full_fades_in_bursts_bring_the_papers_decline(snr):
     assert P.concave(series), "no interior peak with both ends below"
 
 
+def assert_stalls_freed(changed: List[Mapping[str, Any]], sweep: List[Mapping[str, Any]],
+                        label: str) -> None:
+    """At 3 hops and R = 3, over the modules ``changed`` ran: the sweep has more than half of
+    its runs with timeouts that sent nothing, ``changed`` fewer than a quarter."""
+    from harness.papers import mesh_stall as S
+    s_with, n_with, s_without, n_without = S.silent_counts(changed, sweep)
+    print(f"silent-timeout runs: {s_without} of {n_without} in the sweep, {s_with} of {n_with} "
+          f"{label}")
+    assert 2 * s_without > n_without, "the sweep's point no longer stalls: nothing to test"
+    assert 4 * s_with < n_with, f"{s_with} of {n_with} runs still stall {label}"
+
+
 @pytest.mark.slow
 def test_full_a_trickle_to_the_far_end_frees_the_stalls():
     """The diagnosis under test: at 3 hops and R = 3 the flows stall because the segment's
@@ -282,17 +294,7 @@ def test_full_a_trickle_to_the_far_end_frees_the_stalls():
     nudged = run_file("002_stall_nudge", outcome=P.no_path)
     sweep = stored("002_retry_sweep")      # the baseline: its stored passes (the file takes days)
     print("\n".join(S.section(nudged.ok, sweep.ok, "paper002_retry_sweep")))
-    with_, without = S.at_point(nudged.ok), S.at_point(sweep.ok)
-    def silent(recs):
-        return sum(1 for r in recs if P.silent_timeouts(r) >= P.SILENT_RTOS)
-    n_with = sum(len(v) for v in with_.values())
-    n_without = sum(len(without.get(m, [])) for m in with_)
-    s_with = sum(silent(v) for v in with_.values())
-    s_without = sum(silent(without.get(m, [])) for m in with_)
-    print(f"silent-timeout runs: {s_without} of {n_without} in the sweep, {s_with} of {n_with} "
-          "with the trickle")
-    assert 2 * s_without > n_without, "the sweep's point no longer stalls: nothing to test"
-    assert 4 * s_with < n_with, f"{s_with} of {n_with} runs still stall with the trickle"
+    assert_stalls_freed(nudged.ok, sweep.ok, "with the trickle")
 
 
 @pytest.mark.slow
@@ -326,23 +328,12 @@ def test_full_linux_312s_link_failure_average_frees_the_stalls():
     than a quarter of the runs should have timeouts that send nothing, where the sweep's same
     point and modules have more than half."""
     from harness.papers import mesh_fail_avg as F
-    from harness.papers import mesh_stall as S
     edited = run_file("002_fail_avg_stall", outcome=P.no_path)
     for rec in edited.ok:
         assert rec["policies"]["mac80211"]["in_force"] == "fail-avg-3.12", rec["run_id"]
     sweep = stored("002_retry_sweep")      # the baseline: its stored passes (the file takes days)
     print("\n".join(F.stall_section(edited.ok, sweep.ok, "paper002_retry_sweep")))
-    with_, without = S.at_point(edited.ok), S.at_point(sweep.ok)
-    def silent(recs):
-        return sum(1 for r in recs if P.silent_timeouts(r) >= P.SILENT_RTOS)
-    n_with = sum(len(v) for v in with_.values())
-    n_without = sum(len(without.get(m, [])) for m in with_)
-    s_with = sum(silent(v) for v in with_.values())
-    s_without = sum(silent(without.get(m, [])) for m in with_)
-    print(f"silent-timeout runs: {s_without} of {n_without} in the sweep, {s_with} of {n_with} "
-          "with 3.12's average")
-    assert 2 * s_without > n_without, "the sweep's point no longer stalls: nothing to test"
-    assert 4 * s_with < n_with, f"{s_with} of {n_with} runs still stall with 3.12's average"
+    assert_stalls_freed(edited.ok, sweep.ok, "with 3.12's average")
 
 
 @pytest.mark.slow

@@ -39,3 +39,12 @@ def test_the_section_sets_the_sweeps_stalled_runs_beside_the_trickles():
     assert lines[0].startswith("## The stalls at R = 3")
     assert "| cubic | 2 | 1 | 1 | 4.00 | 2 | 0 | 0 | 6.50 | 90% |" in lines
     assert S.section([], sweep, "paper002_retry_sweep") == []
+
+
+def test_silent_counts_read_only_the_modules_the_changed_runs_used():
+    sweep = [run(0, "cubic", 2.0, silent=True, trickle=False),
+             run(1, "cubic", 6.0, silent=False, trickle=False),
+             run(2, "veno", 2.0, silent=True, trickle=False)]     # veno: not in the changed runs
+    changed = [run(10, "cubic", 6.0, silent=False, trickle=True),
+               run(11, "cubic", 2.0, silent=True, trickle=True)]
+    assert S.silent_counts(changed, sweep) == (1, 2, 1, 2)
