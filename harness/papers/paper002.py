@@ -952,7 +952,8 @@ def why_differ() -> List[str]:
         "(2026-11-25) also broke links on queue drops. A path so broken can then hold the "
         "sender's segments in its queue for good (timeouts that send nothing; most 100 s runs "
         "at 3 hops and R = 3); a trickle of other frames to the far end removes those stalls "
-        "(`paper002_stall_nudge`, above).",
+        "(`paper002_stall_nudge`, above), and with 3.12's average they do not happen "
+        "(`paper002_fail_avg_stall`).",
         "- **Long retry series.** Our frames almost never need more than a few transmissions, "
         "so limits above 7-9 change nothing here. Where hops lose many attempts and frames get "
         "long series (`paper002_lossy_hops`, above), the largest limits are still no worse: "
