@@ -79,25 +79,35 @@ def groups(records: Sequence[Mapping[str, Any]]
     return dict(sorted(out.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != STOCK)))
 
 
+def cells(recs: Sequence[Mapping[str, Any]]) -> Dict[str, str]:
+    """One point's table cells, by column: runs, mean Mbit/s (min-max), frames retransmitted,
+    drops at the limit, timeouts, longest stall, the sender's cwnd / RTT, far-end SN growth."""
+    growth = [g for g in (far_sn_growth(r) for r in recs) if g is not None]
+    tput = [P.throughput_mbps(r) or 0.0 for r in recs]
+    retried = [x for x in (P.tries_share_over(r, 1) for r in recs) if x is not None]
+    return {
+        "runs": str(len(recs)),
+        "mbps": f"{stats.mean(tput):.2f} ({min(tput):.2f}-{max(tput):.2f})",
+        "retried": f"{stats.mean(retried):.1%}" if retried else "-",
+        "drops": f"{stats.mean(P.limit_drops_per_s(r) for r in recs):.1f}",
+        "timeouts": f"{stats.mean(L.timeouts(r) for r in recs):.1f}",
+        "stall": f"{stats.mean(P.stall_seconds(r) for r in recs):.0f}",
+        "cwnd_rtt": _median([x for r in recs for x in L.socket_values(r, "cwnd")], "{:.0f}")
+        + " / " + _median([x for r in recs for x in L.socket_values(r, "rtt_ms")], "{:.0f}"),
+        "sn": f"{stats.mean(growth):.0f}" if growth else "-",
+    }
+
+
 def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
     lines = ["| hops | R | mac80211 | runs | mean Mbit/s (min-max) | frames > 1 transmission | "
              "drops at the limit per s | timeouts per run | longest stall (s, mean) | "
              "sender's cwnd / RTT, median (segments / ms) | far-end path SN growth per run |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for (hops, limit, build), recs in groups(records).items():
-        growth = [g for g in (far_sn_growth(r) for r in recs) if g is not None]
-        tput = [P.throughput_mbps(r) or 0.0 for r in recs]
-        retried = [x for x in (P.tries_share_over(r, 1) for r in recs) if x is not None]
-        lines.append(
-            f"| {hops} | {limit} | {build} | {len(recs)} | "
-            f"{stats.mean(tput):.2f} ({min(tput):.2f}-{max(tput):.2f}) | "
-            + (f"{stats.mean(retried):.1%}" if retried else "-") + " | "
-            f"{stats.mean(P.limit_drops_per_s(r) for r in recs):.1f} | "
-            f"{stats.mean(L.timeouts(r) for r in recs):.1f} | "
-            f"{stats.mean(P.stall_seconds(r) for r in recs):.0f} | "
-            + _median([x for r in recs for x in L.socket_values(r, "cwnd")], "{:.0f}") + " / "
-            + _median([x for r in recs for x in L.socket_values(r, "rtt_ms")], "{:.0f}") + " | "
-            + (f"{stats.mean(growth):.0f}" if growth else "-") + " |")
+        c = cells(recs)
+        lines.append(f"| {hops} | {limit} | {build} | " + " | ".join(
+            c[k] for k in ("runs", "mbps", "retried", "drops", "timeouts", "stall", "cwnd_rtt",
+                           "sn")) + " |")
     return lines
 
 
@@ -139,7 +149,7 @@ def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[s
     if not any(build != STOCK for (_, _, build) in groups(records)):
         return []
     return [f"{heading} Linux 3.12's link-failure average (a test of one reading)", "",
-            f"`{NAME}` (3 and 5 hops, {MODULE}, 2 x 30 s, the sweep's channel): the radios run "
+            f"`{NAME}` (3 and 5 hops, {MODULE}, 30 s, the sweep's channel): the radios run "
             "on mac80211 rebuilt with the paper's kernel's link-failure average (a fifth of the "
             "way per data frame, the link broken after 17 failures in a row; docs/kernel.md, "
             "\"A mac80211 with 3.12's link-failure average\"), beside the same points of "
@@ -193,13 +203,8 @@ def stall_section(edited: Sequence[Mapping[str, Any]], sweep: Sequence[Mapping[s
 
 
 def _point_cells(recs: Sequence[Mapping[str, Any]]) -> str:
-    tput = [P.throughput_mbps(r) or 0.0 for r in recs]
-    retried = [x for x in (P.tries_share_over(r, 1) for r in recs) if x is not None]
-    return (f"{len(recs)} | {stats.mean(tput):.2f} ({min(tput):.2f}-{max(tput):.2f}) | "
-            + (f"{stats.mean(retried):.1%}" if retried else "-") + " | "
-            + f"{stats.mean(P.limit_drops_per_s(r) for r in recs):.1f} | "
-            + _median([x for r in recs for x in L.socket_values(r, "cwnd")], "{:.0f}") + " / "
-            + _median([x for r in recs for x in L.socket_values(r, "rtt_ms")], "{:.0f}"))
+    c = cells(recs)
+    return " | ".join(c[k] for k in ("runs", "mbps", "retried", "drops", "cwnd_rtt"))
 
 
 def window_rows(windowed: Sequence[Mapping[str, Any]], reading: Sequence[Mapping[str, Any]]

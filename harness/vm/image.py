@@ -287,7 +287,7 @@ class Builder:
                                            "-o", str(kernel_tree.INSTALL_DIR / src.name / ko.name),
                                            f"/tmp/kmod/{src.name}/{ko.name}"])
             return "built"
-        except (StepFailed, HarnessError, StopIteration) as err:
+        except (HarnessError, StopIteration) as err:  # StepFailed is a HarnessError
             tail = str(err).split("--- last lines ---")[-1].strip().splitlines() or [repr(err)]
             return "failed: " + " | ".join(tail[-6:])
         finally:

@@ -303,7 +303,7 @@ def test_full_linux_312s_link_failure_average_brings_the_papers_shape(hops):
     """The reading under test: our curves' shape is Linux 6.1's, which breaks a mesh peer link
     (and every path through it) on one frame dropped at the retry limit after a clean run of
     frames; the paper's 3.12 needed 17 failures in a row. With the radios on mac80211 rebuilt
-    with 3.12's average (002_fail_avg.yaml: cubic, every limit, 2 x 30 s, read beside the
+    with 3.12's average (002_fail_avg.yaml: cubic, every limit, 4 x 30 s, read beside the
     reduced sweep's stock runs), the curve should peak inside 5-9 with both ends below it, as
     the paper's does."""
     from harness.papers import mesh_fail_avg as F
