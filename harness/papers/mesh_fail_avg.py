@@ -139,7 +139,7 @@ def verdict_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
         out.append(f"- {hops} hops, mac80211 {build}: peak at R = {peak} ({top:.2f} Mbit/s, "
                    f"{inside} the paper's {P.PEAK_BAND[0]}-{P.PEAK_BAND[1]}); R = {min(means)} "
                    f"is {first / top - 1:+.1%} from it, R = {max(means)} {last / top - 1:+.1%}; "
-                   + shape)
+                   + shape + "; " + P.peak_resolution(series))
     return out
 
 

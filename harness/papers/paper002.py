@@ -185,6 +185,24 @@ def concave(series: A.Series) -> bool:
     return peak not in (xs[0], xs[-1]) and m[xs[0]] < m[peak] and m[xs[-1]] < m[peak]
 
 
+def peak_resolution(series: Mapping[int, Sequence[float]]) -> str:
+    """Whether the peak stands out of the runs' noise: its mean's margin over the next best
+    limit's against the wider (max - min) / mean of those two limits' runs. Where the margin
+    is the smaller, another pass could move the peak, and the page says so."""
+    means = {x: stats.mean(v) for x, v in series.items() if v}
+    if len(means) < 2:
+        return "one limit only"
+    first, second = sorted(means, key=lambda x: means[x], reverse=True)[:2]
+    margin = means[first] / means[second] - 1 if means[second] else float("inf")
+    if min(len(series[first]), len(series[second])) < 2:
+        return f"peak over the next best (R = {second}) {margin:+.1%}, one run: noise unknown"
+    spread = max((max(series[x]) - min(series[x])) / means[x] if means[x] else 0.0
+                 for x in (first, second))
+    verdict = "resolved" if margin > spread else "not resolved: within their runs' spread"
+    return f"peak over the next best (R = {second}) {margin:+.1%}, their runs spread up to " \
+        f"{spread:.1%} ({verdict})"
+
+
 def _band(m: Mapping[int, float]) -> List[float]:
     """The means at the limits inside the 5-9 band."""
     return [v for x, v in m.items() if PEAK_BAND[0] <= x <= PEAK_BAND[1]]

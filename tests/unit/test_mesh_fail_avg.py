@@ -7,6 +7,7 @@ from typing import Any, Dict, Optional
 from test_paper002_report import record
 
 from harness.papers import mesh_fail_avg as F
+from harness.papers import paper002 as P
 
 
 def run(i: int, hops: int, limit: int, mbps: float, build: Optional[str],
@@ -52,9 +53,10 @@ def test_the_section_sets_each_build_beside_the_stock_one():
     assert all("| - / - | 30 |" in line for line in table)     # no socket samples
     verdicts = [line for line in lines if line.startswith("- 3 hops")]
     assert verdicts[0].startswith("- 3 hops, mac80211 6.1 (stock): peak at R = 7")
-    assert verdicts[0].endswith("not concave")                # R = 31 equals the peak
+    assert "; not concave; " in verdicts[0]                   # R = 31 equals the peak
     assert "peak at R = 7 (7.40 Mbit/s, inside the paper's 5-9)" in verdicts[1]
-    assert verdicts[1].endswith("concave (interior peak, both ends below)")
+    assert "; concave (interior peak, both ends below); " in verdicts[1]
+    assert verdicts[1].endswith("one run: noise unknown")
     assert F.section(recs[:3]) == []                           # no edited build: nothing to read
 
 
@@ -95,3 +97,14 @@ def test_the_window_section_sets_limited_windows_below_the_unlimited_curve():
     assert table == ["| R = 3, window unlimited", "| R = 31, window unlimited",
                      "| R = 31, window <= 6", "| R = 31, window <= 10"]
     assert F.window_section(reading, reading) == []
+
+
+def test_a_peak_inside_its_runs_spread_is_called_unresolved():
+    # the 5-hop shape: R = 3 above every larger limit by more than its runs' spread
+    clear = P.peak_resolution({1: [0.4, 0.7], 3: [4.37, 4.34, 4.40], 5: [4.09, 4.12, 4.15]})
+    assert clear.startswith("peak over the next best (R = 5) +6.1%")
+    assert clear.endswith("(resolved)")
+    # a flat curve: the peak's margin smaller than one run's difference from another
+    flat = P.peak_resolution({9: [7.20, 7.29, 7.25], 16: [7.19, 7.21, 7.21]})
+    assert "not resolved" in flat
+    assert P.peak_resolution({7: [4.1]}) == "one limit only"
