@@ -835,6 +835,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     stall = next((rs for rs in sets if rs.name == mesh_fail_avg.STALL_NAME), None)
     if stall is not None and sweep is not None:
         out += mesh_fail_avg.stall_section(stall.ok, sweep.ok, sweep.name)
+    faded = next((rs for rs in sets if rs.name == mesh_fail_avg.BURSTY_NAME), None)
+    if faded is not None:
+        out += mesh_fail_avg.bursty_section(faded.records,
+                                            bursty.records if bursty is not None else [])
     return out
 
 
@@ -1031,6 +1035,8 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         out += mesh_fail_avg.window_section(rs.ok, [], "###")
     if rs.name == mesh_fail_avg.STALL_NAME:
         out += mesh_fail_avg.stall_section(rs.ok, [], None, "###")
+    if rs.name == mesh_fail_avg.BURSTY_NAME:
+        out += mesh_fail_avg.bursty_section(rs.records, [], "###")
     return out + ["### Why we may differ", ""] + why_differ() + [""]
 
 

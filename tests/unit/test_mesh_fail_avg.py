@@ -108,3 +108,32 @@ def test_a_peak_inside_its_runs_spread_is_called_unresolved():
     flat = P.peak_resolution({9: [7.20, 7.29, 7.25], 16: [7.19, 7.21, 7.21]})
     assert "not resolved" in flat
     assert P.peak_resolution({7: [4.1]}) == "one limit only"
+
+
+def faded(i: int, snr: float, limit: int, mbps: float, build: Optional[str]) -> Dict[str, Any]:
+    rec = run(i, 5, limit, mbps, build)
+    rec["params"]["medium"] = {"fading": "rayleigh", "fading_coherence": 160,
+                               "links": [{"a": f"sta{k}", "b": f"sta{k + 1}", "snr": snr}
+                                         for k in range(1, 6)]}
+    return rec
+
+
+def test_the_faded_section_reads_the_edited_runs_beside_the_stock_ones_at_their_snrs():
+    # stock at 30 and 35 dB, the edited build only at 30 dB: 35 dB's stock runs stay out
+    stock = [faded(i, snr, limit, mbps, None) for i, (snr, limit, mbps) in enumerate(
+        [(30, 3, 0.3), (30, 7, 1.5), (30, 31, 3.7), (35, 3, 1.5), (35, 31, 4.1)])]
+    edited = [faded(10 + i, 30, limit, mbps, "fail-avg-3.12") for i, (limit, mbps) in
+              enumerate([(3, 2.0), (7, 4.2), (7, 4.3), (31, 3.8), (31, 3.7)])]
+    lines = F.bursty_section(edited, stock)
+    assert lines[0].startswith("## Fades in bursts with Linux 3.12's link-failure average")
+    table = [line.split(" | ")[:4] for line in lines if line.startswith("| 30 |")]
+    assert table == [["| 30", "3", F.STOCK, "1"], ["| 30", "3", "fail-avg-3.12 (edited)", "1"],
+                     ["| 30", "7", F.STOCK, "1"], ["| 30", "7", "fail-avg-3.12 (edited)", "2"],
+                     ["| 30", "31", F.STOCK, "1"], ["| 30", "31", "fail-avg-3.12 (edited)", "2"]]
+    assert not any(line.startswith("| 35 |") for line in lines)
+    verdicts = [line for line in lines if line.startswith("- hop SNR")]
+    assert verdicts[0].startswith("- hop SNR 30 dB, mac80211 6.1 (stock): peak at R = 31")
+    assert verdicts[1].startswith("- hop SNR 30 dB, mac80211 fail-avg-3.12 (edited): peak at "
+                                  "R = 7 (4.25 Mbit/s, inside the paper's 5-9)")
+    assert "; concave (interior peak, both ends below); " in verdicts[1]
+    assert F.bursty_section([], stock) == []                    # no edited runs: nothing to read
