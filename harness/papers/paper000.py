@@ -16,6 +16,7 @@ from harness.papers import map_analysis as M
 from harness.papers import (
     map_auto_rate,
     map_basic_rates,
+    map_best_window,
     map_cck,
     map_cck_loss,
     map_coherence,
@@ -621,6 +622,7 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
             out += map_receiver.section_lines(map_receiver.sweep([s for s, _g in by_seed]),
                                               eleven.records)
         out += map_sensitivity.section_lines(map_sensitivity.sweep([s for s, _g in by_seed]))
+        out += map_best_window.section_lines(by_seed)
     sender = next((rs for rs in sets if rs.name.startswith("paper000_sender_window")), None)
     if sender is not None and default is not None:
         out += ["## Which window mechanism", "",
