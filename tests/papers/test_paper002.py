@@ -323,6 +323,35 @@ def test_full_linux_312s_link_failure_average_brings_the_papers_shape(hops):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("snr", [30.0, 35.0])
+def test_full_fades_with_linux_312s_average_bring_the_papers_shape(snr):
+    """The reading under test: on the edited mac80211 the 5-hop peak sits at R = 3 because in
+    one room only limits 1-3 drop frames; the paper's peak at 5-9 would need a channel that
+    still drops frames there. On 002_bursty_hops's fading hops (30 and 35 dB, Rayleigh fades
+    drifting at 160 ms, one series per frame), which do, with the radios on mac80211 with
+    3.12's average (002_fail_avg_bursty.yaml, 4 x 30 s), the curve should peak inside 5-9 with
+    both ends below it and the peak out of its runs' noise."""
+    from harness.papers import mesh_bursty as B
+    from harness.papers import mesh_fail_avg as F
+    rs = run_file("002_fail_avg_bursty", outcome=P.no_path)
+    for rec in rs.ok:
+        assert rec["policies"]["mac80211"]["in_force"] == "fail-avg-3.12", rec["run_id"]
+    print("\n".join(F.bursty_section(rs.records, stored("002_bursty_hops").records)))
+    series: dict = {}
+    for (at, limit, _build), recs in F.bursty_groups(rs.ok).items():
+        if at == snr:
+            series[limit] = [P.throughput_mbps(r) or 0.0 for r in recs]
+    assert series and B.hop_snr(rs.ok[0]) is not None, "no runs on fading hops"
+    regime = {**REGIME, "hops": 5, "tcp": "cubic", "mac80211": "fail-avg-3.12",
+              "hop SNR (dB)": snr, "fading": "Rayleigh, coherence 160 ms",
+              "retry series": "single", "experiment": "002_fail_avg_bursty"}
+    show(series, WHAT, "retry limit", regime)
+    trends.assert_argmax_in(series, *P.PEAK_BAND, what=WHAT, x_name="retry limit", regime=regime)
+    assert P.concave(series), "no interior peak with both ends below"
+    assert P.peak_resolution(series).endswith("(resolved)"), P.peak_resolution(series)
+
+
+@pytest.mark.slow
 def test_full_linux_312s_link_failure_average_frees_the_stalls():
     """The diagnosis under test: the stalls at 3 hops and R = 3 start with peer links that
     Linux 6.1 breaks on one frame dropped at the limit. With the radios on mac80211 rebuilt
