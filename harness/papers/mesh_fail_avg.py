@@ -104,17 +104,28 @@ def cells(recs: Sequence[Mapping[str, Any]]) -> Dict[str, str]:
     }
 
 
-def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
-    lines = ["| hops | R | mac80211 | runs | mean Mbit/s (min-max) | frames > 1 transmission | "
-             "drops at the limit per s | timeouts per run | longest stall (s, mean) | "
-             "sender's cwnd / RTT, median (segments / ms) | far-end path SN growth per run |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (hops, limit, build), recs in groups(records).items():
+#: The point columns of the reading's tables, after the point's own (``cells``' keys, heads).
+COLUMNS = (("runs", "runs"), ("mbps", "mean Mbit/s (min-max)"),
+           ("retried", "frames > 1 transmission"), ("drops", "drops at the limit per s"),
+           ("timeouts", "timeouts per run"), ("stall", "longest stall (s, mean)"),
+           ("cwnd_rtt", "sender's cwnd / RTT, median (segments / ms)"),
+           ("sn", "far-end path SN growth per run"))
+
+
+def _table(first: str, points: Mapping[Tuple[Any, int, str], Sequence[Mapping[str, Any]]],
+           label: Any) -> List[str]:
+    """Markdown: one row per (``first`` column's value, retry limit, build) point."""
+    lines = [f"| {first} | R | mac80211 | " + " | ".join(h for _k, h in COLUMNS) + " |",
+             "|---|---|---|" + "---|" * len(COLUMNS)]
+    for (value, limit, build), recs in points.items():
         c = cells(recs)
-        lines.append(f"| {hops} | {limit} | {build} | " + " | ".join(
-            c[k] for k in ("runs", "mbps", "retried", "drops", "timeouts", "stall", "cwnd_rtt",
-                           "sn")) + " |")
+        lines.append(f"| {label(value)} | {limit} | {build} | "
+                     + " | ".join(c[k] for k, _h in COLUMNS) + " |")
     return lines
+
+
+def rows(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    return _table("hops", groups(records), str)
 
 
 def _median(xs: Sequence[float], pattern: str) -> str:
@@ -278,23 +289,20 @@ def bursty_section(edited: Sequence[Mapping[str, Any]], stock: Sequence[Mapping[
              "every frame tried to the limit in one series), the radios on mac80211 with 3.12's "
              "link-failure average, beside that reading's runs on the stock module. On this "
              "channel frames are still dropped at limits 5-9, where in one room they are "
-             "dropped only at 1-3; on the edited build such drops cost TCP a loss, not a path. "
-             "Does the peak then move into the paper's 5-9? Columns as in the section "
-             "\"Linux 3.12's link-failure average\".", "",
-             "| hop SNR (dB) | R | mac80211 | runs | mean Mbit/s (min-max) | frames > 1 "
-             "transmission | drops at the limit per s | timeouts per run | longest stall (s, "
-             "mean) | sender's cwnd / RTT, median (segments / ms) | far-end path SN growth per "
-             "run |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    curves: Dict[Tuple[float, str], Dict[int, List[float]]] = {}
-    for (snr, limit, build), group in bursty_groups(recs).items():
-        c = cells(group)
-        lines.append(f"| {snr:g} | {limit} | {build} | " + " | ".join(
-            c[k] for k in ("runs", "mbps", "retried", "drops", "timeouts", "stall", "cwnd_rtt",
-                           "sn")) + " |")
-        curves.setdefault((snr, build), {})[limit] = [P.throughput_mbps(r) or 0.0
-                                                      for r in group]
-    lines.append("")
-    for (snr, build), series in sorted(curves.items(), key=lambda kv: (kv[0][0],
-                                                                        kv[0][1] != STOCK)):
+             "dropped almost only at 1-3; on the edited build such drops cost TCP a loss, not a "
+             "path. Does the peak then move into the paper's 5-9? Columns as in the section "
+             "\"Linux 3.12's link-failure average\".", ""]
+    lines += _table("hop SNR (dB)", bursty_groups(recs), lambda snr: f"{snr:g}") + [""]
+    for (snr, build), series in sorted(bursty_curves(recs).items(),
+                                       key=lambda kv: (kv[0][0], kv[0][1] != STOCK)):
         lines.append(f"- hop SNR {snr:g} dB, " + _shape(series, build))
     return lines + [""]
+
+
+def bursty_curves(records: Sequence[Mapping[str, Any]]
+                  ) -> Dict[Tuple[float, str], Dict[int, List[float]]]:
+    """Throughputs (Mbit/s) on fading hops by (hop SNR, build), then retry limit."""
+    out: Dict[Tuple[float, str], Dict[int, List[float]]] = {}
+    for (snr, limit, build), recs in bursty_groups(records).items():
+        out.setdefault((snr, build), {})[limit] = [P.throughput_mbps(r) or 0.0 for r in recs]
+    return out

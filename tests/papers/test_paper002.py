@@ -331,17 +331,13 @@ def test_full_fades_with_linux_312s_average_bring_the_papers_shape(snr):
     drifting at 160 ms, one series per frame), which do, with the radios on mac80211 with
     3.12's average (002_fail_avg_bursty.yaml, 4 x 30 s), the curve should peak inside 5-9 with
     both ends below it and the peak out of its runs' noise."""
-    from harness.papers import mesh_bursty as B
     from harness.papers import mesh_fail_avg as F
     rs = run_file("002_fail_avg_bursty", outcome=P.no_path)
     for rec in rs.ok:
         assert rec["policies"]["mac80211"]["in_force"] == "fail-avg-3.12", rec["run_id"]
     print("\n".join(F.bursty_section(rs.records, stored("002_bursty_hops").records)))
-    series: dict = {}
-    for (at, limit, _build), recs in F.bursty_groups(rs.ok).items():
-        if at == snr:
-            series[limit] = [P.throughput_mbps(r) or 0.0 for r in recs]
-    assert series and B.hop_snr(rs.ok[0]) is not None, "no runs on fading hops"
+    series = F.bursty_curves(rs.ok).get((snr, "fail-avg-3.12 (edited)"))
+    assert series, f"no runs on fading hops at {snr:g} dB"
     regime = {**REGIME, "hops": 5, "tcp": "cubic", "mac80211": "fail-avg-3.12",
               "hop SNR (dB)": snr, "fading": "Rayleigh, coherence 160 ms",
               "retry series": "single", "experiment": "002_fail_avg_bursty"}
