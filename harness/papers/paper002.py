@@ -203,6 +203,55 @@ def peak_resolution(series: Mapping[int, Sequence[float]]) -> str:
         f"{spread:.1%} ({verdict})"
 
 
+def plateau(series: Mapping[int, Sequence[float]]) -> List[int]:
+    """The limits whose mean lies within the peak's own runs' spread ((max - min) / mean) of
+    the peak's mean: where another pass could as well put the peak."""
+    means = {x: stats.mean(v) for x, v in series.items() if v}
+    if not means:
+        return []
+    peak = max(means, key=lambda x: (means[x], -x))
+    runs = series[peak]
+    spread = (max(runs) - min(runs)) / means[peak] if means[peak] else 0.0
+    return sorted(x for x, m in means.items() if m >= means[peak] * (1 - spread))
+
+
+def peak_section(records: Sequence[Mapping[str, Any]], name: str) -> List[str]:
+    """The page's section on how firmly the sweep's runs place each curve's peak (claims 1,
+    3 and 4 read the argmax): per path length and module, the peak's margin over the next
+    best limit against their runs' spread, and the limits within the peak's runs' spread of
+    it."""
+    lines = ["## Where the peak lies: the runs' decision or their chance (claims 1, 3, 4)", "",
+             f"`{name}`: per path length and module, the limit of the highest mean (the "
+             "argmax the claims read), its margin over the next best limit against the wider "
+             "(max - min) / mean of those two limits' runs (resolved when the margin is the "
+             "larger), and the plateau: the limits whose mean lies within the peak's own runs' "
+             "spread of it, where another pass could as well put the peak.", "",
+             "| hops | module | argmax | runs a point | peak over the next best | plateau |",
+             "|---|---|---|---|---|---|"]
+    resolved = inside = flat_end = total = 0
+    for hops in hop_counts(records):
+        for module, series in curves(records, hops).items():
+            fixed = {x: v for x, v in series.items() if v}
+            if len(fixed) < 2:
+                continue
+            flat = plateau(fixed)
+            verdict = peak_resolution(fixed)
+            total += 1
+            resolved += verdict.endswith("(resolved)")
+            inside += any(PEAK_BAND[0] <= x <= PEAK_BAND[1] for x in flat)
+            flat_end += max(fixed) in flat
+            lines.append(f"| {hops} | {module} | {argmax(fixed)} | "
+                         f"{min(len(v) for v in fixed.values())} | "
+                         f"{verdict.removeprefix('peak over the next best ')} | "
+                         f"{', '.join(str(x) for x in flat)} |")
+    if not total:
+        return []
+    return lines + ["", f"{resolved} of {total} peaks resolved; the plateau reaches into the "
+                    f"paper's {PEAK_BAND[0]}-{PEAK_BAND[1]} in {inside} of {total} and holds "
+                    f"the largest limit in {flat_end} of {total} (there no decline the runs "
+                    "can tell).", ""]
+
+
 def _band(m: Mapping[int, float]) -> List[float]:
     """The means at the limits inside the 5-9 band."""
     return [v for x, v in m.items() if PEAK_BAND[0] <= x <= PEAK_BAND[1]]
@@ -807,6 +856,7 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     if sweep is not None:
         out += [line.replace("### ", "## ", 1) if line.startswith("### ") else line
                 for line in evidence_section(sweep.records) + metric_section(sweep.ok)]
+        out += peak_section(sweep.ok, sweep.name)
     if policy is not None:
         out += policy_section(policy, next((rs for rs in sweeps
                                              if flow_seconds(rs.ok) == flow_seconds(policy.ok)),
@@ -957,6 +1007,12 @@ def why_differ() -> List[str]:
         "comes first (docs/medium.md): large limits can be cut short by the table. Our limit "
         "R is the number of transmissions (iw's and mac80211's meaning); Eq. 1 counts R "
         "retransmissions after the first.",
+        "- **A plateau, not a peak.** In the full sweep no curve's peak stands out of its "
+        "runs' spread (the section \"Where the peak lies\"): from R = 5-9 on every limit "
+        "carries within the noise of four or five 100 s runs, so which of 7-31 the argmax "
+        "lands on is the runs' chance, and the claims that read it (the peak inside 5-9, the "
+        "same shape for every module) read noise on our side. What differs from the paper "
+        "is the decline beyond the peak, which our curves lack.",
         "- **A dropped frame breaks the peer link.** Linux 6.1 keeps per mesh peer a moving "
         "average of failed transmissions that decays to exactly 0 after about a hundred "
         "acknowledged frames, so a single frame lost at the retry limit then reads as 100 % "

@@ -332,3 +332,24 @@ def test_the_claims_are_read_again_without_the_runs_whose_timeouts_sent_nothing(
                                f"({len(recs)} of {len(recs) + 1} runs kept)")
     assert any(line.startswith("- throughput concave in the retry limit") and
                "11 of 12 (partly) -> 12 of 12 (agrees)" in line for line in lines)
+
+
+def test_the_plateau_holds_the_limits_within_the_peaks_own_runs_spread():
+    # peak R = 9 (mean 7.25, runs 7.2-7.3: 1.4 % apart); R = 16 and 31 within that, 5 not
+    series = {5: [6.0, 6.1], 7: [7.0, 7.1], 9: [7.2, 7.3], 16: [7.2, 7.26], 31: [7.19, 7.21]}
+    assert P.plateau(series) == [9, 16, 31]
+    assert P.plateau({3: [4.0], 7: [3.9]}) == [3]           # one run: no spread, the peak alone
+
+
+def test_the_peak_section_counts_resolved_peaks_and_flat_ends():
+    recs = []
+    for i, (limit, mbps) in enumerate([(1, 1.0), (1, 1.1), (7, 5.0), (7, 5.2), (31, 5.1),
+                                       (31, 5.15)]):
+        recs.append(record(i, hops=3, module="cubic", limit=limit, mbps=mbps))
+    lines = P.peak_section(recs, "paper002_x")
+    assert lines[0].startswith("## Where the peak lies")
+    assert any(line.startswith("| 3 | cubic | 31 | 2 | (R = 7) +0.5%") for line in lines)
+    assert lines[-2] == ("0 of 1 peaks resolved; the plateau reaches into the paper's 5-9 in "
+                         "1 of 1 and holds the largest limit in 1 of 1 (there no decline the "
+                         "runs can tell).")
+    assert P.peak_section([], "paper002_x") == []
