@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import statistics
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from harness.papers import map_analysis as M
 
@@ -39,7 +39,7 @@ class Claim:
     rts: bool
     hops: Tuple[int, ...]
     needed: int
-    near: Any
+    near: Callable[[int, int], bool]
     paper: str
 
 
@@ -64,6 +64,9 @@ class Draws:
 
 def _best(means: Dict[M.Key, float], paths: Sequence[str], rate: Any, rts: bool
           ) -> Optional[int]:
+    """``M.best_window`` of the hop count's average, as ``Grid.series`` takes it, but over
+    one resample's means with the paths found once (``Grid`` finds them again per window,
+    too slow for a thousand resamples)."""
     series = {}
     for w in M.WINDOWS:
         vals = [means.get((p, rate, rts, w)) for p in paths]

@@ -185,34 +185,37 @@ def concave(series: A.Series) -> bool:
     return peak not in (xs[0], xs[-1]) and m[xs[0]] < m[peak] and m[xs[-1]] < m[peak]
 
 
-def peak_resolution(series: Mapping[int, Sequence[float]]) -> str:
+def peak_resolution(series: A.Series) -> str:
     """Whether the peak stands out of the runs' noise: its mean's margin over the next best
     limit's against the wider (max - min) / mean of those two limits' runs. Where the margin
     is the smaller, another pass could move the peak, and the page says so."""
-    means = {x: stats.mean(v) for x, v in series.items() if v}
+    means = A.means(series)
     if len(means) < 2:
         return "one limit only"
-    first, second = sorted(means, key=lambda x: means[x], reverse=True)[:2]
+    first = argmax(series)
+    second = argmax({x: v for x, v in series.items() if x != first})
     margin = means[first] / means[second] - 1 if means[second] else float("inf")
     if min(len(series[first]), len(series[second])) < 2:
         return f"peak over the next best (R = {second}) {margin:+.1%}, one run: noise unknown"
-    spread = max((max(series[x]) - min(series[x])) / means[x] if means[x] else 0.0
-                 for x in (first, second))
+    spread = max(_spread(series[x]) for x in (first, second))
     verdict = "resolved" if margin > spread else "not resolved: within their runs' spread"
     return f"peak over the next best (R = {second}) {margin:+.1%}, their runs spread up to " \
         f"{spread:.1%} ({verdict})"
 
 
-def plateau(series: Mapping[int, Sequence[float]]) -> List[int]:
+def _spread(runs: Sequence[float]) -> float:
+    """(max - min) / mean of one limit's runs."""
+    mean = stats.mean(runs)
+    return (max(runs) - min(runs)) / mean if mean else 0.0
+
+
+def plateau(series: A.Series) -> List[int]:
     """The limits whose mean lies within the peak's own runs' spread ((max - min) / mean) of
     the peak's mean: where another pass could as well put the peak."""
-    means = {x: stats.mean(v) for x, v in series.items() if v}
-    if not means:
+    means, peak = A.means(series), argmax(series)
+    if peak is None:
         return []
-    peak = max(means, key=lambda x: (means[x], -x))
-    runs = series[peak]
-    spread = (max(runs) - min(runs)) / means[peak] if means[peak] else 0.0
-    return sorted(x for x, m in means.items() if m >= means[peak] * (1 - spread))
+    return sorted(x for x, m in means.items() if m >= means[peak] * (1 - _spread(series[peak])))
 
 
 def peak_section(records: Sequence[Mapping[str, Any]], name: str) -> List[str]:
@@ -231,17 +234,16 @@ def peak_section(records: Sequence[Mapping[str, Any]], name: str) -> List[str]:
     resolved = inside = flat_end = total = 0
     for hops in hop_counts(records):
         for module, series in curves(records, hops).items():
-            fixed = {x: v for x, v in series.items() if v}
-            if len(fixed) < 2:
+            if len(series) < 2:
                 continue
-            flat = plateau(fixed)
-            verdict = peak_resolution(fixed)
+            flat = plateau(series)
+            verdict = peak_resolution(series)
             total += 1
             resolved += verdict.endswith("(resolved)")
             inside += any(PEAK_BAND[0] <= x <= PEAK_BAND[1] for x in flat)
-            flat_end += max(fixed) in flat
-            lines.append(f"| {hops} | {module} | {argmax(fixed)} | "
-                         f"{min(len(v) for v in fixed.values())} | "
+            flat_end += max(series) in flat
+            lines.append(f"| {hops} | {module} | {argmax(series)} | "
+                         f"{min(len(v) for v in series.values())} | "
                          f"{verdict.removeprefix('peak over the next best ')} | "
                          f"{', '.join(str(x) for x in flat)} |")
     if not total:

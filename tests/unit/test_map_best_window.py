@@ -50,4 +50,3 @@ def test_an_incomplete_grid_has_no_verdict():
     assert lines[0].startswith("## How firmly three runs decide the best window")
     assert "- seed 1: claim 7 incomplete grid" in lines
     assert W.section_lines([]) == []
-

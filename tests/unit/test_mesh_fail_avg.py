@@ -7,7 +7,6 @@ from typing import Any, Dict, Optional
 from test_paper002_report import record
 
 from harness.papers import mesh_fail_avg as F
-from harness.papers import paper002 as P
 
 
 def run(i: int, hops: int, limit: int, mbps: float, build: Optional[str],
@@ -97,17 +96,6 @@ def test_the_window_section_sets_limited_windows_below_the_unlimited_curve():
     assert table == ["| R = 3, window unlimited", "| R = 31, window unlimited",
                      "| R = 31, window <= 6", "| R = 31, window <= 10"]
     assert F.window_section(reading, reading) == []
-
-
-def test_a_peak_inside_its_runs_spread_is_called_unresolved():
-    # the 5-hop shape: R = 3 above every larger limit by more than its runs' spread
-    clear = P.peak_resolution({1: [0.4, 0.7], 3: [4.37, 4.34, 4.40], 5: [4.09, 4.12, 4.15]})
-    assert clear.startswith("peak over the next best (R = 5) +6.1%")
-    assert clear.endswith("(resolved)")
-    # a flat curve: the peak's margin smaller than one run's difference from another
-    flat = P.peak_resolution({9: [7.20, 7.29, 7.25], 16: [7.19, 7.21, 7.21]})
-    assert "not resolved" in flat
-    assert P.peak_resolution({7: [4.1]}) == "one limit only"
 
 
 def faded(i: int, snr: float, limit: int, mbps: float, build: Optional[str]) -> Dict[str, Any]:

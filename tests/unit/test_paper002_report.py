@@ -353,3 +353,14 @@ def test_the_peak_section_counts_resolved_peaks_and_flat_ends():
                          "1 of 1 and holds the largest limit in 1 of 1 (there no decline the "
                          "runs can tell).")
     assert P.peak_section([], "paper002_x") == []
+
+
+def test_a_peak_inside_its_runs_spread_is_called_unresolved():
+    # the 5-hop shape: R = 3 above every larger limit by more than its runs' spread
+    clear = P.peak_resolution({1: [0.4, 0.7], 3: [4.37, 4.34, 4.40], 5: [4.09, 4.12, 4.15]})
+    assert clear.startswith("peak over the next best (R = 5) +6.1%")
+    assert clear.endswith("(resolved)")
+    # a flat curve: the peak's margin smaller than one run's difference from another
+    flat = P.peak_resolution({9: [7.20, 7.29, 7.25], 16: [7.19, 7.21, 7.21]})
+    assert "not resolved" in flat
+    assert P.peak_resolution({7: [4.1]}) == "one limit only"
