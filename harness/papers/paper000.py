@@ -21,6 +21,7 @@ from harness.papers import (
     map_cck_loss,
     map_coherence,
     map_eleven,
+    map_eleven_loss,
     map_fading,
     map_links,
     map_near_stall,
@@ -768,6 +769,10 @@ READINGS = (
     Reading("paper000_population", "The campus's own routes (claim 3)", ONE_READING,
             lambda rs, _sets: map_population.section_lines(
                 rs.records, map_population.route_counts(), map_population.eleven_counts())),
+    Reading("paper000_eleven_loss", "Receivers worse at 11 Mbit/s alone (claim 12, what it "
+            "would take)", ONE_READING, lambda rs, sets: map_eleven_loss.section_lines(
+                map_eleven_loss.sweep(), rs.records,
+                next((g.records for g in sets if g.name == "paper000_rate11"), []))),
 )
 
 

@@ -274,6 +274,22 @@ def test_full_eleven_mbits_is_very_low_beyond_one_hop():
     assert_reproduced({f"seed {s}": map_eleven.verdict(recs, s) for s in (1, 2, 3)})
 
 
+@pytest.mark.slow
+def test_full_receivers_worse_at_11_mbits_alone_give_claim_12():
+    """The reading under test (what it would take): with every receiver RUN_LOSS dB worse at
+    11 Mbit/s alone (000_eleven_loss.yaml; the smallest such loss at which the link table fails
+    the median multi-hop path on every layout with the paper's link facts intact,
+    harness/papers/map_eleven_loss.py), the median path longer than 1 hop carries less than
+    half at 11 Mbit/s than at 5.5 Mbit/s on at least two of the three layouts."""
+    from harness.papers import map_eleven
+    from harness.papers import map_eleven_loss as EL
+    assert EL.threshold(EL.sweep()) == EL.RUN_LOSS, "the run's loss is not the table's threshold"
+    recs = run_file("000_eleven_loss", outcome=map_eleven.broken_path).records
+    for line in map_eleven.table_lines(recs):
+        print(line)
+    assert_reproduced({f"seed {s}": map_eleven.verdict(recs, s) for s in (1, 2, 3)})
+
+
 # -- slow: a hidden neighbouring network (a test of one reading, not the model) --------------
 @pytest.fixture(scope="module")
 def outside_marks() -> Dict[float, List]:

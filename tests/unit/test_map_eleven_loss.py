@@ -1,0 +1,40 @@
+"""Paper 000's claim-12 reading (harness/papers/map_eleven_loss.py): receivers worse at
+11 Mbit/s alone on the medium's link table, the threshold the run uses, and the verdict's
+logic on hand-made layouts."""
+from __future__ import annotations
+
+from harness.papers import map_eleven_loss as EL
+from topologies import campus as C
+
+
+def lay(seed, loss, failing, broken=()):
+    return EL.Layout(seed, loss, tuple(f"p{i}" for i in range(failing)), tuple(broken))
+
+
+def test_a_loss_at_11_alone_fails_more_paths_and_keeps_the_2_mbits_fact():
+    place = C.load_campus()
+    ideal, worse = EL.layout(place, 1, 0.0), EL.layout(place, 1, EL.RUN_LOSS)
+    assert set(ideal.failing) <= set(worse.failing)
+    assert len(worse.failing) > len(ideal.failing)
+    assert "all 18 path links decode at 2 Mbit/s" not in worse.broken
+
+
+def test_the_threshold_is_the_smallest_loss_holding_on_every_layout():
+    found = [lay(1, 0.0, 3), lay(2, 0.0, 3),
+             lay(1, 1.0, 6), lay(2, 1.0, 5),          # seed 2: 5 of 10 is not the median
+             lay(1, 2.0, 6), lay(2, 2.0, 6),
+             lay(1, 3.0, 6, ["5-28 can hold 11 Mbit/s"]), lay(2, 3.0, 7)]
+    assert EL.threshold(found) == 2.0
+    assert EL.holding(found, 1) == [1.0, 2.0] and EL.holding(found, 2) == [2.0, 3.0]
+    assert EL.threshold([lay(1, 0.0, 3), lay(1, 1.0, 6, ["x"])]) is None
+    assert EL.verdict([lay(1, 0.0, 3)], []).startswith("**Verdict:** not explained")
+
+
+def test_the_table_names_broken_facts():
+    lines = EL.table_lines([lay(1, 0.0, 3), lay(1, 6.0, 6, ["5-28 can hold 11 Mbit/s"])])
+    assert "| 0 | 3 of 10 fail at 11; facts hold |" in lines
+    assert "| 6 | 6 of 10 fail at 11; broken: 5-28 can hold 11 Mbit/s |" in lines
+
+
+def test_the_run_is_at_the_tables_threshold():
+    assert EL.threshold(EL.sweep()) == EL.RUN_LOSS
