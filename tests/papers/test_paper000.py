@@ -280,14 +280,19 @@ def test_full_receivers_worse_at_11_mbits_alone_give_claim_12():
     11 Mbit/s alone (000_eleven_loss.yaml; the smallest such loss at which the link table fails
     the median multi-hop path on every layout with the paper's link facts intact,
     harness/papers/map_eleven_loss.py), the median path longer than 1 hop carries less than
-    half at 11 Mbit/s than at 5.5 Mbit/s on at least two of the three layouts."""
+    half at 11 Mbit/s than at 5.5 Mbit/s, and 23-1 and 5-28 still carry more at 11 (the
+    paper's link facts), on at least two of the three layouts."""
     from harness.papers import map_eleven
     from harness.papers import map_eleven_loss as EL
     assert EL.threshold(EL.sweep()) == EL.RUN_LOSS, "the run's loss is not the table's threshold"
     recs = run_file("000_eleven_loss", outcome=map_eleven.broken_path).records
     for line in map_eleven.table_lines(recs):
         print(line)
-    assert_reproduced({f"seed {s}": map_eleven.verdict(recs, s) for s in (1, 2, 3)})
+    marks = {s: (map_eleven.verdict(recs, s).ours, bool(map_eleven.verdict(recs, s).holds),
+                 EL.facts_in_run(recs, s)) for s in (1, 2, 3)}
+    print(marks)
+    holds = [s for s, (_o, claim, facts) in marks.items() if claim and facts]
+    assert len(holds) >= 2, f"claim 12 with the link facts holds on layouts {holds} only: {marks}"
 
 
 # -- slow: a hidden neighbouring network (a test of one reading, not the model) --------------

@@ -38,3 +38,17 @@ def test_the_table_names_broken_facts():
 
 def test_the_run_is_at_the_tables_threshold():
     assert EL.threshold(EL.sweep()) == EL.RUN_LOSS
+
+
+def rec(path, rate, kbps, seed=1):
+    return {"status": "ok", "flows": [{"throughput_bps": kbps * 1e3}],
+            "params": {"topology": {"path": path, "rate": rate, "shadowing_seed": seed}}}
+
+
+def test_the_run_keeps_the_link_facts_only_where_23_1_and_5_28_gain_at_11():
+    kept = [rec("23-1", 5.5, 3300), rec("23-1", 11, 5100),
+            rec("5-28", 5.5, 3300), rec("5-28", 11, 4400)]
+    assert EL.facts_in_run(kept, 1) is True
+    lost = kept[:3] + [rec("5-28", 11, 2700)]
+    assert EL.facts_in_run(lost, 1) is False
+    assert EL.facts_in_run(kept[:2], 1) is None        # 5-28 not measured
