@@ -335,8 +335,11 @@ def sweep_rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
                    _share_verdict(len(conc), n)))
     peaks = {(h, mod): argmax(s) for h, mod, s in cells}
     inside = [k for k, x in peaks.items() if x is not None and PEAK_BAND[0] <= x <= PEAK_BAND[1]]
+    resolved = [(h, mod) for h, mod, s in cells if peak_resolution(s).endswith("(resolved)")]
     out.append(Row(c("002.argmax"), ", ".join(f"{h}h {mod}: {x}" for (h, mod), x in peaks.items()),
-                   f"{len(inside)} of {n} inside 5-9", _share_verdict(len(inside), n)))
+                   f"{len(inside)} of {n} inside 5-9; {len(resolved)} of {n} peaks out of their "
+                   "runs' spread (section \"Where the peak lies\")",
+                   _share_verdict(len(inside), n)))
     small = [(h, mod) for h, mod, s in cells
              if 1 in A.means(s) and DEFAULT_LIMIT in A.means(s)
              and A.means(s)[1] < A.means(s)[DEFAULT_LIMIT]]
