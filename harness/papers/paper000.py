@@ -776,6 +776,10 @@ READINGS = (
             "would take)", ONE_READING, lambda rs, sets: map_eleven_loss.section_lines(
                 map_eleven_loss.sweep(), rs.records,
                 next((g.records for g in sets if g.name == "paper000_rate11"), []))),
+    Reading("paper000_auto_eleven_loss", "Auto rate with receivers worse at 11 Mbit/s alone "
+            "(claims 11, 12)", ONE_READING, lambda rs, sets: map_eleven_loss.auto_lines(
+                rs.records, next((g.records for g in sets if g.name == "paper000_eleven_loss"),
+                                 []))),
 )
 
 

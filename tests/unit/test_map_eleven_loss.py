@@ -52,3 +52,21 @@ def test_the_run_keeps_the_link_facts_only_where_23_1_and_5_28_gain_at_11():
     lost = kept[:3] + [rec("5-28", 11, 2700)]
     assert EL.facts_in_run(lost, 1) is False
     assert EL.facts_in_run(kept[:2], 1) is None        # 5-28 not measured
+
+
+def test_claim_11s_pattern_needs_auto_behind_at_3_hops_alone():
+    assert EL.claim_11({1: (5, 3), 2: (2, 1), 3: (0.8, 0.9), 4: (0.7, 0.6)}) is True
+    assert EL.claim_11({1: (5, 3), 2: (2, 1), 3: (0.8, 0.9), 4: (0.5, 0.6)}) is False
+    assert EL.claim_11({1: (5, 3), 2: (2, 1), 3: (0.8, 0.9)}) is None
+
+
+def test_auto_is_set_beside_5_5_per_hop_count_and_a_broken_path_counts_as_zero():
+    broken = {"status": "failed", "flows": [],
+              "error": "warm_arp: r1 got no answer: the path is broken before any flow",
+              "params": {"topology": {"path": "1-23-16", "rate": "auto", "shadowing_seed": 2}}}
+    auto = [rec("22-13", "auto", 5000, 2), rec("23-1", "auto", 4000, 2), broken]
+    fixed = [rec("22-13", 5.5, 3000, 2), rec("23-1", 5.5, 3000, 2), rec("1-23-16", 5.5, 600, 2)]
+    by = EL.auto_by_hops(auto, fixed)
+    assert by == {2: {1: (4500.0, 3000.0), 2: (0.0, 600.0)}}
+    lines = EL.auto_lines(auto, fixed + [rec("22-13", 11, 4500, 2)])
+    assert "| 22-13 | 1 | 1.67, 1.50 |" in lines
