@@ -295,6 +295,25 @@ def test_full_receivers_worse_at_11_mbits_alone_give_claim_12():
     assert len(holds) >= 2, f"claim 12 with the link facts holds on layouts {holds} only: {marks}"
 
 
+@pytest.mark.slow
+def test_full_the_same_receivers_give_claim_11():
+    """The reading under test: the receivers that make claim 12 hold (RUN_LOSS dB worse at
+    11 Mbit/s alone) also give claim 11's pattern, auto rate ahead of 5.5 Mbit/s at 1, 2 and 4
+    hops and behind at 3 (means over the paths, RTS/CTS off, window unclamped;
+    000_auto_eleven_loss.yaml beside 000_eleven_loss.yaml), on at least two of the three
+    layouts."""
+    from harness.papers import map_eleven
+    from harness.papers import map_eleven_loss as EL
+    fixed = run_file("000_eleven_loss", outcome=map_eleven.broken_path).records
+    auto = run_file("000_auto_eleven_loss", outcome=map_eleven.broken_path).records
+    by = EL.auto_by_hops(auto, fixed)
+    for seed, means in sorted(by.items()):
+        print(f"seed {seed}: " + ", ".join(f"{h} hops {a:.0f}/{b:.0f}"
+                                           for h, (a, b) in sorted(means.items())))
+    holds = [s for s, means in by.items() if EL.claim_11(means)]
+    assert len(holds) >= 2, f"claim 11's pattern holds on layouts {holds} only"
+
+
 # -- slow: a hidden neighbouring network (a test of one reading, not the model) --------------
 @pytest.fixture(scope="module")
 def outside_marks() -> Dict[float, List]:
