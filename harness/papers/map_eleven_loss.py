@@ -310,7 +310,8 @@ def auto_lines(auto: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str,
     out += ["", "Auto rate ahead of 5.5 Mbit/s exactly where the path holds 11 Mbit/s (11 / 5.5 "
             f">= {HOLDS_11_SHARE:g}): " + "; ".join(f"seed {s}: {a} of {n} paths"
                                                    for s, (a, n) in agree.items()) + ".", "",
-            "| layout | " + " | ".join(f"{h} hops: auto / 5.5 kbit/s" for h in (1, 2, 3, 4))
+            "| layout | " + " | ".join(f"{h} hop{'s' if h > 1 else ''}: auto / 5.5 kbit/s"
+                                    for h in (1, 2, 3, 4))
             + " | claim 11's pattern |", "|---|---|---|---|---|---|"]
     by = auto_by_hops(auto, records)
     held = []
