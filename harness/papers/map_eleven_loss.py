@@ -281,6 +281,9 @@ def auto_lines(auto: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str,
     at 11 Mbit/s), whether auto falls behind exactly where 11 Mbit/s fails, and the pattern
     per hop count on each layout."""
     at_auto, fixed = auto_kbps(auto), E.measured(records)
+    if not fixed:
+        return ["The 5.5 and 11 Mbit/s runs these are read against are `paper000_eleven_loss`'s; "
+                "the paper page (docs/results/papers/paper000.md) sets the two together.", ""]
     seeds = sorted({s for s, _p in at_auto})
     paths = sorted({p for _s, p in at_auto}, key=lambda p: (M.hops_of(p), p))
     out = ["Whether the receivers that make claim 12 hold also give claim 11's pattern (auto "

@@ -70,3 +70,8 @@ def test_auto_is_set_beside_5_5_per_hop_count_and_a_broken_path_counts_as_zero()
     assert by == {2: {1: (4500.0, 3000.0), 2: (0.0, 600.0)}}
     lines = EL.auto_lines(auto, fixed + [rec("22-13", 11, 4500, 2)])
     assert "| 22-13 | 1 | 1.67, 1.50 |" in lines
+
+
+def test_auto_alone_points_to_the_runs_it_is_read_against():
+    lines = EL.auto_lines([rec("22-13", "auto", 5000)], [])
+    assert lines[0].startswith("The 5.5 and 11 Mbit/s runs") and len(lines) == 2
