@@ -13,8 +13,8 @@ Claims (papers.md 002.4, catalogue E10-E12):
   the medium enforces it;
 - slow: every module at 3 and 5 hops peaks at a limit in [5, 9] with both ends below the peak
   and the peak out of its runs' noise (claim 1; ``peak_resolution``: a flat curve lands its
-  best mean in 5-9 by chance), 5 hops below 3 hops (claim 6), and where frames' retry series end (our explanation
-  when the decline beyond the peak is missing).
+  best mean in 5-9 by chance), 5 hops below 3 hops (claim 6), and where frames' retry series
+  end (our explanation when the decline beyond the peak is missing).
 Quick: experiments/papers/002_retry_sweep_quick.yaml (2 runs), 002_airtime_retry_quick.yaml
 (1 run): about 5 minutes of VM time. Slow: 002_retry_sweep_reduced.yaml, 002_airtime_retry_reduced.yaml
 (every point, 2 x 30 s), then the full files (10 x 100 s; see docs/papers.md for the hours).
