@@ -23,8 +23,8 @@ CLAIM = "11 Mbit/s gives very low throughput beyond 1 hop"
 CRITERION = (f"median over the paths beyond 1 hop of (kbit/s at {RATE:g}) / (kbit/s at "
              f"{BASE:g}) below {VERY_LOW:g}")
 
-#: (seed, path, rate) -> what the runs measured
-Key = Tuple[int, str, float]
+#: (seed, path, rate) -> what the runs measured (rate: Mbit/s, or "auto")
+Key = Tuple[int, str, Any]
 
 
 def _seed(rec: Mapping[str, Any]) -> int:
@@ -41,23 +41,25 @@ def broken_path(rec: Mapping[str, Any]) -> bool:
         and "the path is broken before any flow" in error
 
 
-def measured(records: Sequence[Mapping[str, Any]], what: str = "kbps"
-             ) -> Dict[Key, float]:
+def measured(records: Sequence[Mapping[str, Any]], what: str = "kbps",
+             rates: Sequence[Any] = (BASE, RATE)) -> Dict[Key, float]:
     """(seed, path, rate) -> mean over runs of the throughput (kbit/s; a ``broken_path`` run
     counts as 0), the share of the medium's attempts received (``attempts``) or the
-    retry-limit drops (``drops``); runs at ``BASE`` or ``RATE`` only."""
+    retry-limit drops (``drops``); runs at ``rates`` only (Mbit/s, or "auto")."""
     read = {"kbps": A.throughput_kbps, "attempts": A.attempt_success,
             "drops": A.retry_drops}[what]
     acc: Dict[Key, List[float]] = {}
     for rec in records:
         rate = A.param(rec, "topology.rate")
         broken = what == "kbps" and broken_path(rec)
-        if (rec.get("status") != "ok" and not broken) or rate == "auto" or rate is None \
-                or float(rate) not in (BASE, RATE):
+        if rate is None:
+            continue
+        rate = rate if rate == "auto" else float(rate)
+        if (rec.get("status") != "ok" and not broken) or rate not in rates:
             continue
         value = 0.0 if broken else read(rec)
         if value is not None:
-            key = (_seed(rec), str(A.param(rec, "topology.path")), float(rate))
+            key = (_seed(rec), str(A.param(rec, "topology.path")), rate)
             acc.setdefault(key, []).append(value)
     return {k: stats.mean(v) for k, v in acc.items()}
 

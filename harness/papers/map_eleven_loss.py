@@ -16,7 +16,7 @@ on our layouts auto rate falls behind 5.5 Mbit/s where a path cannot hold 11 Mbi
 
 Imports: map_receiver (the link table at a receiver), map_links (the link facts), map_eleven
 (the runs' ratios and claim 12's criterion), map_auto_rate (its share that holds 11 Mbit/s),
-analysis and map_analysis (record readers), the campus builder.
+map_analysis (hop counts), the campus builder.
 """
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.medium.propagation import NOISE_FIGURE_DB
-from harness.papers import analysis as A
 from harness.papers import map_analysis as M
 from harness.papers import map_auto_rate
 from harness.papers import map_eleven as E
@@ -38,8 +37,6 @@ LOSSES: Tuple[float, ...] = tuple(x / 2 for x in range(0, 15))
 RUN_LOSS = 5.5
 #: The 1-hop paths the paper says hold 11 Mbit/s (``map_links``' facts), checked in the run.
 HOLD_11 = ("23-1", "5-28")
-#: A path "holds 11 Mbit/s" when 11 carries at least this share of 5.5's (``map_auto_rate``'s).
-HOLDS_11_SHARE = map_auto_rate.HOLDS
 AUTO = "auto"
 
 
@@ -181,13 +178,15 @@ def verdict(found: Sequence[Layout], records: Sequence[Mapping[str, Any]]) -> st
         return f"**Verdict:** {head}; not yet run."
     ran = (f"with them the run makes claim 12 hold, 23-1 and 5-28 still carrying more at "
            f"11 than at 5.5 Mbit/s, on {len(held)} of {len(seeds)} layouts"
-           + (f" ({'seeds' if len(held) > 1 else 'seed'} {', '.join(map(str, held))})"
-              if held else ""))
-    lost = sorted({p for s in seeds for p, r in E.ratios(records, s).items()
-                   if M.hops_of(p) == 1 and r < 1.0})
+           + (f" ({_seeds(held)})" if held else ""))
+    lost: Dict[str, List[int]] = {}
+    for s, ratio in _ratios(records).items():
+        for p, r in ratio.items():
+            if M.hops_of(p) == 1 and r < 1.0:
+                lost.setdefault(p, []).append(s)
     if lost:
         ran += (f"; it also takes 11 Mbit/s from the 1-hop path{'s' if len(lost) > 1 else ''} "
-                + ", ".join(f"{p} ({_seeds_where(records, p)})" for p in lost))
+                + ", ".join(f"{p} ({_seeds(at)})" for p, at in sorted(lost.items())))
     return (f"**Verdict:** what it would take, not an explanation: {head}; {ran}. The SNRs "
             f"quoted for 802.11b receivers ({R.QUOTED[11.0]:g} dB worse than the formulas at "
             f"11 Mbit/s, {R.QUOTED[5.5]:g} at 5.5) do not supply it, since they handicap "
@@ -198,10 +197,8 @@ def verdict(found: Sequence[Layout], records: Sequence[Mapping[str, Any]]) -> st
             "alone reproduces it, and no published figure says MAP's did.")
 
 
-def _seeds_where(records: Sequence[Mapping[str, Any]], path: str) -> str:
-    """The layouts on which ``path`` carries less at 11 than at 5.5 Mbit/s, as text."""
-    at = [s for s in E.seeds(records) if E.ratios(records, s).get(path, 2.0) < 1.0]
-    return ("seeds " if len(at) > 1 else "seed ") + ", ".join(map(str, at))
+def _seeds(at: Sequence[int]) -> str:
+    return ("seeds " if len(at) > 1 else "seed ") + ", ".join(map(str, sorted(at)))
 
 
 def _span(losses: Sequence[float]) -> str:
@@ -235,19 +232,9 @@ def section_lines(found: Sequence[Layout], records: Sequence[Mapping[str, Any]],
 
 # -- claim 11 with the same receivers (experiments/papers/000_auto_eleven_loss.yaml) ----------
 def auto_kbps(records: Sequence[Mapping[str, Any]]) -> Dict[Tuple[int, str], float]:
-    """(seed, path) -> kbit/s at auto rate, mean over runs (a run whose path carried none of
-    the pings before its flow counts as 0, as in ``map_eleven``)."""
-    acc: Dict[Tuple[int, str], List[float]] = {}
-    for rec in records:
-        if A.param(rec, "topology.rate") != AUTO:
-            continue
-        broken = E.broken_path(rec)
-        value = 0.0 if broken else A.throughput_kbps(rec)
-        if value is not None:
-            seed = A.param(rec, "topology.shadowing_seed")
-            key = (1 if seed is None else int(seed), str(A.param(rec, "topology.path")))
-            acc.setdefault(key, []).append(value)
-    return {k: sum(v) / len(v) for k, v in acc.items()}
+    """(seed, path) -> kbit/s at auto rate, mean over runs (``map_eleven.measured``: a run
+    whose path carried none of the pings before its flow counts as 0)."""
+    return {(s, p): v for (s, p, _r), v in E.measured(records, rates=(AUTO,)).items()}
 
 
 def auto_by_hops(auto: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]]
@@ -308,10 +295,10 @@ def auto_lines(auto: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str,
                 continue
             cells.append(f"{a / b:.2f}, {c / b:.2f}")
             agree[s][1] += 1
-            agree[s][0] += (a > b) == (c / b >= HOLDS_11_SHARE)
+            agree[s][0] += map_auto_rate.PathRates(p, a / b, c / b).agrees
         out.append(f"| {p} | {M.hops_of(p)} | " + " | ".join(cells) + " |")
     out += ["", "Auto rate ahead of 5.5 Mbit/s exactly where the path holds 11 Mbit/s (11 / 5.5 "
-            f">= {HOLDS_11_SHARE:g}): " + "; ".join(f"seed {s}: {a} of {n} paths"
+            f">= {map_auto_rate.HOLDS:g}): " + "; ".join(f"seed {s}: {a} of {n} paths"
                                                    for s, (a, n) in agree.items()) + ".", "",
             "| layout | " + " | ".join(f"{h} hop{'s' if h > 1 else ''}: auto / 5.5 kbit/s"
                                     for h in (1, 2, 3, 4))
@@ -327,8 +314,7 @@ def auto_lines(auto: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str,
             for h in (1, 2, 3, 4)) + " | " + ("-" if mark is None else "yes" if mark else "no")
             + " |")
     text = (f"claim 11's pattern holds on {len(held)} of {len(seeds)} layouts"
-            + (f" ({'seeds' if len(held) > 1 else 'seed'} {', '.join(map(str, held))})"
-               if held else ""))
+            + (f" ({_seeds(held)})" if held else ""))
     both = "so one receiver gives claims 11 and 12 together on " + (
         "at least two layouts" if len(held) >= 2 else "fewer than two layouts")
     return out + ["", f"**Verdict:** with the receivers that make claim 12 hold, {text}; "

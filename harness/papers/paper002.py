@@ -203,6 +203,12 @@ def peak_resolution(series: A.Series) -> str:
         f"{spread:.1%} ({verdict})"
 
 
+def peak_resolved(series: A.Series) -> bool:
+    """``peak_resolution``'s verdict: the peak's margin over the next best limit exceeds their
+    runs' spread."""
+    return peak_resolution(series).endswith("(resolved)")
+
+
 def _spread(runs: Sequence[float]) -> float:
     """(max - min) / mean of one limit's runs."""
     mean = stats.mean(runs)
@@ -239,7 +245,7 @@ def peak_section(records: Sequence[Mapping[str, Any]], name: str) -> List[str]:
             flat = plateau(series)
             verdict = peak_resolution(series)
             total += 1
-            resolved += verdict.endswith("(resolved)")
+            resolved += peak_resolved(series)
             inside += any(PEAK_BAND[0] <= x <= PEAK_BAND[1] for x in flat)
             flat_end += max(series) in flat
             lines.append(f"| {hops} | {module} | {argmax(series)} | "
@@ -335,7 +341,7 @@ def sweep_rows(records: Sequence[Mapping[str, Any]]) -> List[Row]:
                    _share_verdict(len(conc), n)))
     peaks = {(h, mod): argmax(s) for h, mod, s in cells}
     inside = [k for k, x in peaks.items() if x is not None and PEAK_BAND[0] <= x <= PEAK_BAND[1]]
-    resolved = [(h, mod) for h, mod, s in cells if peak_resolution(s).endswith("(resolved)")]
+    resolved = [(h, mod) for h, mod, s in cells if peak_resolved(s)]
     out.append(Row(c("002.argmax"), ", ".join(f"{h}h {mod}: {x}" for (h, mod), x in peaks.items()),
                    f"{len(inside)} of {n} inside 5-9; {len(resolved)} of {n} peaks out of their "
                    "runs' spread (section \"Where the peak lies\")",

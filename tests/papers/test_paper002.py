@@ -168,7 +168,7 @@ def test_full_every_module_peaks_inside_5_to_9_with_both_ends_below(name):
                 trends.assert_argmax_in(s, *P.PEAK_BAND, what=WHAT, x_name="retry limit",
                                         regime=regime)
                 assert P.concave(s), f"{hops} hops {module}: no interior peak with both ends below"
-                assert P.peak_resolution(s).endswith("(resolved)"), \
+                assert P.peak_resolved(s), \
                     f"{hops} hops {module}: {P.peak_resolution(s)}"
             except AssertionError as err:
                 failures.append(str(err))
@@ -322,7 +322,7 @@ def test_full_linux_312s_link_failure_average_brings_the_papers_shape(hops):
     show(series, WHAT, "retry limit", regime)
     trends.assert_argmax_in(series, *P.PEAK_BAND, what=WHAT, x_name="retry limit", regime=regime)
     assert P.concave(series), "no interior peak with both ends below"
-    assert P.peak_resolution(series).endswith("(resolved)"), P.peak_resolution(series)
+    assert P.peak_resolved(series), P.peak_resolution(series)
 
 
 @pytest.mark.slow
@@ -347,7 +347,7 @@ def test_full_fades_with_linux_312s_average_bring_the_papers_shape(snr):
     show(series, WHAT, "retry limit", regime)
     trends.assert_argmax_in(series, *P.PEAK_BAND, what=WHAT, x_name="retry limit", regime=regime)
     assert P.concave(series), "no interior peak with both ends below"
-    assert P.peak_resolution(series).endswith("(resolved)"), P.peak_resolution(series)
+    assert P.peak_resolved(series), P.peak_resolution(series)
 
 
 @pytest.mark.slow
