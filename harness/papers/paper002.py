@@ -30,6 +30,7 @@ NUDGE = "experiments/papers/002_stall_nudge.yaml"
 FAIL_AVG = "experiments/papers/002_fail_avg.yaml"
 FAIL_AVG_STALL = "experiments/papers/002_fail_avg_stall.yaml"
 FAIL_AVG_WINDOW = "experiments/papers/002_fail_avg_window.yaml"
+FAIL_AVG_MODULES = "experiments/papers/002_fail_avg_modules.yaml"
 
 #: The paper's settings: retry limits, congestion modules, path lengths (§IV-A).
 RETRY_LIMITS = (1, 3, 5, 7, 9, 16, 31)
@@ -95,7 +96,8 @@ PAPER = Paper("002", "Rethfeldt et al.: Cross-Layer Cooperation of Congestion an
                "paper002_lossy_hops_more": LOSSY_MORE,
                "paper002_stall_nudge": NUDGE, "paper002_fail_avg": FAIL_AVG,
                "paper002_fail_avg_stall": FAIL_AVG_STALL,
-               "paper002_fail_avg_window": FAIL_AVG_WINDOW})
+               "paper002_fail_avg_window": FAIL_AVG_WINDOW,
+               "paper002_fail_avg_modules": FAIL_AVG_MODULES})
 #: The claim rows come from the retry-limit sweep (the policy runs carry no fixed limit).
 ROWS_FROM = ("paper002_retry_sweep",)
 #: What this reproduction does not attempt (the pages' closing note).
@@ -893,6 +895,10 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     window = next((rs for rs in sets if rs.name == mesh_fail_avg.WINDOW_NAME), None)
     if window is not None:
         out += mesh_fail_avg.window_section(window.ok, fail_avg)
+    from harness.papers import mesh_fail_avg_modules
+    out += mesh_fail_avg_modules.section(
+        [r for rs in sets if rs.name == mesh_fail_avg_modules.NAME for r in rs.records]
+        + fail_avg)
     stall = next((rs for rs in sets if rs.name == mesh_fail_avg.STALL_NAME), None)
     if stall is not None and sweep is not None:
         out += mesh_fail_avg.stall_section(stall.ok, sweep.ok, sweep.name)
@@ -1103,6 +1109,9 @@ def report_section(rs: ResultSet, fig_dir: Path, report: Path, fmt: str) -> List
         out += mesh_fail_avg.section(rs.records, "###")
     if rs.name == mesh_fail_avg.WINDOW_NAME:
         out += mesh_fail_avg.window_section(rs.ok, [], "###")
+    from harness.papers import mesh_fail_avg_modules
+    if rs.name == mesh_fail_avg_modules.NAME:
+        out += mesh_fail_avg_modules.section(rs.records, "###")
     if rs.name == mesh_fail_avg.STALL_NAME:
         out += mesh_fail_avg.stall_section(rs.ok, [], None, "###")
     if rs.name == mesh_fail_avg.BURSTY_NAME:

@@ -1,0 +1,123 @@
+"""Paper 002's sweep claims on mac80211 with Linux 3.12's link-failure average, every module
+(experiments/papers/002_fail_avg_modules.yaml, with 002_fail_avg.yaml's cubic): the test of
+whether the reading ``mesh_fail_avg`` made with one module carries the sweep's claims for all
+six. It reads the edited build's runs beside the reduced sweep's stock runs of the same points
+(same topology, channel, flow length and base seed) and judges both sets with the sweep's own
+claim criteria (``paper002.sweep_rows``); it is not the model.
+
+Imports only the paper-analysis helpers, ``paper002`` and ``mesh_fail_avg``.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Sequence
+
+from harness.papers import analysis as A
+from harness.papers import mesh_fail_avg as F
+from harness.papers import paper002 as P
+from harness.papers.claims import fmt
+
+#: The experiment's name (``harness report`` and the page find its records by it).
+NAME = "paper002_fail_avg_modules"
+#: The sweep claims the section sets side by side (``paper002.sweep_rows``' keys).
+KEYS = ("002.concave", "002.argmax", "002.small_hurts", "002.decline_3", "002.decline_5",
+        "002.gain_best_3", "002.gain_max_3", "002.gain_best_5", "002.gain_max_5",
+        "002.cc_independent", "002.five_below_three")
+
+
+def split(records: Sequence[Mapping[str, Any]]) -> Dict[str, List[Mapping[str, Any]]]:
+    """The runs by build (``mesh_fail_avg.build_of``: the stock 6.1 first, then the edited)."""
+    out: Dict[str, List[Mapping[str, Any]]] = {}
+    for rec in records:
+        out.setdefault(F.build_of(rec), []).append(rec)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0] != F.STOCK, kv[0])))
+
+
+def curve_rows(by_build: Mapping[str, Sequence[Mapping[str, Any]]], hops: int) -> List[str]:
+    """Markdown: per module and build, the mean Mbit/s per limit (the argmax in bold), the
+    runs a point and whether the peak stands out of its runs' spread."""
+    lines = ["| module | mac80211 | " + " | ".join(f"R = {x}" for x in P.RETRY_LIMITS)
+             + " | argmax | runs a point | peak over the next best |",
+             "|---|---|" + "---|" * (len(P.RETRY_LIMITS) + 3)]
+    per_build = {build: P.curves(recs, hops) for build, recs in by_build.items()}
+    for module in P.MODULES:
+        for build, data in per_build.items():
+            series = data.get(module)
+            if not series:
+                continue
+            m, peak = A.means(series), P.argmax(series)
+            cells = [("**%.2f**" if x == peak else "%.2f") % m[x] if x in m else "-"
+                     for x in P.RETRY_LIMITS]
+            runs = min(len(v) for v in series.values())
+            lines.append(f"| {module} | {build} | " + " | ".join(cells)
+                         + f" | {peak} | {runs} | {P.peak_resolution(series)} |")
+    return lines
+
+
+def claim_rows(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> List[str]:
+    """Markdown: each sweep claim with the paper's value and, per build, ours and the verdict
+    (``paper002.sweep_rows`` on that build's runs)."""
+    rows = {build: {r.claim.key: r for r in P.sweep_rows(recs)}
+            for build, recs in by_build.items()}
+    builds = list(rows)
+    lines = ["| claim | paper | " + " | ".join(f"mac80211 {b}" for b in builds) + " |",
+             "|---|---|" + "---|" * len(builds)]
+    for key in KEYS:
+        claim = PAPER_CLAIMS[key]
+        cells = []
+        for build in builds:
+            row = rows[build].get(key)
+            if row is None or row.ours is None:
+                cells.append("-")
+                continue
+            detail = row.detail.replace(' (section "Where the peak lies")', "")
+            detail = f"; {detail}" if detail else ""
+            cells.append(f"{fmt(row.ours)}{detail}: **{row.verdict}**".replace("|", "/"))
+        lines.append(f"| {claim.what} | {fmt(claim.paper)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+PAPER_CLAIMS = {c.key: c for c in P.CLAIMS}
+
+
+def held(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> Dict[str, List[str]]:
+    """Per build, the keys of the sweep claims it agrees with."""
+    return {build: [r.claim.key for r in P.sweep_rows(recs) if r.verdict == "agrees"]
+            for build, recs in by_build.items()}
+
+
+def verdict(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """Which claims the edited build turns from not agreeing to agreeing, and back."""
+    got = held(by_build)
+    stock = set(got.get(F.STOCK, []))
+    edited = set().union(*(set(v) for b, v in got.items() if b != F.STOCK)) if got else set()
+    gained = [PAPER_CLAIMS[k].what for k in KEYS if k in edited and k not in stock]
+    lost = [PAPER_CLAIMS[k].what for k in KEYS if k in stock and k not in edited]
+    parts = [("agree on the edited build only: " + "; ".join(gained)) if gained
+             else "no claim agrees on the edited build that does not on the stock one"]
+    if lost:
+        parts.append("agree on the stock build only: " + "; ".join(lost))
+    return "**Verdict:** " + "; ".join(parts) + "."
+
+
+def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[str]:
+    """The page's (or a report's) section (``records``: this file's runs, 002_fail_avg's and
+    the reduced sweep's; any others are ignored)."""
+    names = (NAME, F.NAME, F.BESIDE)
+    mine = [r for r in records if r.get("status") == "ok" and r.get("experiment") in names]
+    if not any(r.get("experiment") == NAME for r in mine):
+        return []
+    by_build = split(mine)
+    out = [f"{heading} Linux 3.12's link-failure average, every module (a test of one reading)",
+           "",
+           f"`{NAME}` runs the sweep's other five modules on mac80211 rebuilt with 3.12's "
+           f"link-failure average, as `{F.NAME}` ran cubic (3 and 5 hops, 30 s, the sweep's "
+           f"channel); beside them the same points of `{F.BESIDE}` on the stock 6.1 module. "
+           "The sweep's claims are judged on each build with the full sweep's criteria. "
+           "Written before the run: if the decline is 6.1's link breaking, the five modules peak "
+           "at R = 3 or 5 at 5 hops, as cubic did, and stay flat from R = 3-5 at 3 hops.", ""]
+    for hops in sorted({h for recs in by_build.values() for h in P.hop_counts(recs)},
+                       reverse=True):
+        out += [f"{hops} hops (mean Mbit/s per retry limit):", ""] \
+            + curve_rows(by_build, hops) + [""]
+    return out + ["The sweep's claims on each build:", ""] + claim_rows(by_build) \
+        + ["", verdict(by_build), ""]
