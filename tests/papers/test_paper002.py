@@ -326,6 +326,32 @@ def test_full_linux_312s_link_failure_average_brings_the_papers_shape(hops):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("module", [m for m in P.MODULES if m != "cubic"])
+def test_full_every_module_declines_at_5_hops_on_312s_average(module):
+    """The reading under test, over the sweep's other modules: 002_fail_avg gave cubic at 5 hops
+    the paper's decline beyond an early peak (R = 3) on mac80211 rebuilt with 3.12's
+    link-failure average. If that decline is what 6.1's link breaking takes away, every module
+    on the edited build (002_fail_avg_modules.yaml, 2 x 30 s, read beside the reduced sweep's
+    stock runs) should peak at 5 hops at R <= 7 (the paper: declining after 5-7 retries) with
+    both ends below the peak."""
+    from harness.papers import mesh_fail_avg as F
+    from harness.papers import mesh_fail_avg_modules as M
+    rs = run_file("002_fail_avg_modules", outcome=P.no_path)
+    for rec in rs.ok:
+        assert rec["policies"]["mac80211"]["in_force"] == "fail-avg-3.12", rec["run_id"]
+    print("\n".join(M.section(rs.records + stored("002_fail_avg").records
+                              + stored("002_retry_sweep_reduced").records)))
+    series = P.curves(rs.ok, 5).get(module)
+    assert series, f"no runs of {module} at 5 hops"
+    regime = {**REGIME, "hops": 5, "tcp": module, "mac80211": "fail-avg-3.12",
+              "experiment": "002_fail_avg_modules"}
+    show(series, WHAT, "retry limit", regime)
+    trends.assert_argmax_in(series, 1, 7, what=WHAT, x_name="retry limit", regime=regime)
+    assert P.concave(series), "no interior peak with both ends below"
+    assert F.build_of(rs.ok[0]) != F.STOCK
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("snr", [30.0, 35.0])
 def test_full_fades_with_linux_312s_average_bring_the_papers_shape(snr):
     """The reading under test: on the edited mac80211 the 5-hop peak sits at R = 3 because in
