@@ -22,6 +22,8 @@ NAME = "paper002_fail_avg_modules"
 KEYS = ("002.concave", "002.argmax", "002.small_hurts", "002.decline_3", "002.decline_5",
         "002.gain_best_3", "002.gain_max_3", "002.gain_best_5", "002.gain_max_5",
         "002.cc_independent", "002.five_below_three")
+#: The paper's claims by key.
+PAPER_CLAIMS = {c.key: c for c in P.CLAIMS}
 
 
 def split(records: Sequence[Mapping[str, Any]]) -> Dict[str, List[Mapping[str, Any]]]:
@@ -71,12 +73,11 @@ def claim_rows(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> List[str]
                 continue
             detail = row.detail.replace(' (section "Where the peak lies")', "")
             detail = f"; {detail}" if detail else ""
-            cells.append(f"{fmt(row.ours)}{detail}: **{row.verdict}**".replace("|", "/"))
-        lines.append(f"| {claim.what} | {fmt(claim.paper)} | " + " | ".join(cells) + " |")
+            unit = f" {claim.unit}" if claim.unit else ""
+            cells.append(f"{fmt(row.ours)}{unit}{detail}: **{row.verdict}**".replace("|", "/"))
+        unit = f" {claim.unit}" if claim.unit else ""
+        lines.append(f"| {claim.what} | {fmt(claim.paper)}{unit} | " + " | ".join(cells) + " |")
     return lines
-
-
-PAPER_CLAIMS = {c.key: c for c in P.CLAIMS}
 
 
 def held(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> Dict[str, List[str]]:
@@ -92,10 +93,13 @@ def verdict(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
     edited = set().union(*(set(v) for b, v in got.items() if b != F.STOCK)) if got else set()
     gained = [PAPER_CLAIMS[k].what for k in KEYS if k in edited and k not in stock]
     lost = [PAPER_CLAIMS[k].what for k in KEYS if k in stock and k not in edited]
+    neither = [PAPER_CLAIMS[k].what for k in KEYS if k not in stock and k not in edited]
     parts = [("agree on the edited build only: " + "; ".join(gained)) if gained
              else "no claim agrees on the edited build that does not on the stock one"]
     if lost:
         parts.append("agree on the stock build only: " + "; ".join(lost))
+    if neither:
+        parts.append("agree on neither: " + "; ".join(neither))
     return "**Verdict:** " + "; ".join(parts) + "."
 
 
