@@ -5,7 +5,8 @@ six. It reads the edited build's runs beside the reduced sweep's stock runs of t
 (same topology, channel, flow length and base seed) and judges both sets with the sweep's own
 claim criteria (``paper002.sweep_rows``); it is not the model.
 
-Imports only the paper-analysis helpers, ``paper002`` and ``mesh_fail_avg``.
+Imports only the paper-analysis helpers, ``paper002``, ``mesh_fail_avg`` and ``mesh_lossy``'s
+socket-sample reader.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any, Dict, List, Mapping, Sequence
 
 from harness.papers import analysis as A
 from harness.papers import mesh_fail_avg as F
+from harness.papers import mesh_lossy as L
 from harness.papers import paper002 as P
 from harness.papers.claims import fmt
 
@@ -52,6 +54,37 @@ def curve_rows(by_build: Mapping[str, Sequence[Mapping[str, Any]]], hops: int) -
             runs = min(len(v) for v in series.values())
             lines.append(f"| {module} | {build} | " + " | ".join(cells)
                          + f" | {peak} | {runs} | {P.peak_resolution(series)} |")
+    return lines
+
+
+#: The limits whose sender's window the section sets side by side: the smallest that carries
+#: (R = 3 drops frames on this channel) and the largest (drops none).
+WINDOW_LIMITS = (3, 31)
+
+
+def window_rows(by_build: Mapping[str, Sequence[Mapping[str, Any]]], hops: int) -> List[str]:
+    """Markdown: per module and build, the frames dropped at the limit and the sender's cwnd /
+    RTT (medians of its socket samples) at R = 3 and R = 31: whether a small limit holds the
+    window smaller than the module itself does."""
+    heads = [f"R = {x}: drops per s, cwnd / RTT (segments / ms)" for x in WINDOW_LIMITS]
+    lines = ["| module | mac80211 | " + " | ".join(heads) + " |",
+             "|---|---|" + "---|" * len(heads)]
+    for module in P.MODULES:
+        for build, recs in by_build.items():
+            at = {x: [r for r in recs if r.get("status") == "ok" and P.module_of(r) == module
+                      and A.param(r, "topology.hops") == hops and P.limit_of(r) == x]
+                  for x in WINDOW_LIMITS}
+            if not all(at.values()):
+                continue
+            cells = []
+            for x in WINDOW_LIMITS:
+                drops = sum(P.limit_drops_per_s(r) for r in at[x]) / len(at[x])
+                cwnd = [v for r in at[x] for v in L.socket_values(r, "cwnd")]
+                rtt = [v for r in at[x] for v in L.socket_values(r, "rtt_ms")]
+                med = (f"{P.stats_median(cwnd):.0f} / {P.stats_median(rtt):.0f}"
+                       if cwnd and rtt else "-")
+                cells.append(f"{drops:.1f}, {med}")
+            lines.append(f"| {module} | {build} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -122,6 +155,8 @@ def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[s
     for hops in sorted({h for recs in by_build.values() for h in P.hop_counts(recs)},
                        reverse=True):
         out += [f"{hops} hops (mean Mbit/s per retry limit):", ""] \
-            + curve_rows(by_build, hops) + [""]
+            + curve_rows(by_build, hops) + [""] \
+            + [f"{hops} hops, what the small limit does to the sender's window:", ""] \
+            + window_rows(by_build, hops) + [""]
     return out + ["The sweep's claims on each build:", ""] + claim_rows(by_build) \
         + ["", verdict(by_build), ""]

@@ -41,6 +41,8 @@ def test_the_section_judges_each_build_with_the_sweeps_criteria():
     assert [row.split(" | ")[:2] for row in five[:2]] == [
         ["| cubic", "6.1 (stock)"], ["| cubic", "fail-avg-3.12 (edited)"]]
     assert five[1].split(" | ")[9:11] == ["3", "2"]      # argmax, runs a point
+    window = lines[lines.index("5 hops, what the small limit does to the sender's window:") + 4]
+    assert window == "| cubic | 6.1 (stock) | 0.0, - | 0.0, - |"   # no drops, no socket samples
     claims = {row.split(" | ")[0]: row for row in lines if row.startswith("| 5 hops: decline")}
     row = claims["| 5 hops: decline after 5-7 retries (argmax <= 7)"]
     assert "0 of 6; argmax <= 7: **differs**" in row.split(" | ")[2]       # stock
