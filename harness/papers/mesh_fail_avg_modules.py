@@ -16,7 +16,7 @@ from harness.papers import analysis as A
 from harness.papers import mesh_fail_avg as F
 from harness.papers import mesh_lossy as L
 from harness.papers import paper002 as P
-from harness.papers.claims import fmt
+from harness.papers.claims import Row, fmt
 
 #: The experiment's name (``harness report`` and the page find its records by it).
 NAME = "paper002_fail_avg_modules"
@@ -88,42 +88,41 @@ def window_rows(by_build: Mapping[str, Sequence[Mapping[str, Any]]], hops: int) 
     return lines
 
 
-def claim_rows(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> List[str]:
-    """Markdown: each sweep claim with the paper's value and, per build, ours and the verdict
-    (``paper002.sweep_rows`` on that build's runs)."""
-    rows = {build: {r.claim.key: r for r in P.sweep_rows(recs)}
+#: Per build, the sweep's claim rows by key (``paper002.sweep_rows`` on that build's runs).
+Judged = Dict[str, Dict[str, Row]]
+
+
+def judge(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> Judged:
+    return {build: {r.claim.key: r for r in P.sweep_rows(recs)}
             for build, recs in by_build.items()}
-    builds = list(rows)
-    lines = ["| claim | paper | " + " | ".join(f"mac80211 {b}" for b in builds) + " |",
-             "|---|---|" + "---|" * len(builds)]
+
+
+def claim_rows(judged: Judged) -> List[str]:
+    """Markdown: each sweep claim with the paper's value and, per build, ours and the verdict."""
+    lines = ["| claim | paper | " + " | ".join(f"mac80211 {b}" for b in judged) + " |",
+             "|---|---|" + "---|" * len(judged)]
     for key in KEYS:
         claim = PAPER_CLAIMS[key]
+        unit = f" {claim.unit}" if claim.unit else ""
         cells = []
-        for build in builds:
-            row = rows[build].get(key)
+        for rows in judged.values():
+            row = rows.get(key)
             if row is None or row.ours is None:
                 cells.append("-")
                 continue
             detail = row.detail.replace(' (section "Where the peak lies")', "")
             detail = f"; {detail}" if detail else ""
-            unit = f" {claim.unit}" if claim.unit else ""
             cells.append(f"{fmt(row.ours)}{unit}{detail}: **{row.verdict}**".replace("|", "/"))
-        unit = f" {claim.unit}" if claim.unit else ""
         lines.append(f"| {claim.what} | {fmt(claim.paper)}{unit} | " + " | ".join(cells) + " |")
     return lines
 
 
-def held(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> Dict[str, List[str]]:
-    """Per build, the keys of the sweep claims it agrees with."""
-    return {build: [r.claim.key for r in P.sweep_rows(recs) if r.verdict == "agrees"]
-            for build, recs in by_build.items()}
-
-
-def verdict(by_build: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+def verdict(judged: Judged) -> str:
     """Which claims the edited build turns from not agreeing to agreeing, and back."""
-    got = held(by_build)
-    stock = set(got.get(F.STOCK, []))
-    edited = set().union(*(set(v) for b, v in got.items() if b != F.STOCK)) if got else set()
+    agree = {build: {k for k, r in rows.items() if r.verdict == "agrees"}
+             for build, rows in judged.items()}
+    stock = agree.get(F.STOCK, set())
+    edited = set().union(*(v for b, v in agree.items() if b != F.STOCK))
     gained = [PAPER_CLAIMS[k].what for k in KEYS if k in edited and k not in stock]
     lost = [PAPER_CLAIMS[k].what for k in KEYS if k in stock and k not in edited]
     neither = [PAPER_CLAIMS[k].what for k in KEYS if k not in stock and k not in edited]
@@ -158,5 +157,6 @@ def section(records: Sequence[Mapping[str, Any]], heading: str = "##") -> List[s
             + curve_rows(by_build, hops) + [""] \
             + [f"{hops} hops, what the small limit does to the sender's window:", ""] \
             + window_rows(by_build, hops) + [""]
-    return out + ["The sweep's claims on each build:", ""] + claim_rows(by_build) \
-        + ["", verdict(by_build), ""]
+    judged = judge(by_build)
+    return out + ["The sweep's claims on each build:", ""] + claim_rows(judged) \
+        + ["", verdict(judged), ""]
