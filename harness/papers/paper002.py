@@ -1028,8 +1028,8 @@ def why_differ() -> List[str]:
         "runs' spread (the section \"Where the peak lies\"): from R = 5-9 on every limit "
         "carries within the noise of its 100 s runs (that section counts them), so which of "
         "7-31 the argmax lands on is the runs' chance, and the claims that read it (the peak "
-        "inside 5-9, the same shape for every module) read noise on our side. What differs from the paper "
-        "is the decline beyond the peak, which our curves lack.",
+        "inside 5-9, the same shape for every module) read noise on our side. What differs "
+        "from the paper is the decline beyond the peak, which our curves lack.",
         "- **A dropped frame breaks the peer link.** Linux 6.1 keeps per mesh peer a moving "
         "average of failed transmissions that decays to exactly 0 after about a hundred "
         "acknowledged frames, so a single frame lost at the retry limit then reads as 100 % "
