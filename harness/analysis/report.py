@@ -62,6 +62,34 @@ def environment_lines(records: Sequence[Dict]) -> List[str]:
     return lines or ["- (no environment recorded)"]
 
 
+def provenance_lines(records: Sequence[Dict]) -> List[str]:
+    """Which runs were made at which code revision and kernel, when the records mix them.
+
+    A long sweep is resumed over many sessions; this table, read from the records themselves,
+    says which of its runs each revision made, so no hand-kept log has to. Empty when every
+    record shares one revision and kernel."""
+    groups: Dict[tuple, Dict[str, Any]] = {}
+    for rec in records:
+        env = rec.get("environment") or {}
+        key = (str(env.get("code_revision", "-")), str(env.get("kernel", "-")))
+        day = str((rec.get("timing") or {}).get("started") or "")[:10] or "-"
+        group = groups.setdefault(key, {"days": [], "runs": 0, "ok": 0})
+        group["days"].append(day)
+        group["runs"] += 1
+        group["ok"] += rec.get("status") == "ok"
+    if len(groups) < 2:
+        return []
+    out = ["## Runs by code revision", "",
+           "Which stored runs each code revision and kernel made, in the order they began "
+           "(days as the run's clock read them; a dirty revision had uncommitted edits).", "",
+           "| code revision | kernel | runs | ok | days |", "|---|---|---|---|---|"]
+    for (rev, kernel), g in sorted(groups.items(), key=lambda item: min(item[1]["days"])):
+        first, last = min(g["days"]), max(g["days"])
+        days = first if first == last else f"{first} to {last}"
+        out.append(f"| {rev} | {kernel} | {g['runs']} | {g['ok']} | {days} |")
+    return out + [""]
+
+
 def planned_runs(rs: ResultSet) -> Optional[int]:
     """How many runs the experiment's plan holds (None without a readable ``plan.json``),
     so a report can say when a sweep is only partly run."""
@@ -86,6 +114,7 @@ def render(rs: ResultSet, figures: Dict[str, Path], report_path: Path,
     if note:
         out += [note, ""]
     out += ["## Environment", ""] + environment_lines(rs.records) + [""]
+    out += provenance_lines(rs.records)
     if "topology" in figures:
         rel = os.path.relpath(figures["topology"], report_path.parent)
         out += ["## Topology", "", f"The first run that finished "

@@ -10,7 +10,7 @@ import pytest
 from harness import cli
 from harness.analysis import stats, trends
 from harness.analysis.plot import lines, plot, resolve_axes, value_label
-from harness.analysis.report import write_report
+from harness.analysis.report import provenance_lines, write_report
 from harness.errors import HarnessError
 from harness.experiment.results import cwnd_segments, load_results, metric, rtt_ms, throughput_mbps
 
@@ -216,3 +216,22 @@ def test_report_says_when_no_run_lagged_and_is_silent_without_lag_data(results, 
     assert "## Medium timing" not in write_report(results).read_text()
     _set_lag(results, [4.0] * 17)
     assert "No run above 2 x the median of the other runs of its kind" in write_report(results).read_text()
+
+
+def _rec(rev: str, kernel: str, started: str, status: str = "ok") -> dict:
+    return {"environment": {"code_revision": rev, "kernel": kernel}, "status": status,
+            "timing": {"started": started}}
+
+
+def test_runs_by_code_revision_only_when_the_records_mix_them():
+    same = [_rec("abc", "6.1.0-56", "2026-11-27T10:00:00+00:00")] * 3
+    assert provenance_lines(same) == []
+    mixed = [_rec("new", "6.1.0-57", "2026-12-04T09:00:00+00:00"),
+             _rec("old-dirty", "6.1.0-56", "2026-11-27T23:50:00+00:00"),
+             _rec("old-dirty", "6.1.0-56", "2026-11-28T00:10:00+00:00", status="failed"),
+             _rec("new", "6.1.0-57", "2026-12-04T11:00:00+00:00")]
+    lines = provenance_lines(mixed)
+    assert lines[0] == "## Runs by code revision"
+    rows = [line for line in lines if line.startswith("| ") and "revision" not in line]
+    assert rows == ["| old-dirty | 6.1.0-56 | 2 | 1 | 2026-11-27 to 2026-11-28 |",
+                    "| new | 6.1.0-57 | 2 | 2 | 2026-12-04 |"]
