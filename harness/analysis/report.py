@@ -72,9 +72,9 @@ def provenance_lines(records: Sequence[Dict]) -> List[str]:
     for rec in records:
         env = rec.get("environment") or {}
         key = (str(env.get("code_revision", "-")), str(env.get("kernel", "-")))
-        day = str((rec.get("timing") or {}).get("started") or "")[:10] or "-"
-        group = groups.setdefault(key, {"days": [], "runs": 0, "ok": 0})
-        group["days"].append(day)
+        started = str((rec.get("timing") or {}).get("started") or "-")
+        group = groups.setdefault(key, {"started": [], "runs": 0, "ok": 0})
+        group["started"].append(started)
         group["runs"] += 1
         group["ok"] += rec.get("status") == "ok"
     if len(groups) < 2:
@@ -83,8 +83,8 @@ def provenance_lines(records: Sequence[Dict]) -> List[str]:
            "Which stored runs each code revision and kernel made, in the order they began "
            "(days as the run's clock read them; a dirty revision had uncommitted edits).", "",
            "| code revision | kernel | runs | ok | days |", "|---|---|---|---|---|"]
-    for (rev, kernel), g in sorted(groups.items(), key=lambda item: min(item[1]["days"])):
-        first, last = min(g["days"]), max(g["days"])
+    for (rev, kernel), g in sorted(groups.items(), key=lambda item: min(item[1]["started"])):
+        first, last = min(g["started"])[:10], max(g["started"])[:10]
         days = first if first == last else f"{first} to {last}"
         out.append(f"| {rev} | {kernel} | {g['runs']} | {g['ok']} | {days} |")
     return out + [""]
