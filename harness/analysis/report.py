@@ -73,9 +73,8 @@ def provenance_lines(records: Sequence[Dict]) -> List[str]:
         env = rec.get("environment") or {}
         key = (str(env.get("code_revision", "-")), str(env.get("kernel", "-")))
         started = str((rec.get("timing") or {}).get("started") or "-")
-        group = groups.setdefault(key, {"started": [], "runs": 0, "ok": 0})
+        group = groups.setdefault(key, {"started": [], "ok": 0})
         group["started"].append(started)
-        group["runs"] += 1
         group["ok"] += rec.get("status") == "ok"
     if len(groups) < 2:
         return []
@@ -86,7 +85,7 @@ def provenance_lines(records: Sequence[Dict]) -> List[str]:
     for (rev, kernel), g in sorted(groups.items(), key=lambda item: min(item[1]["started"])):
         first, last = min(g["started"])[:10], max(g["started"])[:10]
         days = first if first == last else f"{first} to {last}"
-        out.append(f"| {rev} | {kernel} | {g['runs']} | {g['ok']} | {days} |")
+        out.append(f"| {rev} | {kernel} | {len(g['started'])} | {g['ok']} | {days} |")
     return out + [""]
 
 
