@@ -119,3 +119,29 @@ class Paper:
                 return c
         raise KeyError(f"no claim {key!r} in paper {self.key}; claims: "
                        + ", ".join(c.key for c in self.claims))
+
+
+@dataclass
+class Judged:
+    """One numbered checkable claim of a paper's catalogue entry on our records: the regime it
+    was measured in, the paper's statement and ours, the verdict and, where we differ, the
+    explanation and the runs that tested it."""
+
+    number: int
+    claim: str
+    regime: str
+    paper: str
+    ours: str
+    verdict: str
+    why: str = ""
+
+
+def judged_lines(judged: Sequence[Judged]) -> List[str]:
+    """Markdown: one table row per claim, then one bullet per claim that carries a why."""
+    out = ["| # | claim | regime | paper | ours | verdict |", "|---|---|---|---|---|---|"]
+    for j in judged:
+        cells = (j.claim, j.regime, j.paper, j.ours, j.verdict)
+        out.append(f"| {j.number} | " + " | ".join(c.replace("|", "/") for c in cells) + " |")
+    out.append("")
+    out += [f"- **Claim {j.number}.** {j.why}" for j in judged if j.why]
+    return out + [""]

@@ -906,6 +906,12 @@ def page_sections(sets: Sequence[ResultSet]) -> List[str]:
     if faded is not None:
         out += mesh_fail_avg.bursty_section(faded.records,
                                             bursty.records if bursty is not None else [])
+    if sweep is not None:
+        from harness.papers import mesh_claims
+        modules = [r for rs in sets if rs.name == mesh_fail_avg_modules.NAME for r in rs.records]
+        out += mesh_claims.section(sweep.ok, sweep.name, lossy,
+                                   bursty.records if bursty is not None else [], fail_avg,
+                                   modules + fail_avg)
     return out
 
 

@@ -13,7 +13,6 @@ time) and the queues of the access point and the client (``queues``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -21,7 +20,7 @@ from harness.analysis import stats
 from harness.experiment.results import jain_fairness
 from harness.medium import analytic
 from harness.papers import analysis as A
-from harness.papers.claims import Claim, Paper, Row, comparison_table, verdict_band
+from harness.papers.claims import Claim, Judged, Paper, Row, comparison_table, judged_lines, verdict_band
 from harness.papers.sections import fig_path, figures_ok, link
 from topologies import lan
 
@@ -1067,19 +1066,6 @@ def jain_rows(records: Sequence[Rec]) -> List[str]:
 
 
 # -- each claim of 003.4, judged -----------------------------------------------------------
-@dataclass
-class Judged:
-    """One claim of 003.4 on our records: the regime it was measured in, the paper's number and
-    ours, the verdict and, where we differ, the explanation and what tested it."""
-    number: int
-    claim: str
-    regime: str
-    paper: str
-    ours: str
-    verdict: str
-    why: str = ""
-
-
 NOT_MEASURED = "not measured"
 
 
@@ -1385,13 +1371,4 @@ def judged_claims(lan: Sequence[Rec], apq: Sequence[Rec], e17: Sequence[Rec]) ->
 
 
 def claim_lines(lan: Sequence[Rec], apq: Sequence[Rec], e17: Sequence[Rec]) -> List[str]:
-    out = ["| # | claim | regime | paper | ours | verdict |", "|---|---|---|---|---|---|"]
-    judged = judged_claims(lan, apq, e17)
-    for j in judged:
-        out.append(f"| {j.number} | {j.claim} | {j.regime} | {j.paper} | {j.ours} | "
-                   f"{j.verdict} |")
-    out.append("")
-    for j in judged:
-        if j.why:
-            out += [f"- **Claim {j.number}.** {j.why}"]
-    return out + [""]
+    return judged_lines(judged_claims(lan, apq, e17))
