@@ -13,8 +13,10 @@ Claims (papers.md 002.4, catalogue E10-E12):
   the medium enforces it;
 - slow: every module at 3 and 5 hops peaks at a limit in [5, 9] with both ends below the peak
   and the peak out of its runs' noise (claim 1; ``peak_resolution``: a flat curve lands its
-  best mean in 5-9 by chance), 5 hops below 3 hops (claim 6), and where frames' retry series
-  end (our explanation when the decline beyond the peak is missing).
+  best mean in 5-9 by chance), the decline earlier at 5 hops than at 3 (claim 3), one shape
+  for every module (claim 4), 5 hops below 3 hops (claim 6), and where frames' retry series
+  end (our explanation when the decline beyond the peak is missing). Claim 5 (Eq. 4's
+  arithmetic) is tests/unit/test_frame_travel.py.
 Quick: experiments/papers/002_retry_sweep_quick.yaml (2 runs), 002_airtime_retry_quick.yaml
 (1 run): about 5 minutes of VM time. Slow: 002_retry_sweep_reduced.yaml, 002_airtime_retry_reduced.yaml
 (every point, 2 x 30 s), then the full files (10 x 100 s; see docs/papers.md for the hours).
@@ -29,6 +31,7 @@ from paperlib import run_file, show, stored
 from harness.analysis import trends
 from harness.medium.pcap import frame_tries, read_attempts
 from harness.papers import analysis as A
+from harness.papers import mesh_claims as C
 from harness.papers import paper002 as P
 from policies import frame_travel as ft
 
@@ -193,6 +196,38 @@ def test_full_limit_1_below_7_and_5_hops_below_3(name):
             trends.assert_ordering({"3 hops": three[module][limit], "5 hops": five[module][limit]},
                                    strict=True, what=WHAT, x_name="path length",
                                    regime={**REGIME, "tcp": module, "retry limit": limit})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SWEEPS)
+def test_full_the_decline_starts_earlier_on_the_longer_path(name):
+    """Claim 3: at 5 hops every module's curve turns down beyond a peak at R <= 7, at 3 hops
+    beyond a peak at R <= 9; turning down: the largest limit lies outside the peak's own runs'
+    spread (``mesh_claims.declines``), so a plateau does not pass by chance."""
+    rs = run_file(name, outcome=P.no_path)
+    failures = []
+    for hops, last in ((5, 7), (3, 9)):
+        for module, s in P.curves(rs.ok, hops).items():
+            show(s, WHAT, "retry limit", {**REGIME, "hops": hops, "tcp": module,
+                                          "experiment": name})
+            if not ((P.argmax(s) or 99) <= last and C.declines(s)):
+                failures.append(f"{hops} hops {module}: {C.curve_text(s)}; no decline beyond "
+                                f"a peak at R <= {last} (plateau {P.plateau(s)})")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SWEEPS)
+def test_full_every_module_has_the_same_shape(name):
+    """Claim 4: at each path length the six modules' curves share one shape, a peak with a
+    decline beyond it or a rise to a plateau that holds the largest limit
+    (``mesh_claims.shape_of``); where the argmax lands on a plateau is not a shape."""
+    rs = run_file(name, outcome=P.no_path)
+    for hops in (3, 5):
+        shapes = {module: C.shape_of(s) for module, s in P.curves(rs.ok, hops).items()}
+        print(f"{name}, {hops} hops: {shapes}")
+        assert len(shapes) == len(P.MODULES), shapes
+        assert len(set(shapes.values())) == 1 and "neither" not in shapes.values(), shapes
 
 
 @pytest.mark.slow
