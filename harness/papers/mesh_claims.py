@@ -205,7 +205,10 @@ def judge_concave(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence[Re
     if not verdict.startswith("holds"):
         longs, drops = high_limit_evidence(sweep)
         flat = flat_beyond(cells)
-        why = (f"Our curves rise from R = 1 to R = {rise} and then stay flat"
+        lead = (f"Our curves rise from R = 1 to R = {rise} and then stay flat" if dec == 0
+                else f"{n - dec} of {n} curves rise from R = 1 to R = {rise} and then stay "
+                "flat")
+        why = (lead
                + (f" (R >= 7 within {flat:.1%} of each other on every curve)"
                   if flat is not None else "")
                + ": at R >= 7 at most "
@@ -245,7 +248,10 @@ def judge_earlier(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence[Re
         "differs: no decline at either length" if early5 == late3 == 0 else "partly"
     why = ""
     if verdict != "holds":
-        why = "The curves do not decline (claim 1), so neither decline can start earlier."
+        why = ("No curve declines (claim 1), so no decline can start earlier."
+               if early5 == late3 == 0 else
+               f"Only {early5} of {len(five)} 5-hop and {late3} of {len(three)} 3-hop curves "
+               "decline where the claim puts it (claim 1).")
         c5, c3 = edited_curves(modules, 5), edited_curves(modules, 3)
         both = [m for m in c5 if m in c3]
         if both:

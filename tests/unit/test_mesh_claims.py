@@ -65,3 +65,13 @@ def test_the_section_is_a_table_of_six_claims_with_bullets_where_we_differ():
     assert "None of them brings a decline" in next(x for x in lines if "Claim 1." in x)
     assert C.section([], "x") == []
     assert peaked(7, 3, 7) == 6.0
+
+
+def test_a_decline_on_some_curves_only_is_partly_and_the_why_counts_them():
+    recs = [r for r in plateau_records() if r["point"]["topology.hops"] == 3] \
+        + [r for r in sweep_records(peak5=5) if r["point"]["topology.hops"] == 5]
+    one, _two, three = C.judged_claims(recs)[:3]
+    assert one.verdict == "partly: a decline on 6 of 12"
+    assert one.why.startswith("6 of 12 curves rise from R = 1 to R = ")
+    assert three.verdict == "partly"
+    assert three.why.startswith("Only 6 of 6 5-hop and 0 of 6 3-hop curves decline")
