@@ -142,6 +142,10 @@ MEDIUM = (
               "reached (single: madwifi at a fixed rate, 11 tries)",
               default=None, nullable=True, null_label="kernel",
               choices=("kernel", "single"), omit_default=True),
+    ParamSpec("nav_reset", "bool", "reset a NAV set from an overheard RTS when nothing starts "
+              "on the air within 2 SIFS + CTS + PHY-RX-START delay + 2 slots (the RTS went "
+              "unanswered), as 802.11 permits (9.3.2.4)", default=None, nullable=True,
+              null_label="off", omit_default=True),
     ParamSpec("queue", "int", "per-radio queue in frames", default=None, min=1, max=255,
               nullable=True, null_label="medium default"),
     ParamSpec("queues", "intmap", "per-node queue in frames, e.g. {ap1: 20} (overrides queue)",

@@ -66,6 +66,8 @@ def config_text(source: Any, spec: MediumSpec, seed: int = 0) -> str:
         out.append(f"rts_flags {spec.rts_flags}")
     if spec.retry_series is not None:
         out.append(f"retry_series {spec.retry_series}")
+    if spec.nav_reset is not None:
+        out.append(f"nav_reset {'on' if spec.nav_reset else 'off'}")
     if spec.cck_interference_weight is not None:
         out.append(f"interference_weight cck {_fmt(spec.cck_interference_weight)}")
     for rate, loss in sorted(spec.rate_loss.items()):

@@ -25,9 +25,10 @@ def summary(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
 
 
 _RADIO_SUMMARY = ("busy_fraction", "queue_drops", "tx_frames", "acked", "retry_drops",
-                  "limit_drops", "table_drops", "retry_short", "retry_long", "tries")
+                  "limit_drops", "table_drops", "nav_resets", "retry_short", "retry_long",
+                  "tries")
 _RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "limit_drops",
-                   "table_drops", "tx_airtime_us")
+                   "table_drops", "nav_resets", "tx_airtime_us")
 #: rts_failures: attempts that ended at the RTS, no CTS; late_collisions: collisions whose every
 #: overlapping PPDU began a slot or more after the attempt's own (both absent from older
 #: daemons' stats)

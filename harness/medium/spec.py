@@ -117,6 +117,10 @@ class MediumSpec:
     # minstrel asks fewer at slow rates than the retry limit); single = one series at the
     # first entry, to the retry limits, as madwifi at a fixed rate (docs/medium.md)
     retry_series: Optional[str] = None
+    # True: a NAV set from an overheard RTS is reset when nothing starts on the air within
+    # 2 SIFS + CTS + PHY-RX-START delay + 2 slots (the RTS went unanswered), as 802.11
+    # permits; None/False = it runs its full Duration (docs/medium.md)
+    nav_reset: Optional[bool] = None
     queue: Optional[int] = None
     queues: Dict[str, int] = field(default_factory=dict)  # node name -> its radios' queue
     short_slot: Optional[bool] = None
@@ -239,7 +243,7 @@ def _check_key(key: str, value: Any, where: str) -> Any:
                        integer=True)
     if key in ("seed", "shadowing_seed"):
         return _number(value, where, "an integer >= 0", lo=0, integer=True)
-    if key in ("enabled", "short_slot"):
+    if key in ("enabled", "short_slot", "nav_reset"):
         if not isinstance(value, bool):
             raise HarnessError(f"{where} {value!r} is invalid: allowed true or false")
         return value

@@ -437,6 +437,12 @@ static int parse_line(struct parser *p, char **t, int n)
 							 : MEDIUM_AFTER_FAILURE_ACK_TIMEOUT;
 		return 0;
 	}
+	if (!strcmp(k, "nav_reset")) {
+		if (n != 2 || (strcmp(t[1], "off") && strcmp(t[1], "on")))
+			return fail(p, k, "expected off or on");
+		c->nav_reset = !strcmp(t[1], "on");
+		return 0;
+	}
 	if (!strcmp(k, "propagation"))
 		return line_propagation(p, t, n);
 	if (!strcmp(k, "wall"))
@@ -503,7 +509,7 @@ static int parse_line(struct parser *p, char **t, int n)
 		return line_link(p, t, n);
 	return fail(p, k, "unknown keyword (seed, noise_figure, capture_threshold, "
 		    "rx_sensitivity, interference_weight, rate_loss, rts_flags, retry_series, "
-		    "after_failure, propagation, wall, "
+		    "after_failure, nav_reset, propagation, wall, "
 		    "shadowing, fading, defaults, radio, link)");
 }
 

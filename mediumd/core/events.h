@@ -12,6 +12,7 @@ enum ev_type {
 	EV_TX_END,	/* a PPDU leaves the air                            */
 	EV_TIMEOUT,	/* CTS/ACK timeout of a radio                       */
 	EV_NAV_END,	/* a radio's NAV may have expired                   */
+	EV_NAV_RESET,	/* an RTS-set NAV may be reset (nav_reset on)        */
 };
 
 struct event {

@@ -324,6 +324,9 @@ static void dispatch(struct medium *m, const struct event *e)
 	case EV_NAV_END:
 		phy_update_busy(m, e->radio);
 		break;
+	case EV_NAV_RESET:
+		phy_nav_reset(m, e->radio);
+		break;
 	}
 }
 
@@ -506,7 +509,8 @@ int medium_stats_json(const struct medium *m, FILE *out)
 		fprintf(out, ", \"enqueued\": %llu, \"queue_drops\": %llu, \"tx_frames\": %llu, "
 			"\"acked\": %llu, \"retry_drops\": %llu, \"limit_drops\": %llu, "
 			"\"table_drops\": %llu, \"tx_airtime_ns\": %llu, "
-			"\"busy_ns\": %llu, \"busy_fraction\": %.6f, \"queue_len\": %u, "
+			"\"busy_ns\": %llu, \"nav_resets\": %llu, "
+			"\"busy_fraction\": %.6f, \"queue_len\": %u, "
 			"\"queue_limit\": %u, \"retry_short\": %d, \"retry_long\": %d, "
 			"\"noise_dbm\": %.2f, \"rx_sensitivity_dbm\": %.2f, \"cs_threshold_dbm\": %.2f, "
 			"\"tries\": [",
@@ -514,7 +518,8 @@ int medium_stats_json(const struct medium *m, FILE *out)
 			(unsigned long long)s.tx_frames, (unsigned long long)s.acked,
 			(unsigned long long)s.retry_drops, (unsigned long long)s.limit_drops,
 			(unsigned long long)s.table_drops, (unsigned long long)s.tx_airtime_ns,
-			(unsigned long long)s.busy_ns, s.busy_fraction, s.queue_len, s.queue_limit,
+			(unsigned long long)s.busy_ns, (unsigned long long)s.nav_resets,
+			s.busy_fraction, s.queue_len, s.queue_limit,
 			s.retry_short, s.retry_long,
 			m->r[i].noise_dbm, m->r[i].rx_sens_dbm, m->r[i].cs_thr_dbm);
 		tries_json(out, s.tries);

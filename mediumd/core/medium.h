@@ -214,6 +214,11 @@ struct medium_config {
 	 * Config: retry_series kernel|single. */
 	bool single_series;
 	enum medium_after_failure after_failure;
+	/* false (default): a NAV set from an overheard RTS runs its full Duration;
+	 * true: it is reset when no PPDU starts within 2 SIFS + CTS time +
+	 * PHY-RX-START delay + 2 slots of the RTS's end, as 802.11-2012 9.3.2.4
+	 * permits (the RTS went unanswered).  Config: nav_reset off|on. */
+	bool nav_reset;
 	struct medium_radio_config *radios;
 	int n_radios;
 	struct medium_link_config *links;
@@ -406,6 +411,7 @@ struct medium_radio_stats {
 	int      retry_long;
 	uint64_t tx_airtime_ns;	/* own transmissions, all kinds               */
 	uint64_t busy_ns;	/* carrier sense busy (own tx, others, NAV)   */
+	uint64_t nav_resets;	/* RTS-set NAVs reset unanswered (nav_reset on) */
 	double   busy_fraction;	/* busy_ns / time since the first advance/enqueue */
 	uint32_t queue_len;	/* frames waiting + the one in service        */
 	uint32_t queue_limit;	/* frames that may wait besides that one       */

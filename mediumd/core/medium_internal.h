@@ -89,6 +89,10 @@ struct radio {
 	uint64_t idle_since, busy_since;
 	int      cs_count;		/* PPDUs on air above cs threshold     */
 	uint64_t nav_until;
+	uint64_t nav_before_rts;	/* NAV before an overheard RTS set it  */
+	uint64_t nav_rts_until;		/* the NAV that RTS set (0: none)      */
+	uint64_t nav_rts_end;		/* that RTS's end                      */
+	uint64_t last_rx_start;		/* start of the last PPDU it detected  */
 	struct tx *tx_cur;		/* own PPDU on air                     */
 
 	/* reception lock */
@@ -145,6 +149,7 @@ void   tx_free(struct tx *t);
 void   phy_tx_start(struct medium *m, struct tx *t);
 void   phy_tx_end(struct medium *m, struct tx *t);
 void   phy_update_busy(struct medium *m, int radio);
+void   phy_nav_reset(struct medium *m, int radio);
 
 /* dcf.c */
 void   dcf_on_busy(struct medium *m, struct radio *r);

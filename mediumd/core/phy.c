@@ -266,6 +266,8 @@ void phy_tx_start(struct medium *m, struct tx *t)
 			t->cs[j] = 1;
 			r->cs_count++;
 		}
+		if (t->p_dbm[j] >= r->rx_sens_dbm)
+			r->last_rx_start = now;		/* a PPDU it would detect */
 		if (r->tx_cur || t->p_dbm[j] < r->rx_sens_dbm || !can_decode(r, t))
 			continue;
 		if (!r->lock)
@@ -320,10 +322,36 @@ static void rx_finish(struct medium *m, int j, struct tx *t)
 		/* Virtual carrier sense from an overheard Duration field. */
 		uint64_t until = t->end + t->nav_ns;
 		if (until > r->nav_until) {
+			bool rts = t->kind == MEDIUM_AIR_RTS && m->cfg.nav_reset;
+			r->nav_before_rts = rts ? r->nav_until : 0;
+			r->nav_rts_until = rts ? until : 0;
+			r->nav_rts_end = t->end;
 			r->nav_until = until;
 			evq_push(&m->q, until, EV_NAV_END, j, 0, NULL);
+			if (rts) {
+				/* 9.3.2.4: 2 SIFS + CTS + PHY-RX-START delay + 2 slots */
+				uint64_t cts = medium_airtime_ns(r->cfg.phy, t->rate_idx,
+								 t->short_pre, CTS_LEN);
+				uint64_t wait = 2 * r->tm.sifs + cts + 2 * r->tm.slot +
+					rx_start_delay(r->cfg.phy, t->rate_idx, t->short_pre);
+				evq_push(&m->q, t->end + wait, EV_NAV_RESET, j, 0, NULL);
+			}
 		}
 	}
+}
+
+void phy_nav_reset(struct medium *m, int j)
+{
+	struct radio *r = &m->r[j];
+	/* Only the NAV that RTS set, not extended since, and only if nothing
+	 * started on the air after it (no CTS, no DATA: the RTS went unanswered). */
+	if (!r->nav_rts_until || r->nav_until != r->nav_rts_until ||
+	    r->last_rx_start > r->nav_rts_end)
+		return;
+	r->nav_until = r->nav_before_rts > m->now ? r->nav_before_rts : m->now;
+	r->nav_rts_until = 0;
+	r->s.nav_resets++;
+	phy_update_busy(m, j);
 }
 
 void phy_tx_end(struct medium *m, struct tx *t)

@@ -43,7 +43,7 @@ static void lag_json(struct jbuf *b, const char *key, const struct lagstat *s)
  *   flush_us: how long each send to the kernel took (its own processing of the
  *           messages, not what it defers to softirqs)
  *   radios: [{mac, enqueued, queue_drops, tx_frames, acked, retry_drops,
- *             limit_drops, table_drops, retry_short, retry_long,
+ *             limit_drops, table_drops, nav_resets, retry_short, retry_long,
  *             tx_airtime_us, busy_fraction, queue_len, queue_limit, tries}]
  *           retry_drops = limit_drops (the retry limit reached) + table_drops (the
  *           kernel's rate table ended first); tries[k] = unicast frames that used
@@ -109,6 +109,7 @@ void stats_json(struct daemon *d, struct jbuf *b)
 		jb_u64(b, "retry_drops", rs.retry_drops);
 		jb_u64(b, "limit_drops", rs.limit_drops);
 		jb_u64(b, "table_drops", rs.table_drops);
+		jb_u64(b, "nav_resets", rs.nav_resets);
 		jb_i64(b, "retry_short", rs.retry_short);
 		jb_i64(b, "retry_long", rs.retry_long);
 		jb_num(b, "tx_airtime_us", us(rs.tx_airtime_ns));

@@ -367,3 +367,43 @@ def test_retry_series_single_counts_data_after_a_cts_on_the_long_limit(sim):
 
 def test_retry_series_errors_name_the_key(config_error):
     assert ":1: retry_series: expected kernel or single" in config_error("retry_series two\n")
+
+
+def nav_reset_run(sim, nav_reset: str, answered: bool) -> tuple:
+    """Four radios that all hear each other:
+
+        A ---- 10 m ---- B        A -> B: 1500-byte frames at 2 Mbit/s behind RTS/CTS,
+        |                |        one try each; unanswered: B decodes nothing of A
+        |                |
+        C ---- 10 m ---- D        C -> D bare, saturated
+
+    Returns (C -> D successes, C's NAV resets) over 2 s."""
+    conf = ("seed 5\ndefaults phy b\n" + (f"nav_reset {nav_reset}\n" if nav_reset else "")
+            + radios([("A", 0, 0), ("B", 10, 0), ("C", 0, 10), ("D", 10, 10)])
+            + ("" if answered else "link A B per 1 oneway\n"))
+    out = sim(conf, "duration 2\nwarmup 0\nflow A B payload 1500 rate 2 rts count 1\n"
+              "flow C D payload 1000 rate 11\n")
+    cd = next(l for l in out["medium"]["links"] if l["tx"] == 2 and l["rx"] == 3)
+    return cd["successes"], out["medium"]["radios"][2]["nav_resets"]
+
+
+def test_nav_reset_frees_the_bystanders_of_an_unanswered_rts(sim):
+    """802.11-2012 9.3.2.4: a NAV set from an RTS may be reset when nothing starts on the air
+    within 2 SIFS + CTS + PHY-RX-START delay + 2 slots of the RTS's end. With A's RTS never
+    answered, C waits out every RTS's full Duration (CTS + 6 ms of DATA + ACK) without the rule
+    (A's next RTS comes before it ends: C never sends) and only the short window with it; when
+    B answers, the CTS starts inside the window, so the rule changes (almost) nothing."""
+    off, off_resets = nav_reset_run(sim, "", answered=False)
+    on, on_resets = nav_reset_run(sim, "on", answered=False)
+    print(f"unanswered RTS: C -> D {off} frames without the rule, {on} with it "
+          f"({on_resets} NAV resets at C)")
+    assert off_resets == 0 and on_resets > 100 and on > 1.2 * off
+    off, _ = nav_reset_run(sim, "off", answered=True)
+    on, on_resets = nav_reset_run(sim, "on", answered=True)
+    print(f"answered RTS: C -> D {off} frames without the rule, {on} with it "
+          f"({on_resets} NAV resets at C)")
+    assert abs(on / off - 1) < 0.05
+
+
+def test_nav_reset_errors_name_the_key(config_error):
+    assert ":1: nav_reset: expected off or on" in config_error("nav_reset yes\n")

@@ -149,11 +149,16 @@ def test_seed_basic_rates_links_shadowing_fading():
     assert "rts_flags first_entry\n" in config_text(RADIOS, harsh, seed=1)
     madwifi = MediumSpec.from_dict({"retry_series": "single"})
     assert "retry_series single\n" in config_text(RADIOS, madwifi, seed=1)
+    reset = MediumSpec.from_dict({"nav_reset": True})
+    assert "nav_reset on\n" in config_text(RADIOS, reset, seed=1)
+    assert "nav_reset off\n" in config_text(RADIOS, MediumSpec.from_dict({"nav_reset": False}),
+                                             seed=1)
     worse = MediumSpec.from_dict({"rate_loss": {11: 2.7, 5.5: 4.6}})
     assert "rate_loss 5.5 4.6\nrate_loss 11 2.7\n" in config_text(RADIOS, worse, seed=1)
     assert "rate_loss" not in text
     assert "rts_flags" not in text
     assert "retry_series" not in text
+    assert "nav_reset" not in text
     assert "interference_weight" not in text
     assert "basic_rates 6,12,24" in text and "basic_rates 1,2 " in text
     assert "link 02:68:78:00:00:00 02:68:78:00:02:00 none\n" in text
