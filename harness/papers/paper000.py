@@ -24,6 +24,7 @@ from harness.papers import (
     map_eleven_loss,
     map_fading,
     map_links,
+    map_nav_reset,
     map_near_stall,
     map_old_recovery,
     map_outside,
@@ -781,6 +782,8 @@ READINGS = (
             "(claims 11, 12)", ONE_READING, lambda rs, sets: map_eleven_loss.auto_lines(
                 rs.records, next((g.records for g in sets if g.name == "paper000_eleven_loss"),
                                  []))),
+    Reading("paper000_nav_reset", "The NAV of an unanswered RTS reset (claim 5)", ONE_READING,
+            lambda rs, _sets: map_nav_reset.section_lines(rs.records)),
 )
 
 

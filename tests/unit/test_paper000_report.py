@@ -648,6 +648,43 @@ def test_the_cck_receiver_reading_is_read_per_receiver(tmp_path):
                              "Receivers at the quoted CCK SNRs")
 
 
+def nav_reset_records() -> List[Dict[str, Any]]:
+    """The NAV-reset reading's shape: 3- and 4-hop paths at 5.5 Mbit/s with the medium's NAV
+    (nav_reset false, as the file stores it) and the rule on; with the rule the paths carry
+    the same and RTS/CTS pays 20 %; the rule's radios count resets only behind RTS/CTS."""
+    out: List[Dict[str, Any]] = []
+    for reset, path, rts, w, kbps in long_path_points((None, True)):
+        rec = reading_record(len(out), path, rts, w, kbps, 30.0, "medium.nav_reset", reset,
+                             1.0)
+        if reset is None:
+            rec["params"]["medium"]["nav_reset"] = False
+        rec["medium"] = {"summary": {"radios": {"r1": {"nav_resets": 40 if reset and rts else 0},
+                                                "r16": {"nav_resets": 20 if reset and rts else 0}}}}
+        out.append(rec)
+    return out
+
+
+def test_the_nav_reset_reading_is_read_per_rule(tmp_path):
+    from harness.papers import map_nav_reset as NR
+    recs = nav_reset_records()
+    assert [NR.reset_of(r) for r in recs[::24]] == [0.0, 1.0]
+    claims = V.claim_lines(recs, NR.NAV_RESET)
+    assert claims[0] == "| claim (5.5 Mbit/s) | full NAV (the medium's) | NAV reset |"
+    assert claims[3].startswith("| 5: RTS/CTS helps at 3-4 hops")
+    assert claims[3].endswith("3 hops -12 %, 4 hops -10 %: no | 3 hops +17 %, 4 hops +20 %: holds |")
+    assert V.verdict_line(recs, NR.NAV_RESET).startswith(
+        "**Verdict:** explained by the NAV reset of an unanswered RTS (fails at full, holds at "
+        "reset): claim ")
+    assert NR.resets_per_run(recs, True) == 60 and NR.resets_per_run(recs, False) == 0
+    assert NR.control_ratio(recs) == pytest.approx(1.0)
+    text = "\n".join(NR.section_lines(recs))
+    assert "NAV resets per run (all radios): 60 with RTS/CTS on, 0 with it off; with RTS/CTS " \
+        "off the rule changes the mean throughput by +0.0%" in text
+    assert NR.section_lines(recs[:24]) == ["No run of the NAV-reset reading is stored yet.", ""]
+    assert_read_as_a_reading(tmp_path, "paper000_nav_reset", recs,
+                             "The NAV of an unanswered RTS reset (claim 5)")
+
+
 def test_a_path_broken_with_the_quoted_receivers_counts_as_nothing():
     """A run whose path carried none of the pings before the flow is its point's outcome
     (0 kbit/s), where any other failed run is left out of the grid."""
