@@ -291,6 +291,8 @@ static bool event_dead(const struct medium *m, const struct event *e)
 		return e->gen != r->acc_gen || !r->acc_pending;
 	case EV_TIMEOUT:
 		return e->gen != r->to_gen || !dcf_timeout_acts(m, e->radio);
+	case EV_NAV_RESET:	/* the RTS whose NAV it judges is still the latest */
+		return e->gen != r->nav_rts_end || !r->nav_rts_until;
 	default:
 		return false;
 	}

@@ -334,7 +334,9 @@ static void rx_finish(struct medium *m, int j, struct tx *t)
 								 t->short_pre, CTS_LEN);
 				uint64_t wait = 2 * r->tm.sifs + cts + 2 * r->tm.slot +
 					rx_start_delay(r->cfg.phy, t->rate_idx, t->short_pre);
-				evq_push(&m->q, t->end + wait, EV_NAV_RESET, j, 0, NULL);
+				/* gen: this RTS's end, so a later RTS's NAV is
+				 * judged only by its own event (event_dead) */
+				evq_push(&m->q, t->end + wait, EV_NAV_RESET, j, t->end, NULL);
 			}
 		}
 	}
