@@ -576,6 +576,16 @@ def test_the_hidden_neighbour_reading_reads_the_path_alone(tmp_path):
     assert "| 1.5 | 3 |" in split and "| 0 | 3 |" in split
 
 
+def assert_claim5_turns(recs: List[Dict[str, Any]], cond: Any, heads: str, why: str) -> None:
+    """The claim table of a reading shaped by ``reading_record`` (RTS/CTS costs at the base,
+    pays at the other value): its heads, claim 5's row and the verdict that names it."""
+    claims = V.claim_lines(recs, cond)
+    assert claims[0] == f"| claim (5.5 Mbit/s) | {heads} |"
+    assert claims[3].startswith("| 5: RTS/CTS helps at 3-4 hops")
+    assert claims[3].endswith("3 hops -12 %, 4 hops -10 %: no | 3 hops +17 %, 4 hops +20 %: holds |")
+    assert V.verdict_line(recs, cond).startswith(f"**Verdict:** explained by {why}: claim ")
+
+
 def cck_records() -> List[Dict[str, Any]]:
     """The fragile-DATA reading's shape: 3- and 4-hop paths at 5.5 Mbit/s with the medium's
     CCK weight (left out of the record, as stored) and 16; at 16 the DATA frames lose more
@@ -595,12 +605,8 @@ def test_the_fragile_data_reading_is_read_per_weight(tmp_path):
     from harness.papers import map_cck
     recs = cck_records()
     assert [map_cck.weight_of(r) for r in recs[::24]] == [2.0, 16.0]
-    claims = V.claim_lines(recs, map_cck.CCK_WEIGHT)
-    assert claims[0] == "| claim (5.5 Mbit/s) | G 2 (the medium's) | G 16 |"
-    assert claims[3].startswith("| 5: RTS/CTS helps at 3-4 hops")
-    assert claims[3].endswith("3 hops -12 %, 4 hops -10 %: no | 3 hops +17 %, 4 hops +20 %: holds |")
-    assert V.verdict_line(recs, map_cck.CCK_WEIGHT).startswith(
-        "**Verdict:** explained by DATA as fragile as the RTS (fails at 2, holds at 16): claim ")
+    assert_claim5_turns(recs, map_cck.CCK_WEIGHT, "G 2 (the medium's) | G 16",
+                        "DATA as fragile as the RTS (fails at 2, holds at 16)")
     failed = V.exchange_lines(recs, map_cck.CCK_WEIGHT)
     assert failed[2] == "| 2 | 3 | 20.0% | 15.0% | 5.9% |"
     assert failed[4] == "| 16 | 3 | 40.0% | 15.0% | 5.9% |"
@@ -668,13 +674,8 @@ def test_the_nav_reset_reading_is_read_per_rule(tmp_path):
     from harness.papers import map_nav_reset as NR
     recs = nav_reset_records()
     assert [NR.reset_of(r) for r in recs[::24]] == [0.0, 1.0]
-    claims = V.claim_lines(recs, NR.NAV_RESET)
-    assert claims[0] == "| claim (5.5 Mbit/s) | full NAV (the medium's) | NAV reset |"
-    assert claims[3].startswith("| 5: RTS/CTS helps at 3-4 hops")
-    assert claims[3].endswith("3 hops -12 %, 4 hops -10 %: no | 3 hops +17 %, 4 hops +20 %: holds |")
-    assert V.verdict_line(recs, NR.NAV_RESET).startswith(
-        "**Verdict:** explained by the NAV reset of an unanswered RTS (fails at full, holds at "
-        "reset): claim ")
+    assert_claim5_turns(recs, NR.NAV_RESET, "full NAV (the medium's) | NAV reset",
+                        "the NAV reset of an unanswered RTS (fails at full, holds at reset)")
     assert NR.resets_per_run(recs, True) == 60 and NR.resets_per_run(recs, False) == 0
     assert NR.control_ratio(recs) == pytest.approx(1.0)
     text = "\n".join(NR.section_lines(recs))
