@@ -19,7 +19,7 @@ from harness.papers import mesh_fail_avg as F
 from harness.papers import mesh_fail_avg_modules as FM
 from harness.papers import mesh_lossy as L
 from harness.papers import paper002 as P
-from harness.papers.claims import Judged, judged_lines
+from harness.papers.claims import Judged, Row, judged_lines
 from policies import frame_travel as ft
 
 Rec = Mapping[str, Any]
@@ -136,10 +136,10 @@ def rto_text(lossy: Sequence[Rec]) -> str:
     high = max(limit for _loss, limit in groups)
     parts = []
     for (loss, limit), recs in groups.items():
-        rtt = sorted(x for r in recs for x in L.socket_values(r, "rtt_ms"))
+        rtt = [x for r in recs for x in L.socket_values(r, "rtt_ms")]
         rto = [x for r in recs for x in L.socket_values(r, "rto_ms")]
         if limit == high and rtt and rto:
-            p99 = rtt[min(len(rtt) - 1, int(0.99 * len(rtt)))]
+            p99 = L.quantile(rtt, 0.99)
             parts.append(f"loss {loss:g}: RTO median {stats.median(rto):.0f} ms, RTT median "
                          f"{stats.median(rtt):.0f} and 99th percentile {p99:.0f} ms")
     return (f"with lossy hops at R = {high} the sender's RTO follows the RTT ("
@@ -224,15 +224,21 @@ def judge_concave(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence[Re
                   "12 of 12 concave, argmax in 5-9", ours, verdict, why)
 
 
-def judge_small(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence[Rec]) -> Judged:
+def _held(row: Row) -> str:
+    """A comparison-table row's verdict in this section's words."""
+    return "holds" if row.verdict == "agrees" else row.verdict
+
+
+def judge_small(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence[Rec],
+                row: Row) -> Judged:
+    """Claim 2: the count and verdict are the comparison table's (``paper002.sweep_rows``);
+    beside them how much R = 7 carries over R = 1."""
     pairs = [A.means(s) for _h, _m, s in cells if 1 in s and HIGH in s]
-    below = sum(m[1] < m[HIGH] for m in pairs)
     ratios = [m[HIGH] / m[1] for m in pairs if m[1] > 0]
-    ours = f"{below} of {len(pairs)}" + (
+    ours = f"{row.ours}" + (
         f"; R = 7 carries {min(ratios):.1f}-{max(ratios):.1f}x R = 1" if ratios else "")
     return Judged(2, "Very small retry limits hurt TCP: throughput(1) < throughput(7)",
-                  regime(sweep), "yes, every module", ours,
-                  "holds" if pairs and below == len(pairs) else "differs")
+                  regime(sweep), "yes, every module", ours, _held(row))
 
 
 def judge_earlier(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence[Rec],
@@ -311,11 +317,9 @@ def judge_same_shape(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence
 
 
 def judge_arithmetic() -> Judged:
-    normal, best, worst = ft.CASES["normal"], ft.CASES["best"], ft.CASES["worst"]
-    t_n, t_b = ft.t_multihop(5, 9, normal) / 1e3, ft.t_multihop(5, 31, best) / 1e3
-    w = {h: ft.first_exceeding(h, worst) for h in range(1, 6)}
-    n = {h: ft.first_exceeding(h, normal) for h in range(1, 6)}
-    extra = [(n[h] or 0) - (w[h] or 0) for h in (3, 4, 5)]
+    t_n = ft.t_multihop(5, 9, ft.CASES["normal"]) / 1e3
+    t_b = ft.t_multihop(5, 31, ft.CASES["best"]) / 1e3
+    w, extra = P.crossings()
     ok = round(t_n) in (236, 237) and round(t_b) in (60, 61) and w[4] == w[5] == 7 \
         and min(extra) >= 2 and max(extra) <= 3
     return Judged(5, "Frame travel time grows linearly with hops, super-linearly with retries "
@@ -327,18 +331,17 @@ def judge_arithmetic() -> Judged:
                   f"{min(extra)}-{max(extra)} more", "holds" if ok else "differs")
 
 
-def judge_longer_lower(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence[Rec]
-                       ) -> Judged:
+def judge_longer_lower(cells: Sequence[Tuple[int, str, A.Series]], sweep: Sequence[Rec],
+                       row: Row) -> Judged:
+    """Claim 6: the count and verdict are the comparison table's; beside them the share of
+    the 3-hop throughput the 5-hop path carries."""
     by = {(h, mod): A.means(s) for h, mod, s in cells}
-    pairs = [(by[(3, mod)][x], m5[x]) for (h, mod), m5 in by.items() if h == 5
-             and (3, mod) in by for x in m5 if x in by[(3, mod)]]
-    lower = sum(five < three for three, five in pairs)
-    ratios = [five / three for three, five in pairs if three > 0]
-    ours = f"{lower} of {len(pairs)} (module, limit) pairs" + (
+    ratios = [m5[x] / by[(3, mod)][x] for (h, mod), m5 in by.items() if h == 5
+              and (3, mod) in by for x in m5 if by[(3, mod)].get(x)]
+    ours = f"{row.ours} (module, limit) pairs" + (
         f"; 5 hops carry {min(ratios):.2f}-{max(ratios):.2f} of 3 hops" if ratios else "")
     return Judged(6, "A 5-hop path carries less than a 3-hop path", regime(sweep),
-                  "yes (not quantified)", ours,
-                  "holds" if pairs and lower == len(pairs) else "differs")
+                  "yes (not quantified)", ours, _held(row))
 
 
 def judged_claims(sweep: Sequence[Rec], lossy: Sequence[Rec] = (), bursty: Sequence[Rec] = (),
@@ -348,9 +351,11 @@ def judged_claims(sweep: Sequence[Rec], lossy: Sequence[Rec] = (), bursty: Seque
     ``002_fail_avg``'s)."""
     cells = sweep_cells(sweep)
     readings = [lossy_reading(lossy), bursty_reading(bursty), fail_avg_reading(fail_avg)]
-    return [judge_concave(cells, sweep, readings, rto_text(lossy)), judge_small(cells, sweep),
+    rows = {r.claim.key: r for r in P.sweep_rows(sweep)}
+    return [judge_concave(cells, sweep, readings, rto_text(lossy)),
+            judge_small(cells, sweep, rows["002.small_hurts"]),
             judge_earlier(cells, sweep, modules), judge_same_shape(cells, sweep),
-            judge_arithmetic(), judge_longer_lower(cells, sweep)]
+            judge_arithmetic(), judge_longer_lower(cells, sweep, rows["002.five_below_three"])]
 
 
 def section(sweep: Sequence[Rec], name: str, lossy: Sequence[Rec] = (),

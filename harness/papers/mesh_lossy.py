@@ -84,7 +84,7 @@ def socket_values(rec: Mapping[str, Any], key: str) -> List[float]:
             if isinstance(s.get(key), (int, float))]
 
 
-def _quantile(xs: Sequence[float], q: float) -> Optional[float]:
+def quantile(xs: Sequence[float], q: float) -> Optional[float]:
     if not xs:
         return None
     s = sorted(xs)
@@ -140,7 +140,7 @@ def rows(records: Sequence[Mapping[str, Any]], channel: Channel = LOSSY) -> List
             + f"{stats.mean(P.stall_seconds(r) for r in recs):.0f} | "
             + f"{len(recs) - len(P.without_silent(recs))} | "
             + _fmt(stats.median(rtt) if rtt else None, "{:.0f}") + " / "
-            + _fmt(_quantile(rtt, 0.99), "{:.0f}") + " | "
+            + _fmt(quantile(rtt, 0.99), "{:.0f}") + " | "
             + _fmt(stats.median(rto) if rto else None, "{:.0f}") + " | "
             + f"{missing.get((loss, limit), 0)} |")
     return lines

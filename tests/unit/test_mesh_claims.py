@@ -3,7 +3,7 @@ section, not a measurement)."""
 from __future__ import annotations
 
 from test_mesh_fail_avg import run
-from test_paper002_report import peaked, record, sweep_records
+from test_paper002_report import record, sweep_records
 
 from harness.papers import mesh_claims as C
 from harness.papers import paper002 as P
@@ -64,7 +64,6 @@ def test_the_section_is_a_table_of_six_claims_with_bullets_where_we_differ():
         ["- **Claim 1.**", "- **Claim 3.**", "- **Claim 4.**"]
     assert "None of them brings a decline" in next(x for x in lines if "Claim 1." in x)
     assert C.section([], "x") == []
-    assert peaked(7, 3, 7) == 6.0
 
 
 def test_a_decline_on_some_curves_only_is_partly_and_the_why_counts_them():
