@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping
 
 import pytest
-from paperlib import run_file, show
+from paperlib import run_file, show, stored
 
 from harness.analysis import trends
 from harness.papers import analysis as A
@@ -539,6 +539,26 @@ def test_full_the_nav_reset_of_an_unanswered_rts_explains_claim5():
     print("\n".join(map_nav_reset.section_lines(run.records)))
     marks = map_variants.marks(run.ok, map_nav_reset.NAV_RESET)
     assert_explained(marks, 1, 0.0, "NAV reset", "", "the NAV reset of an unanswered RTS")
+
+
+# -- slow: MAP's MAC and TCP together (a test of one reading, not the model) -----------------
+@pytest.mark.slow
+@pytest.mark.parametrize("index", [1, 3], ids=["claim5", "claim7"])
+def test_full_maps_mac_and_tcp_together_explain_the_claim(index):
+    """The reading under test: what each earlier reading changed alone MAP had at once. With
+    madwifi's tries (one series of 11, a missing CTS counted against its own limit), its
+    control frames at 2 Mbit/s and Linux 2.6.8's recovery under fades in 50 ms bursts, a
+    failed RTS no longer spends a frame's data tries, so RTS/CTS gives fewer frames up, and
+    each frame given up at a small window costs a timeout: claim 5 (RTS/CTS helps at 3-4 hops)
+    and claim 7 (best window without it about ceil(1.5 h)) would hold. The control is
+    000_coherence's 50 ms runs (000_all_facts.yaml, harness/papers/map_all_facts.py)."""
+    from harness.papers import map_all_facts, map_variants
+    run = run_file("000_all_facts")
+    control = map_all_facts.control_records(stored("000_coherence").records)
+    print("\n".join(map_all_facts.section_lines(run.records, control)))
+    marks = map_variants.marks(run.ok + [r for r in control if r.get("status") == "ok"],
+                               map_all_facts.FACTS)
+    assert_explained(marks, index, 0.0, "MAP's MAC and TCP", "", "MAP's MAC and TCP together")
 
 
 # -- slow: long paths as slow as MAP's (a test of one reading, not the model) ----------------

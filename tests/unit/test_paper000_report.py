@@ -686,6 +686,50 @@ def test_the_nav_reset_reading_is_read_per_rule(tmp_path):
                              "The NAV of an unanswered RTS reset (claim 5)")
 
 
+def all_facts_records() -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+    """The reading of MAP's MAC and TCP together (single retry series, 2.6.8's recovery) and
+    its control, 000_coherence's 50 ms runs, plus one of that file's per-frame runs, which is
+    not the control. With MAP's, RTS/CTS pays 20 % and windows of 1-2 segments send 30
+    segments again per run, larger ones 10."""
+    reading: List[Dict[str, Any]] = []
+    control: List[Dict[str, Any]] = []
+    for facts, path, rts, w, kbps in long_path_points((None, "single")):
+        rec = reading_record(len(reading) + len(control), path, rts, w, kbps, 30.0,
+                             "medium.retry_series", facts, 1.0)
+        rec["params"]["medium"]["fading_coherence"] = 50.0
+        if facts:
+            rec["params"]["policy"]["tcp_recovery"] = "linux-2.6.8"
+            rec["flows"][0]["retransmits"] = 30 if w in (1, 2) else 10
+            reading.append(rec)
+        else:
+            control.append(rec)
+    per_frame = copy.deepcopy(control[0])
+    per_frame["params"]["medium"]["fading_coherence"] = 0.0
+    per_frame["flows"][0]["throughput_bps"] = 1.0
+    return reading, control + [per_frame]
+
+
+def test_maps_mac_and_tcp_together_are_read_beside_the_bursty_loss_control(tmp_path):
+    from harness.papers import map_all_facts as AF
+    reading, coherence = all_facts_records()
+    assert {AF.facts_of(r) for r in reading} == {1.0}
+    control = AF.control_records(coherence)
+    assert len(control) == len(coherence) - 1          # the per-frame run is not the control
+    assert all(r["params"]["medium"]["fading_coherence"] == 50.0 for r in control)
+    assert_claim5_turns(reading + control, AF.FACTS, "defaults (000_coherence) | MAP's MAC and TCP",
+                        "MAP's MAC and TCP together (fails at defaults, holds at MAP's)")
+    assert AF.retransmit_rows(reading)[(1.0, 3, False)] == (30.0, 10.0)
+    text = "\n".join(AF.section_lines(reading, coherence))
+    assert "beside 000_coherence's 50 ms runs, the control" in text
+    assert "| MAP's | 4 | 30 / 30 | 10 / 10 |" in text
+    assert AF.retransmit_lines(control) == []             # its records lack the count
+    assert "the control, not given" in "\n".join(AF.section_lines(reading, []))
+    assert AF.section_lines(control, coherence) == [
+        "No run of the reading of MAP's MAC and TCP together is stored yet.", ""]
+    assert_read_as_a_reading(tmp_path, "paper000_all_facts", reading,
+                             "MAP's MAC and TCP together (claims 5, 7)")
+
+
 def test_a_path_broken_with_the_quoted_receivers_counts_as_nothing():
     """A run whose path carried none of the pings before the flow is its point's outcome
     (0 kbit/s), where any other failed run is left out of the grid."""
