@@ -52,6 +52,10 @@ POLICIES = (
                       choices=("linux-2.6.8",), nullable=True,
                       null_label="today's (RACK, tail loss probe, F-RTO)"),
             "net.ipv4.tcp_recovery, tcp_early_retrans, tcp_frto = 0 in every node (paper 000)"),
+    _scalar("tx_delay", "policies.tx_delay:tx_delay",
+            ParamSpec("tx_delay", "float", "ms every packet waits before a node's radio (host "
+                      "latency)", min=0.001, max=100.0, nullable=True, null_label="none"),
+            "netem delay on every radio interface's egress, read back (paper 000)"),
     _scalar("adaptive_window", "policies.adaptive_window:adaptive_window",
             ParamSpec("adaptive_window", "bool", "window limit from the round-trip hop count "
                       "(paper 001's table)", default=False),

@@ -17,7 +17,12 @@ packets in front of the wire, a drop-tail FIFO; the default 1000 is Linux's defa
 Segmentation offloads (TSO, GSO, GRO) are turned off on shaped interfaces, so netem times
 and counts wire-sized packets, not 64 KB aggregates.
 
-Pure: only builds shell lines and checks values (``harness.net`` runs them in the nodes).
+The same qdisc also holds packets back without a rate (``delay_lines``): netem delay on a
+radio interface's egress, a host's latency between its IP layer and its radio (the
+``tx_delay`` policy).
+
+Pure: only builds shell lines and checks values (``harness.net`` and the policies run them in
+the nodes).
 """
 from __future__ import annotations
 
@@ -75,3 +80,24 @@ def goodput_limit_mbps(bw_mbit: float, mss: int = 1448, mtu: int = 1500) -> floa
     """TCP goodput a shaped link carries at most: payload bytes per wire bytes x rate
     (``mss`` payload in an ``mtu``-byte IP packet, plus the 14-byte header and the overhead)."""
     return bw_mbit * mss / (mtu + 14 + ETHERNET_OVERHEAD)
+
+
+#: Longest host latency ``delay_lines`` does (ms): far beyond any driver's, short of the
+#: 200 ms minimum retransmission timeout.
+MAX_DELAY_MS = 100.0
+
+
+def check_delay(delay_ms: Any, where: str = "tx_delay") -> float:
+    """A delay in ms that ``delay_lines`` does, or one clear error."""
+    if not _number(delay_ms) or not (0.0 < float(delay_ms) <= MAX_DELAY_MS):
+        raise HarnessError(f"{where} {delay_ms!r} is invalid: allowed a number of ms in "
+                           f"(0, {MAX_DELAY_MS:g}] or null (no delay)")
+    return float(delay_ms)
+
+
+def delay_lines(intf: str, delay_ms: float, queue: int = DEFAULT_QUEUE) -> List[str]:
+    """Shell lines (inside the interface's namespace) that hold every packet leaving ``intf``
+    for ``delay_ms`` before the driver gets it (netem delay, in order, ``queue`` packets)."""
+    delay = check_delay(delay_ms)
+    return [f"tc qdisc replace dev {intf} root netem delay {int(round(delay * 1000))}us "
+            f"limit {check_queue(queue)}"]

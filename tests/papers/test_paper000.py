@@ -561,6 +561,27 @@ def test_full_maps_mac_and_tcp_together_explain_the_claim(index):
     assert_explained(marks, index, 0.0, "MAP's MAC and TCP", "", "MAP's MAC and TCP together")
 
 
+# -- slow: host latency before the radio (what it would take; not the model) -----------------
+@pytest.mark.slow
+@pytest.mark.parametrize("index", [1, 3], ids=["claim5", "claim7"])
+def test_full_host_latency_before_the_radio_gives_the_claim(index):
+    """What it would take: a relay that hands a received frame to its radio within
+    microseconds, as the emulated ones do, races the hidden sender two hops back from the same
+    instant, and one of them is mostly already on the air when the other begins, which no
+    RTS/CTS exchange prevents. Routers that took L ms more (every radio's egress held L ms,
+    000_tx_delay.yaml, harness/papers/map_tx_delay.py) begin inside the hidden sender's frame,
+    where a CTS holds them back: claim 5 (RTS/CTS helps at 3-4 hops) and claim 7 (best window
+    without it about ceil(1.5 h)) would hold at some L in {0.5, 1, 2} ms, beside the grid's
+    runs of the same points (L = 0)."""
+    from harness.papers import map_tx_delay, map_variants
+    run = run_file("000_tx_delay")
+    grid = map_tx_delay.control_records(stored("000_map").records, run.ok)
+    print("\n".join(map_tx_delay.section_lines(run.records, grid)))
+    marks = map_variants.marks(run.ok + [r for r in grid if r.get("status") == "ok"],
+                               map_tx_delay.TX_DELAY)
+    assert_explained(marks, index, 0.0, "host latency", "ms", "host latency before the radio")
+
+
 # -- slow: long paths as slow as MAP's (a test of one reading, not the model) ----------------
 @pytest.fixture(scope="module")
 def near_stall_claims() -> Dict[str, List]:

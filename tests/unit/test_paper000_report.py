@@ -730,6 +730,48 @@ def test_maps_mac_and_tcp_together_are_read_beside_the_bursty_loss_control(tmp_p
                              "MAP's MAC and TCP together (claims 5, 7)")
 
 
+def tx_delay_records() -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+    """The host-latency reading's runs at 1 ms and the grid's runs of the same points (no
+    latency), plus a grid run at a window the reading did not measure (not a control point).
+    At 1 ms RTS/CTS pays 20 % and half the collisions are hit only by a later frame; a tenth
+    without."""
+    reading: List[Dict[str, Any]] = []
+    grid: List[Dict[str, Any]] = []
+    for delay, path, rts, w, kbps in long_path_points((None, 1.0)):
+        rec = reading_record(len(reading) + len(grid), path, rts, w, kbps,
+                             16.0 if delay else 10.0, "policy.tx_delay", delay, 1.0)
+        rec["medium"] = {"summary": {"links": {"r1>r16": {
+            "attempts": 100, "successes": 80, "collisions": 20,
+            "late_collisions": 10 if delay else 2}}}}
+        (reading if delay else grid).append(rec)
+    other = copy.deepcopy(grid[0])
+    other["params"]["policy"]["rwnd_clamp"] = 3
+    return reading, grid + [other]
+
+
+def test_host_latency_is_read_beside_the_grids_runs_of_the_same_points(tmp_path):
+    from harness.papers import map_tx_delay as TD
+    reading, grid = tx_delay_records()
+    assert {TD.delay_of(r) for r in reading} == {1.0} and TD.delay_of(grid[0]) == 0.0
+    control = TD.control_records(grid, reading)
+    assert control == grid[:-1]                      # the window-3 run is not a control point
+    assert_claim5_turns(reading + control, TD.TX_DELAY, "none (the grid's runs) | host latency 1 ms",
+                        "host latency before the radio (fails at 0 ms, holds at 1 ms)")
+    assert TD.collision_lines(reading + control)[2:] == [
+        "| 0 | 3 | 20 / 20 | 10.0% / 10.0% |", "| 0 | 4 | 20 / 20 | 10.0% / 10.0% |",
+        "| 1 | 3 | 20 / 20 | 50.0% / 50.0% |", "| 1 | 4 | 20 / 20 | 50.0% / 50.0% |"]
+    assert TD.rtt_rows(reading + control) == {(0.0, 3): 10.0, (0.0, 4): 10.0,
+                                               (1.0, 3): 16.0, (1.0, 4): 16.0}
+    text = "\n".join(TD.section_lines(reading, grid))
+    assert "beside the grid's own runs of the same points" in text
+    assert "RTT at a 1-segment window, RTS/CTS off (ms): 0 ms, 3 hops: 10; 0 ms, 4 hops: 10; " \
+        "1 ms, 3 hops: 16; 1 ms, 4 hops: 16." in text
+    assert "the control, not given" in "\n".join(TD.section_lines(reading, []))
+    assert TD.section_lines(grid, grid) == ["No run of the host-latency reading is stored yet.", ""]
+    assert_read_as_a_reading(tmp_path, "paper000_tx_delay", reading,
+                             "Host latency before the radio (claims 5, 7; what it would take)")
+
+
 def test_a_path_broken_with_the_quoted_receivers_counts_as_nothing():
     """A run whose path carried none of the pings before the flow is its point's outcome
     (0 kbit/s), where any other failed run is left out of the grid."""

@@ -8,11 +8,13 @@ from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.execute import detect_accel, iperf_flow, make_policies, plan_flows
 from harness.experiment.registry import default_registry
+from harness.kernel import shaping
 from harness.traffic.flows import SsSample, client_args
 from policies import FlowPlan, PolicyViolation, RunContext, routes
 from policies.ack import DelayedAck
 from policies.mac import Mac
 from policies.tcp import TCP_RECOVERY, Congestion, Recovery, Sack
+from policies.tx_delay import TxDelay
 from policies.window import SEGMENT_BYTES, CwndClamp, RwndClamp, check_window
 from topologies import chain
 
@@ -184,6 +186,19 @@ def test_old_loss_recovery_turns_off_what_linux_2_6_8_lacked():
     assert not Recovery(None).active and Recovery(None).record()["sysctls"] == {}
     with pytest.raises(HarnessError, match="allowed linux-2.6.8 or null"):
         Recovery("linux-2.4")
+
+
+def test_host_latency_is_a_netem_delay_on_every_radio_in_microseconds():
+    pols = make_policies({"policy": {"tx_delay": 1.5}}, default_registry())
+    assert [type(p) for p in pols] == [TxDelay] and pols[0].active and pols[0].value == 1.5
+    assert shaping.delay_lines("wlan0", 0.25) == [
+        "tc qdisc replace dev wlan0 root netem delay 250us limit 1000"]
+    assert not TxDelay(None).active and TxDelay(None).record()["value"] is None
+    for bad in (0, -1, 101, "1ms", True):
+        with pytest.raises(HarnessError, match=r"allowed a number of ms in \(0, 100\] or null"):
+            TxDelay(bad)
+    with pytest.raises(HarnessError, match="tx_delay"):
+        make_policies({"policy": {"tx_delay": 0}}, default_registry())
 
 
 def test_mac_changes_every_station_before_start():

@@ -1,0 +1,56 @@
+"""Host latency on every node with radios: each packet leaving a radio's interface waits
+``tx_delay`` ms before the driver gets it (netem delay on the interface's egress,
+``harness.kernel.shaping.delay_lines``), locally sent and forwarded packets alike.
+
+In the emulation a router hands a frame it received to its radio again within microseconds of
+guest time; a 2004 router's interrupt, driver and forwarding path took longer. How much longer
+changes who starts first after a frame: a relay whose next frame waits begins later, inside
+the frame of a sender it cannot hear rather than before it, which is the collision an RTS/CTS
+exchange prevents (paper 000, ``000_tx_delay``). Read back with ``tc qdisc show``; a node
+whose interface does not show the delay fails the run.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from harness.kernel import shaping
+from harness.net.nodes import WirelessNode
+from policies import Policy, PolicyViolation, RunContext
+
+
+class TxDelay(Policy):
+    """``tx_delay: <ms>`` on every radio interface of every node; null leaves none."""
+
+    name = "tx_delay"
+
+    def __init__(self, value: Optional[float]):
+        super().__init__(None if value is None else shaping.check_delay(value))
+        self.interfaces: List[str] = []
+
+    @property
+    def active(self) -> bool:
+        return self.value is not None
+
+    def apply(self, ctx: RunContext) -> None:
+        if self.value is None:
+            return
+        for node in ctx.net.nodes.values():
+            if not isinstance(node, WirelessNode):
+                continue
+            intfs = [radio.intf for radio in node.radios]
+            node.script([line for intf in intfs for line in shaping.delay_lines(intf, self.value)])
+            for intf in intfs:
+                shown = node.cmd(["tc", "qdisc", "show", "dev", intf]).stdout
+                if "netem" not in shown or "delay" not in shown:
+                    raise PolicyViolation(f"tx_delay {self.value:g} ms: [{node.name}] {intf} "
+                                          f"shows no netem delay: {shown.strip()!r}")
+                self.interfaces.append(f"{node.name}:{intf}")
+
+    def record(self) -> Dict[str, Any]:
+        return {"value": self.value, "interfaces": len(self.interfaces),
+                "mechanism": "netem delay on every radio interface's egress, read back"}
+
+
+def tx_delay(value: Optional[float]) -> TxDelay:
+    """Factory named in the catalog (``policies.tx_delay:tx_delay``)."""
+    return TxDelay(value)
