@@ -4,10 +4,11 @@
 
 In the emulation a router hands a frame it received to its radio again within microseconds of
 guest time; a 2004 router's interrupt, driver and forwarding path took longer. How much longer
-changes who starts first after a frame: a relay whose next frame waits begins later, inside
-the frame of a sender it cannot hear rather than before it, which is the collision an RTS/CTS
-exchange prevents (paper 000, ``000_tx_delay``). Read back with ``tc qdisc show``; a node
-whose interface does not show the delay fails the run.
+may change who starts first after a frame: a relay whose next frame waits could begin inside
+the frame of a sender it cannot hear rather than before it, the collision an RTS/CTS exchange
+prevents. Paper 000's ``000_tx_delay`` tested that (it did not happen at 0.5-2 ms;
+docs/results/papers/README.md). Read back with ``tc qdisc show``; a node whose interface does
+not show the delay fails the run.
 """
 from __future__ import annotations
 
