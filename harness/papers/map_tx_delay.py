@@ -14,7 +14,6 @@ Imports only the paper-analysis helpers (``analysis``, ``map_analysis``, ``map_v
 """
 from __future__ import annotations
 
-import statistics
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 from harness.papers import analysis as A
@@ -71,17 +70,15 @@ def collision_lines(records: Sequence[Mapping[str, Any]]) -> List[str]:
 
 
 def rtt_rows(records: Sequence[Mapping[str, Any]]) -> Dict[Tuple[float, int], float]:
-    """(latency, hops) -> mean RTT (ms) at a 1-segment window with RTS/CTS off."""
-    acc: Dict[Tuple[float, int], List[float]] = {}
-    for rec in records:
-        flows = rec.get("flows") or []
-        rtt = flows[0].get("rtt_mean_ms") if flows else None
-        if rec.get("status") != "ok" or rtt is None or A.param(rec, "topology.rts") \
-                or A.param(rec, "policy.rwnd_clamp") != 1:
-            continue
-        acc.setdefault((delay_of(rec), M.hops_of(A.param(rec, "topology.path"))),
-                       []).append(float(rtt))
-    return {k: statistics.fmean(v) for k, v in sorted(acc.items())}
+    """(latency, hops) -> the hop count's RTT (ms) at a 1-segment window with RTS/CTS off (the
+    mean over its paths, as the grid averages)."""
+    out: Dict[Tuple[float, int], float] = {}
+    for value, grid in V.grids(records, TX_DELAY).items():
+        for h in grid.hop_counts():
+            rtt = grid.avg(h, V.RATE, False, 1, "rtt")
+            if rtt is not None:
+                out[(value, h)] = rtt
+    return out
 
 
 def section_lines(records: Sequence[Mapping[str, Any]], grid: Sequence[Mapping[str, Any]]
