@@ -1,31 +1,32 @@
 #!/usr/bin/env bash
 # Install what the harness needs on a Debian/Ubuntu host, as root:
-#  - system tools: QEMU + debootstrap (the VM path), iproute2/iw/iperf3 (the native path),
-#    gcc + libnl-genl-3 (mediumd), python3-venv;
+#  - what the UML engine needs: the tools that build its kernel (flex, bison, bc, xz, patch,
+#    ccache) and every program a run starts, since a UML guest runs the host's programs
+#    (iw, iperf3, ping, hostapd, Open vSwitch ...: what the QEMU image carries, vm/packages.txt);
+#  - gcc + libnl-genl-3 (mediumd), python3-venv;
+#  - with --qemu, QEMU + debootstrap for the older engine (``--engine qemu``);
 #  - the project itself, editable, into .venv (Debian's python refuses system-wide pip);
 #  - with --dev, also the lint and type-check tools of requirements-dev.txt (CI passes it).
 # Safe to run again; it only adds what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEV=0
+QEMU=0
 for arg in "$@"; do
   case "$arg" in
     --dev) DEV=1 ;;
-    *) echo "install-host-deps: unknown argument $arg (allowed: --dev)" >&2; exit 2 ;;
+    --qemu) QEMU=1 ;;
+    *) echo "install-host-deps: unknown argument $arg (allowed: --dev, --qemu)" >&2; exit 2 ;;
   esac
 done
 
-APT_PACKAGES=(python3 python3-venv python3-pip qemu-system-x86 qemu-utils debootstrap e2fsprogs
-              iproute2 iw iperf3 kmod gcc make pkg-config libnl-genl-3-dev libnl-3-dev
-              ca-certificates)
-# What runs inside the namespaces when the emulation runs natively (a laptop whose kernel has
-# mac80211_hwsim): the guest image has the same (vm/packages.txt). A host without hwsim uses
-# the guest and does not need them.
-NATIVE_PACKAGES=(iputils-ping nftables ethtool tcpdump hostapd wpasupplicant openvswitch-switch)
-modules="/lib/modules/$(uname -r)"
-if [ -n "$(find "$modules" -name 'mac80211_hwsim.ko*' -print -quit 2>/dev/null)" ] ||
-   grep -qs mac80211_hwsim "$modules/modules.builtin"; then
-  APT_PACKAGES+=("${NATIVE_PACKAGES[@]}")
+APT_PACKAGES=(python3 python3-venv python3-pip iproute2 iw iperf3 kmod gcc make pkg-config
+              libnl-genl-3-dev libnl-3-dev ca-certificates
+              flex bison bc xz-utils patch ccache apt-utils
+              iputils-ping nftables ethtool tcpdump hostapd wpasupplicant openvswitch-switch
+              wireless-regdb psmisc procps util-linux)
+if [ "$QEMU" -eq 1 ]; then
+  APT_PACKAGES+=(qemu-system-x86 qemu-utils debootstrap e2fsprogs busybox-static)
 fi
 
 if [ "$(id -u)" -ne 0 ]; then

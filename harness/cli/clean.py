@@ -26,6 +26,7 @@ PLUMBING = (
     "harness.kernel.hostapd",
     "harness.medium.daemon",
     "harness.vm.machine",
+    "harness.vm.uml",
 )
 
 

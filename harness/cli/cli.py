@@ -50,6 +50,9 @@ def cmd_cli(args: argparse.Namespace) -> int:
     if kind != "script":
         sources.load(args.target, args.options)  # every key checked before anything starts
     from harness.vm.dispatch import needs_vm
+    from harness.vm.engine import engine
+    if needs_vm() and engine() == "uml":
+        return in_uml(args)
     if needs_vm():
         return in_vm(args)
     if kind == "script":
@@ -89,6 +92,32 @@ def _prompt_on(topo: Topology, medium: Any, name: str) -> int:
     net.start()
     errors = open_prompt(Session(net, name=name, show_path=host_view_from_env()))
     return 1 if errors and not sys.stdin.isatty() else 0
+
+
+# -- in a UML guest ------------------------------------------------------------------------
+def in_uml(args: argparse.Namespace) -> int:
+    """The prompt in a fresh UML guest on this terminal, on the host's clock (a person types
+    at it: ``ping -c3`` takes three seconds); it writes captures and pictures to this directory,
+    the only host folder it may write. Piped commands become the guest command's input."""
+    from harness.vm import uml_dispatch
+    argv = ["cli"] + ([args.target] if args.target else []) + list(args.options)
+    kernel = uml_dispatch.prepare()
+    print(f"harness: starting the VM: a UML guest on this terminal ({kernel.label()}, the "
+          "host's clock)", file=sys.stderr, flush=True)
+    script = uml_dispatch.harness_script(argv)
+    if not sys.stdin.isatty():
+        return uml_dispatch.run_script(script, output=Path.cwd(), stdin=sys.stdin.buffer.read(),
+                                       clock="host")
+    size = shutil.get_terminal_size((80, 24))
+    script = f"stty rows {size.lines} cols {size.columns} 2>/dev/null\n{script}"
+    import termios
+    import tty
+    saved = termios.tcgetattr(sys.stdin.fileno())
+    try:
+        tty.setraw(sys.stdin.fileno())  # every key, Ctrl-C too, goes to the guest's terminal
+        return uml_dispatch.run_script(script, output=Path.cwd(), console=True, clock="host")
+    finally:
+        termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved)
 
 
 # -- in the VM -----------------------------------------------------------------------------

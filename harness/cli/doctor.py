@@ -24,6 +24,23 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             line += f"\n  {'':3} {'':<{width}}  fix: {c.fix}"
         print(line)
     print()
+    from harness.vm.engine import availability, engine
+    from harness.vm.uml_kernel import cached_kernel, recipe
+    chosen = engine()
+    print(f"Engine: {chosen} (--engine or HARNESS_ENGINE change it)")
+    for name, why in availability().items():
+        extra = ""
+        if name == "uml" and not why:
+            kernel = cached_kernel()
+            extra = (f": {kernel.label()} built, variants {', '.join(kernel.variants()) or 'none'}"
+                     if kernel else f": its kernel (Debian's {recipe().package}) is built at "
+                     "first use, about 12 minutes once")
+        print(f"  {'ok ' if not why else 'NO '} {name:<7} {why or 'usable'}{extra}")
+    print()
+    if chosen == "uml":
+        print("Runs go to User-Mode Linux guests: one per run, virtual time, pinned to one host "
+              "CPU each; one seed gives one result (docs/engine.md).")
+        return 0 if not availability()["uml"] else 1
     if in_vm():
         print("Running inside the harness VM: emulation runs here.")
     elif native_capable():

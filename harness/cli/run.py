@@ -59,9 +59,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--no-report", dest="report", action="store_false",
                    help="do not print the summary table nor write OUTPUT/report.md at the end")
     p.add_argument("--jobs", metavar="N", type=job_count,
-                   help="runs executed at once, each in its own VM where this host has no "
-                        "mac80211_hwsim (default: one per host core in virtual time, one per two "
-                        "cores on the wall clock; natively 1)")
+                   help="runs executed at once, each in a guest of its own pinned to a host "
+                        "CPU (default: one per host CPU; natively 1). The records do not "
+                        "depend on it (docs/engine.md)")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="send the runs to Dask distributed workers: a scheduler address "
                         "(tcp://host:8786) or local:N for N workers on this machine; also "
@@ -285,6 +285,14 @@ def make_pool(args: argparse.Namespace) -> Optional[RunPool]:
         return ClusterPool(cluster)
     jobs = args.jobs if args.jobs is not None else default_jobs()
     seeded = bool(getattr(args, "seeded_vm", False))
+    from harness.vm import dispatch
+    from harness.vm.engine import engine
+    if dispatch.needs_vm() and engine() == "uml":
+        if seeded:
+            raise HarnessError("--seeded-vm is for --engine qemu: the uml engine boots a fresh "
+                               "guest from the run's seed for every run already")
+        from harness.parallel.local import LocalPool
+        return LocalPool(jobs)  # one guest per run, even at --jobs 1
     if seeded:
         from harness.vm import dispatch
         if not dispatch.needs_vm():
@@ -302,6 +310,10 @@ def default_jobs() -> int:
     from harness.vm import dispatch
     if not dispatch.needs_vm():
         return 1
+    from harness.vm.engine import engine
+    if engine() == "uml":
+        from harness.vm.uml import host_cpus
+        return len(host_cpus())
     from harness.vm.machine import vm_slots
     return vm_slots()
 

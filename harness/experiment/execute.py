@@ -89,6 +89,7 @@ def environment() -> Dict[str, Any]:
     clock = os.environ.get("HARNESS_VM_CLOCK", "realtime") if in_vm else "realtime"
     return {"kernel": platform.release(), "iperf3": _iperf3_version(),
             "where": "vm" if in_vm else "native", "accel": accel,
+            "engine": os.environ.get("HARNESS_GUEST", "qemu") if in_vm else "native",
             "cpus": os.cpu_count(), "clock": clock}
 
 

@@ -58,7 +58,7 @@ def checks() -> List[Check]:
     hw = hwsim_available()
     out.append(Check("mac80211_hwsim", hw, "loadable" if hw else "not in this kernel",
                      "install your distribution's extra modules (Ubuntu: linux-modules-extra-$(uname -r)),"
-                     " or let the harness use its VM (automatic)"))
+                     " or use the default engine, uml (its kernel has it built in)"))
     out.append(Check("debugfs", Path("/sys/kernel/debug").exists(), "/sys/kernel/debug",
                      "mount -t debugfs debugfs /sys/kernel/debug", needed_for_native=False))
     missing_tcp = [m for m in MAINLINE_MODULES if not tcp_module_available(m)]
@@ -70,9 +70,18 @@ def checks() -> List[Check]:
                      "kernel module sch_netem", needed_for_native=False))
     out.append(Check("openvswitch", _modprobe_dry("openvswitch"), "kernel datapath",
                      "kernel module openvswitch (hybrid LAN topologies)", needed_for_native=False))
+    # every program a run starts (a UML guest runs the host's programs: the host needs them)
     for tool, pkg, native in [("ip", "iproute2", True), ("iw", "iw", True),
                               ("iperf3", "iperf3", True), ("ss", "iproute2", True),
+                              ("ping", "iputils-ping", True), ("tc", "iproute2", True),
+                              ("nft", "nftables", False), ("ethtool", "ethtool", False),
+                              ("tcpdump", "tcpdump", False), ("hostapd", "hostapd", False),
+                              ("wpa_supplicant", "wpasupplicant", False),
                               ("ovs-vsctl", "openvswitch-switch", False),
+                              ("ovsdb-server", "openvswitch-switch", False),
+                              ("ovs-vswitchd", "openvswitch-switch", False),
+                              ("modprobe", "kmod", True), ("depmod", "kmod", True),
+                              ("taskset", "util-linux", True),
                               ("gcc", "gcc", True), ("make", "make", True),
                               ("pkg-config", "pkg-config", True)]:
         path = shutil.which(tool)
@@ -82,7 +91,13 @@ def checks() -> List[Check]:
                            capture_output=True).returncode == 0 if shutil.which("pkg-config") else False
     out.append(Check("libnl-genl-3", libnl, "for building mediumd",
                      "apt-get install libnl-genl-3-dev"))
-    # what the VM path needs
+    # what the UML engine needs to build its kernel (once)
+    for tool, pkg in [("flex", "flex"), ("bison", "bison"), ("bc", "bc"), ("xz", "xz-utils"),
+                      ("patch", "patch"), ("apt-get", "apt")]:
+        path = shutil.which(tool)
+        out.append(Check(f"{tool} (UML kernel build)", path is not None, path or "not found",
+                         f"apt-get install {pkg}", needed_for_native=False))
+    # what the QEMU engine needs
     for tool, pkg in [("qemu-system-x86_64", "qemu-system-x86"), ("debootstrap", "debootstrap"),
                       ("mkfs.ext4", "e2fsprogs")]:
         path = shutil.which(tool)

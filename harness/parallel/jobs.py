@@ -24,6 +24,7 @@ from harness.errors import HarnessError
 from harness.parallel.worker import Job, encode, parse_record
 from harness.paths import code_root
 from harness.vm import dispatch
+from harness.vm.engine import engine
 from harness.vm.image import ensure_image
 from harness.vm.machine import VM, VMConfig, choose_accel
 
@@ -47,6 +48,14 @@ def process_cpu_seconds(pid: int) -> Optional[float]:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def kernel_variant(job: Job) -> Optional[str]:
+    """The kernel build a run asks for (policy ``mac80211``: an edited mac80211 is a second
+    kernel binary in the UML engine)."""
+    policy = job.run.params.get("policy") or {}
+    value = policy.get("mac80211") if isinstance(policy, dict) else None
+    return str(value) if value else None
+
+
 class JobFailed(HarnessError):
     """A job gave no record: its worker, its VM or its process failed (the run's own failures
     come back as records with status ``failed``)."""
@@ -65,6 +74,8 @@ class JobRunner:
         self._lock = threading.Lock()
         self._closed = False
         self._fork_server_started = False
+        self._guest: Any = None
+        self._told = False
 
     @property
     def closed(self) -> bool:
@@ -78,7 +89,9 @@ class JobRunner:
         if self._closed:
             raise JobFailed(f"{self.name} is closed")
         t0 = time.monotonic()
-        if dispatch.needs_vm():
+        if dispatch.needs_vm() and engine() == "uml":
+            record, cpu = self._in_uml(job)
+        elif dispatch.needs_vm():
             record, cpu = self._in_vm(job)
         else:
             record, cpu = self._in_process(job), None
@@ -100,6 +113,44 @@ class JobRunner:
             with self._lock:
                 self._proc = None
         return self._record(job, out, err, proc.returncode)
+
+    # -- in a UML guest of its own ----------------------------------------------------
+    def _in_uml(self, job: Job) -> Tuple[Dict[str, Any], Optional[float]]:
+        """A fresh guest for every run, seeded with the run's seed and booted with the kernel
+        the run asks for: its record depends on nothing else (docs/engine.md)."""
+        from harness.vm import uml_dispatch
+        from harness.vm.uml import GuestHung, UMLConfig, UMLGuest
+        kernel = uml_dispatch.prepare()
+        guest = UMLGuest(kernel, UMLConfig(seed=job.run.seed, variant=kernel_variant(job)))
+        with self._lock:
+            if self._closed:
+                raise JobFailed(f"{self.name} is closed")
+            self._guest = guest
+        if not self._told:
+            self.say(f"{self.name}: a fresh UML guest per run ({kernel.label()}, virtual "
+                     "time, one host CPU each)")
+            self._told = True
+        out: list = []
+        err: Deque[str] = collections.deque(maxlen=200)
+        script = uml_dispatch.cache_script() + \
+            f"exec {sys.executable} -m {WORKER_MODULE}"
+        try:
+            rc = guest.run(script, env=uml_dispatch.guest_env(job.run.seed), cwd=str(code_root()),
+                           on_out=out.append, on_err=err.append, stdin=encode(job).encode())
+        except GuestHung as error:
+            from harness.experiment.runner import base_environment, failed_record
+            record = failed_record(job.experiment, job.run, base_environment(), str(error))
+            return record, None
+        except (OSError, HarnessError) as error:
+            raise JobFailed(f"{self.name}: the UML guest failed during run {job.run.run_id}: "
+                            f"{error}") from None
+        finally:
+            with self._lock:
+                self._guest = None
+        record = self._record(job, "".join(out), "".join(err), rc)
+        if guest.boot_seconds is not None:
+            record.setdefault("timing", {})["boot_seconds"] = round(guest.boot_seconds, 3)
+        return record, None
 
     # -- in a VM ----------------------------------------------------------------------
     def _boot(self, seed: Optional[int] = None) -> VM:
@@ -185,6 +236,9 @@ class JobRunner:
         with self._lock:
             self._closed = True
             proc = self._proc
+            guest = self._guest
+        if guest is not None:
+            guest.stop()
         if proc is not None and proc.poll() is None:
             proc.terminate()  # the worker tears its run down (SIGTERM = Ctrl-C)
             try:

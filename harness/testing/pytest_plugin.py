@@ -61,8 +61,8 @@ def pytest_configure(config: pytest.Config) -> None:
 # -- deciding where emulation runs ------------------------------------------------------------
 def _where_emulation_runs(config: pytest.Config) -> str:
     """'here', 'vm', or a reason to skip."""
-    from harness.kernel.host import in_vm, native_capable
-    if in_vm() or native_capable():  # native_capable() means root and a loadable hwsim
+    from harness.vm.dispatch import needs_vm
+    if not needs_vm():  # in a guest, or --engine native (root and a loadable hwsim)
         return "here"
     if config.getoption("--no-vm"):
         return "no mac80211_hwsim on this host and --no-vm given"
@@ -113,7 +113,9 @@ class RemoteBatch:
         self._lock = threading.Lock()
 
     def run(self, config: pytest.Config) -> None:
+        from harness.vm.engine import engine
         from harness.vm.machine import vm_slots
+        from harness.vm.uml import host_cpus
         tr = config.pluginmanager.get_plugin("terminalreporter")
         raw: Callable[[str], object] = tr.write if tr else sys.stdout.write
 
@@ -121,9 +123,11 @@ class RemoteBatch:
             with self._lock:
                 raw(text)
 
-        shards = split_by_module(self.nodeids, vm_slots())
-        write(f"\nharness: {len(self.nodeids)} emulation test(s) need mac80211_hwsim: "
-              f"running them in {len(shards)} harness VM(s)\n")
+        uml = engine() == "uml"
+        shards = split_by_module(self.nodeids, len(host_cpus()) if uml else vm_slots())
+        where = "UML guest(s)" if uml else "harness VM(s)"
+        write(f"\nharness: {len(self.nodeids)} emulation test(s): running them in "
+              f"{len(shards)} {where}\n")
         cwd = os.getcwd()
         try:
             os.chdir(self.rootdir)
@@ -149,9 +153,12 @@ class RemoteBatch:
         report_host = cache_dir() / "guest" / f"outcomes-{os.getpid()}-{index}.json"
         report_host.parent.mkdir(parents=True, exist_ok=True)
         report_host.unlink(missing_ok=True)
+        from harness.vm.engine import engine
+        uml = engine() == "uml"  # the guest sees the host's paths and writes the report folder
+        report_guest = str(report_host) if uml else f"{GUEST_CACHE}/{report_host.name}"
         argv = ["python3", "-m", "pytest", "-p", "no:cacheprovider", "-q",
                 "-p", "harness.testing.pytest_plugin",
-                f"{REMOTE_REPORT_OPTION}={GUEST_CACHE}/{report_host.name}"] + self.passthrough
+                f"{REMOTE_REPORT_OPTION}={report_guest}"] + self.passthrough
         script = "exec " + " ".join(shlex.quote(a) for a in argv + nodeids)
         pending = [""]
 
@@ -166,7 +173,8 @@ class RemoteBatch:
 
         error = None
         try:
-            run_script_in_vm(script, quiet=False, on_out=out)
+            run_script_in_vm(script, quiet=False, on_out=out,
+                             output=report_host.parent if uml else None)
         except HarnessError as err:
             error = f"the harness VM could not run the emulation tests: {err}"
         if pending[0]:

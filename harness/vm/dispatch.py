@@ -1,4 +1,5 @@
-"""Run a harness command in the guest whenever this host cannot run hwsim natively."""
+"""Run a harness command in a guest: a UML one (the default engine, harness.vm.uml_dispatch)
+or the QEMU one (``--engine qemu``, or a host without hwsim before UML); ``native`` runs here."""
 from __future__ import annotations
 
 import os
@@ -12,6 +13,7 @@ from harness.experiment.revision import ENV as REVISION_ENV
 from harness.experiment.revision import code_revision
 from harness.kernel.host import in_vm, native_capable
 from harness.paths import cache_dir, code_root
+from harness.vm.engine import engine
 from harness.vm.image import ensure_image
 from harness.vm.machine import VM, Share, VMConfig, choose_accel
 
@@ -130,10 +132,15 @@ def host_view(shares: List[Share]) -> Callable[[str], str]:
 def run_script_in_vm(script: str, *, out: TextIO = sys.stderr, quiet: bool = False,
                      extra_shares: Optional[List[Share]] = None, host_paths: bool = True,
                      on_out: Optional[Callable[[str], object]] = None,
-                     clock: Optional[str] = None) -> int:
+                     clock: Optional[str] = None, output: Optional[Path] = None) -> int:
     """Boot a guest, run a bash script from the caller's directory, stream output (its
     paths shown as the host's, unless ``host_paths`` is false), stop. ``on_out`` takes the
-    script's standard output instead of this process's; ``clock`` overrides the guest's."""
+    script's standard output instead of this process's; ``clock`` overrides the guest's.
+    ``output``: the host folder a UML guest may write (a QEMU guest writes its shares)."""
+    if engine() == "uml":
+        from harness.vm import uml_dispatch
+        return uml_dispatch.run_script(script, on_out=on_out, quiet=quiet, out=out,
+                                       output=output)
     image = ensure_image(out=out)
     shares, guest_cwd = shares_for(Path.cwd())
     shares = shares + list(extra_shares or [])
@@ -213,14 +220,22 @@ def harness_argv_script(argv: List[str]) -> str:
 
 
 def needs_vm() -> bool:
-    """True when this host cannot run the emulation itself (no hwsim) and is not the guest."""
-    return not (in_vm() or native_capable())
+    """True when runs go to a guest: the engine is ``uml`` or ``qemu`` and this is not one.
+    (Before UML, the QEMU guest served hosts without hwsim only: ``qemu`` keeps that.)"""
+    chosen = engine()
+    if chosen == "native" or in_vm():
+        return False
+    if chosen == "uml":
+        return True
+    return os.environ.get("HARNESS_ENGINE") == "qemu" or not native_capable()
 
 
 def maybe_in_vm(argv: List[str]) -> Optional[int]:
     """Run ``harness ARGV`` in the guest if this host cannot run it; None means: run here."""
     if not needs_vm():
         return None
+    if engine() == "uml":  # the guest sees the host's paths as they are
+        return run_script_in_vm(harness_argv_script(argv))
     shares, _ = shares_for(Path.cwd())
     argv, extra = map_host_paths(argv, shares)
     return run_script_in_vm(harness_argv_script(argv), extra_shares=extra)

@@ -1,0 +1,347 @@
+"""One User-Mode Linux guest in virtual time: boot, run one shell script, power off.
+
+A guest is one host process (the UML kernel) pinned to one host CPU; its processes are host
+processes it traces. ``time-travel=inf-cpu``: CPU work costs no guest time, the guest's clock
+jumps from timer to timer, so results depend on nothing but what the guest is given. Its root
+is the host's ``/`` through hostfs, read-only; scratch is tmpfs; it writes only its run folder
+(``/run/hx`` in the guest: the script's output, exit status and heartbeat) and at most one host
+folder (``UMLConfig.output``, at its own path). ``vm/uml/init.sh`` is its PID 1.
+
+What may differ between two runs of one seed is kept off the kernel's random state: the host's
+randomness is cut off and only ``HX_SEED`` of the command line is mixed in
+(``vm/uml/patches``), the boot's wall clock is fixed (``time-travel-start``).
+
+Hazards (docs/engine.md): anything that spins stops the guest's clock; a wall-clock watchdog
+(``HARNESS_UML_WATCHDOG`` seconds without the guest's clock moving) kills such a guest and says
+which guest process was running. The UML process gets PR_SET_PDEATHSIG, so it dies with the
+harness even on SIGKILL; its run folder is claimed and ``harness clean`` removes what a killed
+harness left.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Callable, Dict, List, Optional, TextIO
+
+from harness.errors import HarnessError
+from harness.kernel import cleanup
+from harness.paths import cache_dir, project_file
+from harness.vm.uml_kernel import UMLKernel
+
+RUNDIR_PREFIX = "hx-uml-"
+#: The guest's wall clock at boot (2023-11-14): fixed, so the host's clock never leaks in.
+TIME_TRAVEL_START_NS = 1_700_000_000_000_000_000
+#: Wall seconds without the guest's clock advancing before the watchdog kills it.
+WATCHDOG_ENV = "HARNESS_UML_WATCHDOG"
+DEFAULT_WATCHDOG_S = 120.0
+#: ``HARNESS_UML_KEEP=1`` keeps every run folder (to read a guest's files after it stopped).
+KEEP_ENV = "HARNESS_UML_KEEP"
+
+
+def runs_base() -> Path:
+    base = cache_dir() / "uml" / "runs"
+    base.mkdir(parents=True, exist_ok=True)
+    return base
+
+
+def host_cpus() -> List[int]:
+    return sorted(os.sched_getaffinity(0))
+
+
+class CPUSlot:
+    """A host CPU for one guest: one flock file per CPU in the cache, so guests of every harness
+    process on this host share the CPUs one each (a guest that shares a CPU is slower and an
+    unpinned one ten times slower, docs/engine.md). Released when the process dies."""
+
+    def __init__(self) -> None:
+        self.file: Optional[IO[str]] = None
+        self.cpu: Optional[int] = None
+        self.cancelled = threading.Event()
+
+    def acquire(self, out: Optional[TextIO] = None) -> int:
+        directory = cache_dir() / "uml" / "cpus"
+        directory.mkdir(parents=True, exist_ok=True)
+        told = False
+        while not self.cancelled.is_set():
+            for cpu in host_cpus():
+                f = open(directory / f"cpu-{cpu}.lock", "w")
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    f.close()
+                    continue
+                self.file, self.cpu = f, cpu
+                return cpu
+            if not told and out is not None:
+                print(f"harness: waiting for a free host CPU ({len(host_cpus())} guests at a "
+                      "time on this host)", file=out, flush=True)
+                told = True
+            self.cancelled.wait(0.5)
+        raise HarnessError("the guest was stopped while it waited for a host CPU")
+
+    def release(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file, self.cpu = None, None
+
+
+@dataclass
+class UMLConfig:
+    seed: int = 0
+    #: the one host folder the guest may write, mounted at its own path (None: none)
+    output: Optional[Path] = None
+    #: the job's standard input and output are this terminal (``harness cli``)
+    console: bool = False
+    #: the kernel binary: None for the stock one, else a variant (``fail-avg-3.12``)
+    variant: Optional[str] = None
+    memory_mb: int = 1024
+    #: "virtual" (time travel, the default) or "host" (the host's wall clock: an interactive
+    #: prompt, where a person's typing must not let the guest's clock race ahead)
+    clock: str = "virtual"
+    watchdog_s: float = field(default_factory=lambda: float(
+        os.environ.get(WATCHDOG_ENV, DEFAULT_WATCHDOG_S)))
+
+
+class GuestHung(HarnessError):
+    """The guest's clock stopped advancing: something in it spins."""
+
+
+class UMLGuest:
+    """One boot of the kernel, for one script. ``run`` boots, runs, waits and cleans up."""
+
+    def __init__(self, kernel: UMLKernel, config: UMLConfig):
+        if config.variant and config.variant not in kernel.variants():
+            raise HarnessError(f"kernel variant {config.variant!r} is not built: allowed "
+                               f"{', '.join(kernel.variants()) or 'none'}")
+        self.kernel = kernel
+        self.config = config
+        self.proc: Optional[subprocess.Popen[bytes]] = None
+        self.rundir: Optional[Path] = None
+        self.slot = CPUSlot()
+        self.boot_seconds: Optional[float] = None
+        self.cpu: Optional[int] = None
+        self._stopped = threading.Event()
+        self.failure: Optional[str] = None
+
+    # -- the command line: identical for every run but the seed (docs/engine.md) -----------
+    def command_line(self, init: Path) -> List[str]:
+        c = self.config
+        clock = (["time-travel=inf-cpu", f"time-travel-start={TIME_TRAVEL_START_NS}"]
+                 if c.clock == "virtual" else [])
+        words = [str(self.kernel.binary(c.variant)), f"mem={c.memory_mb}M", *clock,
+                 "root=/dev/root", "rootfstype=hostfs", "rootflags=/", "ro",
+                 f"init={init}", "mac80211_hwsim.radios=0", "con=null", "con0=null,fd:2",
+                 "con1=fd:0,fd:1" if c.console else "con1=null", "quiet", "loglevel=3",
+                 *self.kernel.boot_args,
+                 f"HX_RUN={self.rundir}", f"HX_OUT={c.output or '-'}", f"HX_SEED={c.seed}"]
+        return words
+
+    def _prepare(self, script: str, env: Dict[str, str], cwd: str,
+                 stdin: Optional[bytes]) -> Path:
+        rundir = Path(tempfile.mkdtemp(prefix=RUNDIR_PREFIX, dir=runs_base()))
+        rundir.chmod(0o755)
+        cleanup.claim(rundir)
+        (rundir / "job.sh").write_text(script + "\n")
+        lines = [f"{k}={shlex.quote(v)}" for k, v in sorted(env.items())]
+        lines += [f"HX_CWD={shlex.quote(cwd)}", f"HX_CONSOLE={1 if self.config.console else 0}"]
+        (rundir / "env").write_text("\n".join(lines) + "\n")
+        if stdin is not None:
+            (rundir / "stdin").write_bytes(stdin)
+        for name in ("modules.builtin", "modules.builtin.modinfo"):
+            src = self.kernel.directory / name
+            if src.exists():
+                shutil.copy(src, rundir / name)
+        for name in ("out", "err"):
+            (rundir / name).touch()
+        if self.config.output is not None:
+            self.config.output.mkdir(parents=True, exist_ok=True)
+        return rundir
+
+    def run(self, script: str, *, env: Dict[str, str], cwd: str = "/",
+            on_out: Callable[[str], object] = lambda s: None,
+            on_err: Callable[[str], object] = lambda s: None,
+            stdin: Optional[bytes] = None, out: TextIO = sys.stderr) -> int:
+        """Boot, run ``script`` with ``sh`` in ``cwd``, stream its output, power off; its exit
+        code. ``GuestHung`` when the watchdog stopped it; HarnessError when it did not boot."""
+        self.rundir = self._prepare(script, env, cwd, stdin)
+        try:
+            self.cpu = self.slot.acquire(out)
+            init = project_file("vm", "uml", "init.sh")
+            argv = ["taskset", "-c", str(self.cpu)] + self.command_line(init)
+            t0 = time.monotonic()
+            stdio = None if self.config.console else subprocess.DEVNULL
+            log = open(self.rundir / "console.log", "wb")
+            self.proc = subprocess.Popen(argv, stdin=stdio, stdout=stdio or log,
+                                         stderr=log, preexec_fn=cleanup.die_with_parent,
+                                         start_new_session=not self.config.console)
+            return self._follow(t0, on_out, on_err)
+        finally:
+            self.stop()
+
+    def _follow(self, t0: float, on_out: Callable[[str], object],
+                on_err: Callable[[str], object]) -> int:
+        assert self.proc is not None and self.rundir is not None
+        readers = [(open(self.rundir / "out", "rb"), on_out), (open(self.rundir / "err", "rb"), on_err)]
+        last_beat, last_change = "", time.monotonic()
+        try:
+            while True:
+                for f, sink in readers:
+                    data = f.read()
+                    if data:
+                        sink(data.decode(errors="replace"))
+                done = self.proc.poll() is not None
+                status = self._status()
+                if status is not None and (done or status.startswith("HX-EXIT")):
+                    if not done:
+                        try:
+                            self.proc.wait(10)
+                        except subprocess.TimeoutExpired:
+                            pass
+                    for f, sink in readers:
+                        data = f.read()
+                        if data:
+                            sink(data.decode(errors="replace"))
+                    return self._exit_code(status)
+                if done:
+                    raise HarnessError(f"the UML guest stopped without an exit status "
+                                       f"(exit {self.proc.returncode}): "
+                                       f"{self._console_tail()}")
+                beat = self._read("beat") or ""
+                now = time.monotonic()
+                if beat != last_beat:
+                    if last_beat == "" and self.boot_seconds is None:
+                        self.boot_seconds = now - t0
+                    last_beat, last_change = beat, now
+                elif now - last_change > self.config.watchdog_s:
+                    raise GuestHung(self._hung_message(beat))
+                if self._stopped.is_set():
+                    raise HarnessError("the guest was stopped")
+                time.sleep(0.05)
+        finally:
+            for f, _ in readers:
+                f.close()
+
+    def _read(self, name: str) -> Optional[str]:
+        assert self.rundir is not None
+        try:
+            return (self.rundir / name).read_text()
+        except OSError:
+            return None
+
+    def _status(self) -> Optional[str]:
+        text = self._read("status")
+        return text.strip() if text else None
+
+    def _exit_code(self, status: str) -> int:
+        if status.startswith("HX-EXIT "):
+            return int(status.split()[1])
+        raise HarnessError(f"the UML guest could not start its job: {status}")
+
+    def _console_tail(self) -> str:
+        text = (self._read("console.log") or "").strip().splitlines()
+        return " | ".join(text[-6:]) or "no console output"
+
+    def _hung_message(self, beat: str) -> str:
+        """Which of the guest's processes were on the CPU: the host sees them as threads and
+        children of the UML process (their names are the guest programs')."""
+        running = []
+        assert self.proc is not None
+        for pid in [self.proc.pid] + _descendants(self.proc.pid):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            name = stat[stat.find("(") + 1:stat.rfind(")")]
+            state = stat.rsplit(")", 1)[1].split()[0]
+            if state == "R":
+                running.append(f"{name} (host pid {pid})")
+        who = ", ".join(running) or "none on the CPU"
+        return (f"the guest's clock stopped at {beat or '0'} s for "
+                f"{self.config.watchdog_s:.0f} wall s: something in it spins (running: {who}); "
+                f"killed ({WATCHDOG_ENV} sets the limit)")
+
+    def stop(self) -> None:
+        """Kill the guest (if it still runs) and remove its run folder; idempotent."""
+        self._stopped.set()
+        self.slot.cancelled.set()
+        proc = self.proc
+        if proc is not None and proc.poll() is None:
+            for pid in [proc.pid] + _descendants(proc.pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
+        self.slot.release()
+        if self.rundir is not None and os.environ.get(KEEP_ENV) != "1":
+            shutil.rmtree(self.rundir, ignore_errors=True)
+
+
+def _descendants(pid: int) -> List[int]:
+    children: Dict[int, List[int]] = {}
+    for p in cleanup.pids():
+        parent = cleanup.parent_pid(p)
+        if parent is not None:
+            children.setdefault(parent, []).append(p)
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+# -- clean-up after a killed harness (registered with harness.kernel.cleanup) ---------------
+def _guest_processes(base: Path) -> List[int]:
+    marker = f"HX_RUN={base}/{RUNDIR_PREFIX}"
+    return [pid for pid in cleanup.pids() if marker in cleanup.cmdline(pid)]
+
+
+def clean_guests(tag: Optional[str], report: cleanup.CleanReport,
+                 base: Optional[Path] = None) -> None:
+    """UML guests whose run folder's owner is gone, and their folders."""
+    if tag is not None:
+        return
+    base = runs_base() if base is None else base
+    stale = [pid for pid in _guest_processes(base)
+             if cleanup.owner_alive(Path(_rundir_of(pid))) is not True]
+    victims = stale + [c for pid in stale for c in _descendants(pid)]
+    for pid in stale:
+        report.add("process", f"{pid} UML guest {_rundir_of(pid)}")
+    cleanup.kill_all(victims)
+    for path in cleanup.abandoned_dirs(base, RUNDIR_PREFIX + "*", unclaimed=True):
+        cleanup.remove_abandoned(path, "UML run folder", report)
+
+
+def _rundir_of(pid: int) -> str:
+    for word in cleanup.cmdline(pid).split():
+        if word.startswith("HX_RUN="):
+            return word[len("HX_RUN="):]
+    return "?"
+
+
+def guests_left(tag: Optional[str], base: Optional[Path] = None) -> List[str]:
+    if tag is not None:
+        return []
+    base = runs_base() if base is None else base
+    left = [f"UML guest {pid}" for pid in _guest_processes(base)
+            if cleanup.owner_alive(Path(_rundir_of(pid))) is not True]
+    return left + [f"UML run folder {p}"
+                   for p in cleanup.abandoned_dirs(base, RUNDIR_PREFIX + "*", unclaimed=True)]
+
+
+cleanup.add_cleanup_callback("UML guests", clean_guests, stage="processes",
+                             leftovers=guests_left)

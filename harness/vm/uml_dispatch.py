@@ -1,0 +1,88 @@
+"""Harness commands in UML guests: what a guest is given, and one guest per command or run.
+
+The guest sees the host's files at their own paths (read-only), so a command needs no path
+mapping: the harness runs in it from this checkout and ``.venv``, natively (``HARNESS_IN_VM``).
+What it must not build or fetch itself is made ready on the host first (``prepare``: the
+kernel, mediumd), so that a guest's work, and with it its clock, is the same at every run.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, TextIO
+
+from harness.experiment.revision import ENV as REVISION_ENV
+from harness.experiment.revision import code_revision
+from harness.paths import cache_dir, code_root
+from harness.vm.uml import UMLConfig, UMLGuest
+from harness.vm.uml_kernel import UMLKernel, ensure_kernel
+
+#: The guest's harness cache: tmpfs, with the host's built mediumd bound in read-only.
+GUEST_CACHE = "/run/hx-cache"
+
+
+def prepare(out: TextIO = sys.stderr) -> UMLKernel:
+    """Everything a guest needs from the host, built here once: the kernel and mediumd."""
+    from harness.medium.build import ensure_mediumd
+    kernel = ensure_kernel(out=out)
+    for target in ("mediumd", "mediumsim"):
+        ensure_mediumd(target)
+    return kernel
+
+
+def guest_env(seed: int = 0) -> Dict[str, str]:
+    """The environment of a harness command in a UML guest: the caller's ``HARNESS_*``, the
+    checkout on the module path, fixed hash and locale settings, a cache of its own."""
+    env = {k: v for k, v in os.environ.items() if k.startswith("HARNESS_")}
+    for key in ("HARNESS_FORCE_VM", "HARNESS_ENGINE", "HARNESS_CACHE", "HARNESS_UML_KEEP"):
+        env.pop(key, None)
+    venv_bin = str(Path(sys.executable).parent)
+    env.update({"PYTHONPATH": str(code_root()), "HARNESS_IN_VM": "1",
+                "HARNESS_VM_CLOCK": "virtual", "HARNESS_GUEST": "uml",
+                "HARNESS_CACHE": GUEST_CACHE, "HARNESS_HOST_CACHE": str(cache_dir()),
+                "HARNESS_VM_SEED": str(seed), "PYTHONHASHSEED": "0",
+                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1", "HOME": "/root",
+                "LANG": "C.UTF-8", "TERM": os.environ.get("TERM", "dumb"),
+                "PATH": f"{venv_bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"})
+    revision = code_revision()
+    if revision:
+        env.setdefault(REVISION_ENV, revision)
+    return env
+
+
+def cache_script() -> str:
+    """Shell lines giving the guest its cache: tmpfs, the host's mediumd builds bound in."""
+    host = shlex.quote(str(cache_dir() / "mediumd"))
+    return (f"mkdir -p {GUEST_CACHE}/mediumd && mount --bind {host} {GUEST_CACHE}/mediumd "
+            "2>/dev/null\n")
+
+
+def run_script(script: str, *, seed: int = 0, output: Optional[Path] = None,
+               on_out: Optional[Callable[[str], object]] = None,
+               on_err: Optional[Callable[[str], object]] = None,
+               console: bool = False, stdin: Optional[bytes] = None,
+               variant: Optional[str] = None, cwd: Optional[str] = None,
+               env: Optional[Dict[str, str]] = None, quiet: bool = True,
+               clock: str = "virtual", out: TextIO = sys.stderr) -> int:
+    """``script`` (sh) in a fresh guest from the caller's directory; its exit code."""
+    kernel = prepare(out)
+    guest = UMLGuest(kernel, UMLConfig(seed=seed, output=output, console=console,
+                                       variant=variant, clock=clock))
+    if on_out is None:
+        on_out = lambda s: (sys.stdout.write(s), sys.stdout.flush())  # noqa: E731
+    if on_err is None:
+        on_err = lambda s: (sys.stderr.write(s), sys.stderr.flush())  # noqa: E731
+    if not quiet:
+        print(f"harness: running in a UML guest ({kernel.label()}, virtual time)", file=out,
+              flush=True)
+    full_env = dict(guest_env(seed), **(env or {}))
+    if clock != "virtual":
+        full_env["HARNESS_VM_CLOCK"] = "realtime"
+    return guest.run(cache_script() + script, env=full_env, cwd=cwd or os.getcwd(),
+                     on_out=on_out, on_err=on_err, stdin=stdin, out=out)
+
+
+def harness_script(argv: List[str]) -> str:
+    return f"exec {shlex.quote(sys.executable)} -m harness " + " ".join(shlex.quote(a) for a in argv)

@@ -1,0 +1,65 @@
+#!/bin/sh
+# PID 1 of a UML guest (harness/vm/uml.py). The root is the host's / through hostfs, read-only.
+# The kernel's command line gives, besides the seed: HX_RUN, the host folder of this run
+# (job.sh, env, and what the guest writes back: status, beat), and HX_OUT, the one host folder
+# the run may write (or "-"). Nothing else of the host is writeable: scratch is tmpfs.
+# Writes "HX-EXIT <code>" to the status file and powers the guest off.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+fail() {
+    echo "HX-INIT-FAILED $*" >/dev/console 2>/dev/null
+    echo "HX-INIT-FAILED $*" >"$HX_RUN/status.tmp" 2>/dev/null && mv "$HX_RUN/status.tmp" "$HX_RUN/status"
+    echo o >/proc/sysrq-trigger
+    sleep 10
+}
+mount -t proc proc /proc || fail "mount /proc"
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev 2>/dev/null || mount -t tmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts -o ptmxmode=0666 devpts /dev/pts
+mount -t tmpfs shm /dev/shm
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+# scratch: every folder a run's programs write (the host's stay untouched)
+for d in /tmp /run /var/run /var/tmp /var/log /var/lib/openvswitch /etc/openvswitch /root \
+         /var/lib/misc /etc/netns; do
+    [ -d "$d" ] && ! [ -L "$d" ] && mount -t tmpfs -o mode=0755 scratch "$d"
+done
+chmod 1777 /tmp /var/tmp
+mkdir -p /run/netns /run/hx /run/openvswitch /var/run/netns
+# the run's folder, then the one writeable host folder at its own path
+mount -t hostfs -o "$HX_RUN" none /run/hx || fail "mount $HX_RUN"
+if [ -n "$HX_OUT" ] && [ "$HX_OUT" != "-" ]; then
+    mount -t hostfs -o "$HX_OUT" none "$HX_OUT" || fail "mount $HX_OUT"
+fi
+# modprobe finds the built-in modules (the harness asks modprobe before it uses one)
+rel=$(uname -r)
+mkdir -p /run/hx-modules
+mount -t tmpfs modules /lib/modules 2>/dev/null || mount -t tmpfs modules /usr/lib/modules
+mkdir -p "/lib/modules/$rel"
+cp /run/hx/modules.builtin /run/hx/modules.builtin.modinfo "/lib/modules/$rel/" 2>/dev/null
+depmod -a "$rel" 2>/dev/null
+ip link set lo up
+hostname harness-uml
+# heartbeat: the host's watchdog reads the guest's clock from here
+( while :; do cut -d' ' -f1 /proc/uptime >/run/hx/beat.tmp && mv /run/hx/beat.tmp /run/hx/beat
+  sleep 1; done ) &
+# the job: its environment, its folder, its standard input (the console, or nothing)
+set -a
+. /run/hx/env
+set +a
+cd "$HX_CWD" 2>/dev/null || cd /
+if [ "$HX_CONSOLE" = 1 ]; then
+    setsid -c sh /run/hx/job.sh </dev/tty1 >/dev/tty1 2>&1
+    rc=$?
+elif [ -e /run/hx/stdin ]; then
+    sh /run/hx/job.sh </run/hx/stdin >/run/hx/out 2>/run/hx/err
+    rc=$?
+else
+    sh /run/hx/job.sh </dev/null >/run/hx/out 2>/run/hx/err
+    rc=$?
+fi
+echo "HX-EXIT $rc" >/run/hx/status.tmp && mv /run/hx/status.tmp /run/hx/status
+sync
+echo o >/proc/sysrq-trigger
+sleep 10
