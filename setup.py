@@ -13,7 +13,8 @@ setup(
     # `pip install .` (not only -e) can build the VM and mediumd.
     package_dir={"harness.resources.vm": "vm", "harness.resources.mediumd": "mediumd"},
     package_data={"topologies": ["*.yaml"],  # campus files (topologies/campus.py)
-                  "harness.resources.vm": ["*.txt", "guest/*", "initrd/*"],
+                  "harness.resources.vm": ["*.txt", "guest/*", "initrd/*", "uml/*", "uml/patches/*/*",
+                                           "kmod/*/*"],
                   "harness.resources.mediumd": ["Makefile", "*/*.c", "*/*.h", "*/*.mk",
                                                 "*/*/*.c", "*/*/*.h"]},
     install_requires=[

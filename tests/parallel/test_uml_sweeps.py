@@ -1,0 +1,127 @@
+"""The UML engine as a user drives it: ``harness run`` with one guest per run.
+
+    pair.yaml (2 runs) ──► harness run --jobs 1|2 ──► UML guest (seed of run A) ── A ──┐
+                                                  └─► UML guest (seed of run B) ── B ──┴─► store
+
+- one seed, one result: the records of a sweep are byte-identical (the ``timing`` field aside,
+  which holds the host's wall seconds) whether it ran at --jobs 1 or 2, and another
+  experiment seed gives other records;
+- a sweep killed (SIGKILL of ``harness``) at random moments leaves no guest process, no run
+  folder, no namespace once ``harness clean`` ran, and the sweep then resumes to the end.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from harness.vm.engine import engine
+
+pytestmark = [pytest.mark.parallel,
+              pytest.mark.skipif(engine() != "uml", reason="the engine is not uml")]
+
+EXPERIMENT = """\
+name: uml_pair
+topology: {builder: chain, phy: b, rate: 11, spacing: 200}
+flows: [{src: first, dst: last, duration: 3}]
+sweep:
+  topology.hops: [1, 2]
+repetitions: 1
+seed: SEED
+output: results/uml_pair
+"""
+
+
+def harness(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def experiment(tmp_path: Path, seed: int, hops: str = "[1, 2]") -> Path:
+    path = tmp_path / f"pair-{seed}.yaml"
+    path.write_text(EXPERIMENT.replace("SEED", str(seed)).replace("[1, 2]", hops))
+    return path
+
+
+def comparable(out: Path) -> Dict[str, str]:
+    """Each stored record as JSON text without its ``timing`` (host wall seconds)."""
+    files = sorted((out / "runs").glob("*.json"))
+    got = {}
+    for path in files:
+        record = json.loads(path.read_text())
+        record.pop("timing", None)
+        got[path.name] = json.dumps(record, sort_keys=True)
+    return got
+
+
+def run_sweep(yaml: Path, out: Path, jobs: int) -> Dict[str, str]:
+    proc = harness("run", str(yaml), "--jobs", str(jobs), "--output", str(out), "--no-report")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "UML guest" in proc.stderr, proc.stderr[-2000:]
+    got = comparable(out)
+    assert len(got) == 2, proc.stderr[-2000:]
+    for text in got.values():
+        record = json.loads(text)
+        assert record["status"] == "ok", record["error"]
+        assert record["environment"]["engine"] == "uml"
+        assert record["environment"]["clock"] == "virtual"
+        assert record["flows"][0]["throughput_bps"] > 100e3
+    return got
+
+
+def test_one_seed_one_result_at_one_and_two_jobs_another_seed_another(tmp_path):
+    first = run_sweep(experiment(tmp_path, 7), tmp_path / "a", jobs=1)
+    second = run_sweep(experiment(tmp_path, 7), tmp_path / "b", jobs=2)
+    assert first == second  # byte for byte, whatever ran beside each run
+    other = run_sweep(experiment(tmp_path, 8), tmp_path / "c", jobs=2)
+    assert len(other) == len(first) == 2
+    bytes_of = [[json.loads(t)["flows"][0]["bytes"] for t in sorted(d.values())]
+                for d in (first, other)]
+    assert bytes_of[0] != bytes_of[1], bytes_of
+
+
+def leftovers() -> List[str]:
+    from harness.cli.clean import PLUMBING
+    for module in PLUMBING:
+        importlib.import_module(module)
+    from harness.kernel import cleanup
+    return cleanup.harness_objects_left(None)
+
+
+def test_sweep_killed_at_twenty_random_moments_leaves_nothing(tmp_path):
+    yaml = experiment(tmp_path, 11, hops="[1, 2, 3, 4]")
+    out = tmp_path / "out"
+    rng = random.Random(1)
+    kills = 0
+    for moment in [rng.uniform(0.5, 12.0) for _ in range(20)]:
+        proc = subprocess.Popen([sys.executable, "-m", "harness", "run", str(yaml), "--jobs",
+                                 "2", "--output", str(out), "--no-report"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        time.sleep(moment)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)  # no handler runs: only PDEATHSIG and clean
+            kills += 1
+        proc.wait(60)
+        deadline = time.monotonic() + 30  # the guests die with their parent (PDEATHSIG)
+        while time.monotonic() < deadline and [x for x in leftovers() if "guest" in x]:
+            time.sleep(0.5)
+        clean = harness("clean")
+        assert clean.returncode == 0, clean.stderr
+        left = leftovers()
+        assert left == [], f"after a kill at {moment:.1f} s: {left}"
+        if len(comparable(out)) == 4:
+            break
+    assert kills >= 1
+    done = harness("run", str(yaml), "--jobs", "2", "--output", str(out), "--no-report")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert len(comparable(out)) == 4
+    assert leftovers() == []

@@ -1,0 +1,121 @@
+"""The UML engine's pure logic: engine choice, the kernel recipe's key, the guest's command line,
+CPU slots, which kernel a run boots. (Booting guests: tests/parallel/test_uml_sweeps.py.)"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.experiment.sweep import Run
+from harness.parallel.jobs import kernel_variant
+from harness.parallel.worker import Job
+from harness.vm import engine, uml_kernel
+from harness.vm.uml import CPUSlot, UMLConfig, UMLGuest, host_cpus
+from harness.vm.uml_kernel import UMLKernel
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for key in ("HARNESS_ENGINE", "HARNESS_FORCE_VM", "HARNESS_IN_VM"):
+        monkeypatch.delenv(key, raising=False)
+    return monkeypatch
+
+
+def test_engine_default_is_uml_and_a_bad_value_names_the_allowed_ones(clean_env):
+    assert engine.engine() == "uml"
+    clean_env.setenv("HARNESS_ENGINE", "kvm")
+    with pytest.raises(HarnessError, match="allowed values are uml, qemu, native"):
+        engine.engine()
+    with pytest.raises(HarnessError, match="--engine 'xen'"):
+        engine.choose("xen")
+
+
+def test_inside_a_guest_the_engine_is_native_and_force_vm_means_qemu(clean_env):
+    clean_env.setenv("HARNESS_FORCE_VM", "1")
+    assert engine.engine() == "qemu"
+    clean_env.setenv("HARNESS_IN_VM", "1")
+    assert engine.engine() == "native"
+
+
+def fake_kernel(tmp_path: Path, variants=()) -> UMLKernel:
+    return UMLKernel(tmp_path, {"release": "6.1.0", "variants": list(variants),
+                                "boot_args": []})
+
+
+def test_command_lines_of_two_runs_differ_only_in_run_folder_and_seed(tmp_path):
+    """Everything else on the command line is the same for every run (the kernel mixes only
+    HX_SEED into its random state: vm/uml/patches)."""
+    kernel = fake_kernel(tmp_path)
+    lines = []
+    for seed, folder in ((1, "a"), (1, "b"), (2, "a")):
+        guest = UMLGuest(kernel, UMLConfig(seed=seed))
+        guest.rundir = tmp_path / folder
+        lines.append(guest.command_line(Path("/init.sh")))
+    differ = [(x, y) for x, y in zip(lines[0], lines[1]) if x != y]
+    assert len(lines[0]) == len(lines[1]) and len(differ) == 1
+    assert differ[0][0].startswith("HX_RUN=")
+    differ = [(x, y) for x, y in zip(lines[0], lines[2]) if x != y]
+    assert differ == [("HX_SEED=1", "HX_SEED=2")]
+    assert "ro" in lines[0] and "rw" not in lines[0]  # the host's root is read-only
+    assert "time-travel=inf-cpu" in lines[0]
+
+
+def test_host_clock_guest_has_no_time_travel(tmp_path):
+    guest = UMLGuest(fake_kernel(tmp_path), UMLConfig(clock="host"))
+    guest.rundir = tmp_path
+    assert not [w for w in guest.command_line(Path("/i")) if w.startswith("time-travel")]
+
+
+def test_unknown_variant_is_refused_with_the_built_ones(tmp_path):
+    with pytest.raises(HarnessError, match="allowed fail-avg-3.12"):
+        UMLGuest(fake_kernel(tmp_path, ["fail-avg-3.12"]), UMLConfig(variant="other"))
+
+
+def test_recipe_hash_follows_the_fragment_and_the_patches(tmp_path, monkeypatch):
+    (tmp_path / "patches" / "6.1").mkdir(parents=True)
+    (tmp_path / "config.fragment").write_text("CONFIG_A=y\n")
+    monkeypatch.setattr(uml_kernel, "uml_dir", lambda: tmp_path)
+    r = uml_kernel.RECIPES["6.1"]
+    first = uml_kernel.recipe_hash(r)
+    assert uml_kernel.recipe_hash(r) == first
+    (tmp_path / "config.fragment").write_text("CONFIG_A=n\n")
+    second = uml_kernel.recipe_hash(r)
+    assert second != first
+    (tmp_path / "patches" / "6.1" / "0001-x.patch").write_text("--- a\n")
+    assert uml_kernel.recipe_hash(r) not in (first, second)
+    assert uml_kernel.recipe_hash(uml_kernel.RECIPES["7.3"]) != uml_kernel.recipe_hash(r)
+
+
+def test_unknown_kernel_series_names_the_allowed_ones(monkeypatch):
+    monkeypatch.setenv("HARNESS_UML_KERNEL", "5.10")
+    with pytest.raises(HarnessError, match="allowed values are 6.1, 7.3"):
+        uml_kernel.recipe()
+
+
+def test_a_run_asking_for_edited_mac80211_boots_that_kernel():
+    def job(policy):
+        params = {"topology": {"builder": "chain"}, "flows": [], "policy": policy}
+        return Job("e", Run(index=0, run_id="r", repetition=0, seed=1, point={}, params=params))
+    assert kernel_variant(job({"mac80211": "fail-avg-3.12"})) == "fail-avg-3.12"
+    assert kernel_variant(job({"mac80211": None})) is None
+    assert kernel_variant(job({})) is None
+
+
+def test_cpu_slots_give_each_guest_its_own_cpu(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_CACHE", str(tmp_path))
+    cpus = host_cpus()
+    assert len(cpus) >= 1
+    slots = [CPUSlot() for _ in cpus]
+    got = [s.acquire() for s in slots]
+    assert sorted(got) == cpus
+    late = CPUSlot()
+    threading.Timer(0.3, late.cancelled.set).start()
+    with pytest.raises(HarnessError, match="stopped while it waited"):
+        late.acquire()  # every CPU is taken: it waits until stopped
+    slots[0].release()
+    again = CPUSlot()
+    assert again.acquire() == got[0]
+    for s in slots[1:] + [again]:
+        s.release()
