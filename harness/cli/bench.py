@@ -8,6 +8,7 @@
 - ``harness bench clock``: wall seconds per emulated second, goodput and delivery lag of
   one-hop and chain cases, in virtual time and on the wall clock (bench/clock.py).
 - ``harness bench core``: events per second of the simulation core (bench/medium_core.py).
+- ``harness bench engine``: the engines side by side (bench/engine.py).
 - ``harness bench e2e``: lag percentiles and mediumd's CPU share during a saturated
   54 Mbit/s TCP flow (bench/medium_e2e.py).
 """
@@ -64,6 +65,10 @@ def register(sub: Subparsers) -> None:
     e.add_argument("args", nargs="*", help="passed to bench/medium_e2e.py (after --)")
     add_clock_option(e)
     e.set_defaults(func=cmd_e2e)
+    g = bsub.add_parser("engine", help="UML and QEMU side by side: wall s per emulated s, boot, "
+                                       "memory, --jobs speed-up (bench/engine.py)")
+    g.add_argument("args", nargs="*", help="passed to bench/engine.py (after --)")
+    g.set_defaults(func=cmd_engine)
 
 
 def parse_check(text: str, duration: float, tolerance: float) -> Check:
@@ -281,3 +286,7 @@ def cmd_core(args: argparse.Namespace) -> int:
 
 def cmd_e2e(args: argparse.Namespace) -> int:
     return _script("medium_e2e.py", args.args)
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    return _script("engine.py", args.args)

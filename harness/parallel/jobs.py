@@ -148,8 +148,10 @@ class JobRunner:
             with self._lock:
                 self._guest = None
         record = self._record(job, "".join(out), "".join(err), rc)
+        timing = record.setdefault("timing", {})
         if guest.boot_seconds is not None:
-            record.setdefault("timing", {})["boot_seconds"] = round(guest.boot_seconds, 3)
+            timing["boot_seconds"] = round(guest.boot_seconds, 3)
+        timing["host_peak_rss_mb"] = round(guest.peak_rss_mb, 1)
         return record, None
 
     # -- in a VM ----------------------------------------------------------------------

@@ -132,6 +132,8 @@ class UMLGuest:
         self.cpu: Optional[int] = None
         self._stopped = threading.Event()
         self.failure: Optional[str] = None
+        #: the largest resident memory of the guest's host processes seen while it ran (MB)
+        self.peak_rss_mb = 0.0
 
     # -- the command line: identical for every run but the seed (docs/engine.md) -----------
     def command_line(self, init: Path) -> List[str]:
@@ -193,8 +195,12 @@ class UMLGuest:
         assert self.proc is not None and self.rundir is not None
         readers = [(open(self.rundir / "out", "rb"), on_out), (open(self.rundir / "err", "rb"), on_err)]
         last_beat, last_change = "", time.monotonic()
+        next_rss = 0.0
         try:
             while True:
+                if time.monotonic() >= next_rss:  # the guest's host memory, sampled
+                    next_rss = time.monotonic() + 0.5
+                    self.peak_rss_mb = max(self.peak_rss_mb, _tree_rss_mb(self.proc.pid))
                 for f, sink in readers:
                     data = f.read()
                     if data:
@@ -288,6 +294,20 @@ class UMLGuest:
         self.slot.release()
         if self.rundir is not None and os.environ.get(KEEP_ENV) != "1":
             shutil.rmtree(self.rundir, ignore_errors=True)
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and its descendants (MB; shared pages counted once per
+    process, so an upper bound)."""
+    total = 0
+    for p in [pid] + _descendants(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except (OSError, ValueError):
+            pass
+    return total / 1024
 
 
 def _descendants(pid: int) -> List[int]:
