@@ -43,9 +43,9 @@ def guest_env(seed: int = 0) -> Dict[str, str]:
                 "HARNESS_VM_CLOCK": "virtual", "HARNESS_GUEST": "uml",
                 "HARNESS_CACHE": GUEST_CACHE, "HARNESS_HOST_CACHE": str(cache_dir()),
                 "HARNESS_VM_SEED": str(seed), "PYTHONHASHSEED": "0",
-                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1", "HOME": "/root",
+                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1", "HOME": "/run/hx-home",
                 "LANG": "C.UTF-8", "TERM": os.environ.get("TERM", "dumb"),
-                "PATH": f"{venv_bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"})
+                "PATH": f"/run/hx-bin:{venv_bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"})
     revision = code_revision()
     if revision:
         env.setdefault(REVISION_ENV, revision)

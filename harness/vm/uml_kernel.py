@@ -331,7 +331,7 @@ class Builder:
         if shutil.which("ccache"):
             argv.insert(2, "CC=ccache gcc")
         env = dict(os.environ, ARCH="um", LC_ALL="C",
-                   CCACHE_DIR=str(self.target.parent / "ccache"), KBUILD_BUILD_TIMESTAMP="@0",
+                   KBUILD_BUILD_TIMESTAMP="@0", KBUILD_BUILD_VERSION="1",
                    KBUILD_BUILD_USER="harness", KBUILD_BUILD_HOST="harness")
         return self.sh(step, argv, cwd=self.tree, env=env, on_line=on_line)
 

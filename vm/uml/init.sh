@@ -21,7 +21,7 @@ mount -t tmpfs shm /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 # scratch: every folder a run's programs write (the host's stay untouched)
-for d in /tmp /run /var/run /var/tmp /var/log /var/lib/openvswitch /etc/openvswitch /root \
+for d in /tmp /run /var/run /var/tmp /var/log /var/lib/openvswitch /etc/openvswitch \
          /var/lib/misc /etc/netns; do
     [ -d "$d" ] && ! [ -L "$d" ] && mount -t tmpfs -o mode=0755 scratch "$d"
 done
@@ -32,13 +32,34 @@ mount -t hostfs -o "$HX_RUN" none /run/hx || fail "mount $HX_RUN"
 if [ -n "$HX_OUT" ] && [ "$HX_OUT" != "-" ]; then
     mount -t hostfs -o "$HX_OUT" none "$HX_OUT" || fail "mount $HX_OUT"
 fi
-# modprobe finds the built-in modules (the harness asks modprobe before it uses one)
-rel=$(uname -r)
-mkdir -p /run/hx-modules
-mount -t tmpfs modules /lib/modules 2>/dev/null || mount -t tmpfs modules /usr/lib/modules
-mkdir -p "/lib/modules/$rel"
-cp /run/hx/modules.builtin /run/hx/modules.builtin.modinfo "/lib/modules/$rel/" 2>/dev/null
-depmod -a "$rel" 2>/dev/null
+mkdir -p /run/hx-home /var/log/openvswitch
+# Every module is built in: a modprobe first on PATH says so for those the kernel has
+# (modules.builtin), as the host's modprobe would for a loadable one.
+mkdir -p /run/hx-bin
+cat >/run/hx-bin/modprobe <<'EOF_MODPROBE'
+#!/bin/sh
+remove=0; names=""
+for a in "$@"; do
+    case "$a" in
+        -r|--remove) remove=1 ;;
+        -*|*=*) ;;
+        *) names="$names $(echo "$a" | tr - _)" ;;
+    esac
+done
+[ -n "$names" ] || exec /sbin/modprobe "$@"
+for m in $names; do
+    if ! tr - _ </run/hx/modules.builtin | grep -q "/$m\.ko\$"; then
+        echo "modprobe: FATAL: Module $m not found (this UML kernel has it neither built in nor as a module)" >&2
+        exit 1
+    fi
+done
+if [ "$remove" = 1 ]; then
+    echo "modprobe: FATAL: Module$names is builtin." >&2
+    exit 1
+fi
+exit 0
+EOF_MODPROBE
+chmod +x /run/hx-bin/modprobe
 ip link set lo up
 hostname harness-uml
 # heartbeat: the host's watchdog reads the guest's clock from here
