@@ -87,6 +87,8 @@ def environment() -> Dict[str, Any]:
     # natively, and in a guest on the host's wall clock, time is real; in a TCG guest under
     # QEMU's instruction counter it is virtual (docs/vm.md)
     clock = os.environ.get("HARNESS_VM_CLOCK", "realtime") if in_vm else "realtime"
+    if os.environ.get("HARNESS_GUEST") == "uml":
+        accel = "none"  # a UML guest's processes run on the host CPU, traced by its kernel
     return {"kernel": platform.release(), "iperf3": _iperf3_version(),
             "where": "vm" if in_vm else "native", "accel": accel,
             "engine": os.environ.get("HARNESS_GUEST", "qemu") if in_vm else "native",
