@@ -3,6 +3,7 @@ after another, resume where they stopped."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -32,6 +33,10 @@ def register(subparsers: Subparsers) -> None:
                     "checked before the first run starts); Ctrl-C stops the queue.")
     p.add_argument("files", nargs="+", metavar="file",
                    help="experiment YAML (see docs/experiments.md); several: a queue")
+    p.add_argument("--check-determinism", action="store_true",
+                   help="run the file's first run twice, each in a fresh guest, and compare "
+                        "the two records byte for byte (the timing field aside); stores "
+                        "nothing (docs/engine.md)")
     p.add_argument("--dry-run", action="store_true",
                    help="validate and list the runs (with done/pending status); run nothing")
     p.add_argument("--output", metavar="DIR", help="results directory (default: the file's output)")
@@ -230,6 +235,8 @@ def run_one(args: argparse.Namespace) -> int:
     out = output_dir(exp, args)
     check_output(out, "--output" if args.output else "output")
     store = Store(out)
+    if getattr(args, "check_determinism", False):
+        return check_determinism(exp, runs)
     if args.dry_run:
         points = len({tuple(sorted(map(str, r.point.items()))) for r in runs})
         reps = 1 if args.quick else exp.repetitions
@@ -335,3 +342,36 @@ def summarize(out: Path) -> None:
             print("  " + row)
     report = write_report(out)
     print(f"\nreport: {report}  (figures beside it; `harness plot {out}` for more)")
+
+
+def check_determinism(exp: schema.Experiment, runs: List[Run]) -> int:
+    """The first run of the file twice, each in a fresh guest (stored nowhere): 0 when the
+    records are byte-identical apart from ``timing``, 1 (with the keys that differ) when not."""
+    from harness.parallel.jobs import JobRunner
+    from harness.parallel.worker import Job
+    from harness.vm import dispatch
+    if not dispatch.needs_vm():
+        raise HarnessError("--check-determinism: the native engine runs on the wall clock, "
+                           "where reruns differ; allowed with --engine uml (or qemu)")
+    if not runs:
+        raise HarnessError(f"--check-determinism: {exp.name} has no runs")
+    run = runs[0]
+    texts = []
+    for attempt in (1, 2):
+        print(f"{exp.name}: run {run.run_id} ({run.label()}), pass {attempt} of 2 ...",
+              file=sys.stderr, flush=True)
+        runner = JobRunner(f"pass {attempt}", say=lambda text: None)
+        try:
+            record = runner.run(Job(exp.name, run))
+        finally:
+            runner.close()
+        record.pop("timing", None)
+        texts.append(json.dumps(record, sort_keys=True, indent=1))
+    if texts[0] == texts[1]:
+        print(f"{exp.name}: identical: run {run.run_id} gave the same record twice "
+              f"({len(texts[0])} bytes, status {json.loads(texts[0])['status']})")
+        return 0
+    first, second = (json.loads(t) for t in texts)
+    keys = sorted(k for k in set(first) | set(second) if first.get(k) != second.get(k))
+    print(f"{exp.name}: NOT identical: run {run.run_id} differs in {', '.join(keys)}")
+    return 1

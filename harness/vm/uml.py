@@ -186,9 +186,24 @@ class UMLGuest:
             self.proc = subprocess.Popen(argv, stdin=stdio, stdout=stdio or log,
                                          stderr=log, preexec_fn=cleanup.die_with_parent,
                                          start_new_session=not self.config.console)
+            self._watch()
             return self._follow(t0, on_out, on_err)
         finally:
             self.stop()
+
+    def _watch(self) -> None:
+        """A watcher that kills the guest's whole process group when the harness dies, even by
+        SIGKILL: PDEATHSIG reaches the UML kernel only, and its processes (the guest's
+        programs, which it traces, and its helper threads) would outlive it."""
+        assert self.proc is not None
+        pid = self.proc.pid
+        target = f"-{pid}" if not self.config.console else str(pid)
+        # as long as any process of the guest lives (the kernel itself dies first, by PDEATHSIG)
+        script = (f"trap '/bin/kill -KILL -- {target} 2>/dev/null; exit 0' TERM; "
+                  f"while /bin/kill -0 -- {target} 2>/dev/null; do sleep 0.2; done")
+        self._watcher = subprocess.Popen(["sh", "-c", script], stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         preexec_fn=_term_with_parent)
 
     def _follow(self, t0: float, on_out: Callable[[str], object],
                 on_err: Callable[[str], object]) -> int:
@@ -291,9 +306,24 @@ class UMLGuest:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 pass
+        if proc is not None and not self.config.console:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # what the guest's kernel left running
+            except (ProcessLookupError, PermissionError):
+                pass
+        watcher = getattr(self, "_watcher", None)
+        if watcher is not None and watcher.poll() is None:
+            watcher.kill()
+            watcher.wait()
         self.slot.release()
         if self.rundir is not None and os.environ.get(KEEP_ENV) != "1":
             shutil.rmtree(self.rundir, ignore_errors=True)
+
+
+def _term_with_parent() -> None:
+    """``preexec_fn``: SIGTERM when the thread that started the process dies."""
+    import ctypes
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def _tree_rss_mb(pid: int) -> float:
