@@ -1,7 +1,8 @@
-"""The Debian guest: recipe and cache (image), boot and agent (machine), dispatch of commands.
-
-Used wherever the host cannot run mac80211_hwsim natively (this machine, CI, macOS).
+"""The engines that run the emulation: which one (engine), the UML kernel and its guests
+(uml_kernel, uml, uml_dispatch: the default), the QEMU Debian guest (image, machine), and the
+dispatch of commands and runs to them (dispatch). docs/engine.md.
 
 May import: ``harness.errors``, ``harness.paths``, ``harness.kernel`` (what the host can do),
-``harness.experiment`` (a sweep sent to the guest). Only the front ends import it.
+``harness.medium`` (mediumd is built on the host before a guest boots), ``harness.experiment``
+(a sweep sent to a guest). Only the front ends and ``harness.parallel`` import it.
 """

@@ -51,8 +51,11 @@ def executor_module(fail_hops: int = 0):
 @pytest.fixture(autouse=True)
 def one_at_a_time(monkeypatch):
     """These tests drive the sequential runner: no pool of VMs by default (--jobs is tested
-    in tests/unit/test_parallel.py and, with real VMs, in tests/emulation)."""
+    in tests/unit/test_parallel.py and, with real VMs, in tests/emulation). The engine is the
+    QEMU one, whose sequential path these tests replace (the uml engine always uses a pool of
+    guests: tests/parallel/test_uml_sweeps.py)."""
     monkeypatch.setattr(run_cmd, "default_jobs", lambda: 1)
+    monkeypatch.setenv("HARNESS_ENGINE", "qemu")
 
 
 @pytest.fixture
