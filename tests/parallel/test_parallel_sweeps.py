@@ -129,3 +129,45 @@ def test_cluster_of_two_local_dask_workers(experiment, tmp_path):
                    "--no-report")
     got = check_store(out, proc)
     assert len({r["run_id"] for r in got}) == 2
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_cluster_of_a_real_dask_scheduler_and_worker_processes(experiment, tmp_path):
+    """``dask scheduler`` and ``dask worker`` as separate processes, as on a cluster:
+
+        harness run --cluster tcp://127.0.0.1:PORT ──► dask scheduler ──► dask worker (2 procs)
+    """
+    pytest.importorskip("distributed")
+    dask = Path(sys.executable).parent / "dask"
+    if not dask.exists():
+        pytest.skip("the dask command is not installed beside this Python")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    logs = tmp_path / "dask.log"
+    with open(logs, "w") as log:
+        scheduler = subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port",
+                                      str(port), "--no-dashboard"], stdout=log, stderr=log)
+        worker = subprocess.Popen([str(dask), "worker", address, "--nthreads", "1",
+                                   "--nworkers", "2", "--no-dashboard"], stdout=log, stderr=log)
+        try:
+            from distributed import Client
+            with Client(address, timeout=60) as client:  # wait for both workers to join
+                client.wait_for_workers(2, timeout=120)
+            out = tmp_path / "out"
+            proc = harness("run", str(experiment), "--cluster", address, "--output", str(out),
+                           "--no-report")
+            got = check_store(out, proc)
+            assert len({r["run_id"] for r in got}) == 2
+        finally:
+            for p in (worker, scheduler):
+                p.terminate()
+                try:
+                    p.wait(30)
+                except subprocess.TimeoutExpired:
+                    p.kill()
