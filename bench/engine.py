@@ -5,8 +5,9 @@ For each case of ``bench/engine/`` (one hop at 11 and 54 Mbit/s, the 7-hop 2 Mbi
 32-router campus, the hybrid LAN) and each engine this host can use, runs
 ``harness run CASE --engine E --jobs 1 --fresh`` and prints, from the stored record: wall
 seconds per emulated second (the host's wall seconds of the run over the guest's seconds of
-it), the guest's boot, the run's whole wall time, the guest's peak host memory and the
-goodput (a sanity check: both engines run the same Linux TCP over the same medium). Then the
+it), the guest's boot, the run's whole wall time, the guest's peak host memory, the goodput
+(a sanity check: both engines run the same Linux TCP over the same medium) and the medium's
+delivery lag p99 (how late mediumd handed frames to the kernel). Then the
 four-run ``pair4.yaml`` at --jobs 1 and --jobs 2: the speed-up of two pinned guests.
 
 Targets (issue 60, this 2-core machine): <= 0.1 wall s per emulated s on the 7-hop chain,
@@ -53,6 +54,7 @@ def run_case(case: str, engine: str, out: Path, jobs: int = 1) -> Dict[str, Any]
             "wall_per_emulated_s": round(host_s / guest_s, 3) if guest_s else None,
             "boot_s": timing.get("boot_seconds"), "peak_rss_mb": timing.get("host_peak_rss_mb"),
             "goodput_mbps": round((flows[0].get("throughput_bps") or 0) / 1e6, 3),
+            "lag_p99_us": ((r.get("medium") or {}).get("summary") or {}).get("lag_us", {}).get("p99"),
             "runs": len(records)}
 
 
@@ -103,7 +105,7 @@ def main(argv: List[str]) -> int:
         print(json.dumps({"cases": rows, "speedup": speed}, indent=1))
         return 0
     print(f"{'case':10} {'engine':6} {'wall/emul s':>11} {'target':>6} {'boot s':>6} "
-          f"{'run wall s':>10} {'peak MB':>7} {'Mbit/s':>7}  kernel")
+          f"{'run wall s':>10} {'peak MB':>7} {'Mbit/s':>7} {'lag p99 us':>10}  kernel")
     for r in rows:
         if r.get("error") and r.get("status") is None:
             print(f"{r['case']:10} {r['engine']:6} error: {r['error']}")
@@ -111,7 +113,8 @@ def main(argv: List[str]) -> int:
         target = TARGETS.get(r["case"])
         print(f"{r['case']:10} {r['engine']:6} {r['wall_per_emulated_s'] or 0:11.3f} "
               f"{'<=' + format(target, 'g') if target else '':>6} {r['boot_s'] or 0:6.2f} "
-              f"{r['host_s']:10.1f} {r['peak_rss_mb'] or 0:7.0f} {r['goodput_mbps']:7.2f}  "
+              f"{r['host_s']:10.1f} {r['peak_rss_mb'] or 0:7.0f} {r['goodput_mbps']:7.2f} "
+              f"{r['lag_p99_us'] if r['lag_p99_us'] is not None else '-':>10}  "
               f"{r['kernel']}" + (f"  FAILED: {r['error']}" if r["status"] != "ok" else ""))
     for s in speed:
         if "error" in s:
