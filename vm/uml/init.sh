@@ -8,7 +8,7 @@ PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 fail() {
     echo "HX-INIT-FAILED $*" >/dev/console 2>/dev/null
-    echo "HX-INIT-FAILED $*" >"$HX_RUN/status.tmp" 2>/dev/null && mv "$HX_RUN/status.tmp" "$HX_RUN/status"
+    echo "HX-INIT-FAILED $*" >/run/hx/status.tmp 2>/dev/null && mv /run/hx/status.tmp /run/hx/status
     echo o >/proc/sysrq-trigger
     sleep 10
 }
@@ -30,6 +30,7 @@ mkdir -p /run/netns /run/hx /run/openvswitch /var/run/netns
 # the run's folder, then the one writeable host folder at its own path
 mount -t hostfs -o "$HX_RUN" none /run/hx || fail "mount $HX_RUN"
 if [ -n "$HX_OUT" ] && [ "$HX_OUT" != "-" ]; then
+    mkdir -p "$HX_OUT" 2>/dev/null  # under a scratch tmpfs (/tmp/...): the mount point
     mount -t hostfs -o "$HX_OUT" none "$HX_OUT" || fail "mount $HX_OUT"
 fi
 mkdir -p /run/hx-home /var/log/openvswitch
