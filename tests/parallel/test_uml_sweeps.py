@@ -138,6 +138,7 @@ def test_a_guest_that_spins_is_stopped_by_the_watchdog(monkeypatch):
     from harness.vm import uml_dispatch
     from harness.vm.uml import GuestHung
     monkeypatch.setenv("HARNESS_UML_WATCHDOG", "8")
+    before = set(leftovers())
     t0 = time.monotonic()
     with pytest.raises(GuestHung) as caught:
         uml_dispatch.run_script("sleep 2; exec sh -c 'while :; do :; done'")
@@ -145,4 +146,4 @@ def test_a_guest_that_spins_is_stopped_by_the_watchdog(monkeypatch):
     message = str(caught.value)
     assert "clock stopped" in message and "spins" in message, message
     assert "(host pid" in message, message
-    assert leftovers() == []
+    assert set(leftovers()) <= before
