@@ -201,7 +201,13 @@ class UMLGuest:
         pid = self.proc.pid
         target = f"-{pid}" if not self.config.console else str(pid)
         # as long as any process of the guest lives (the kernel itself dies first, by PDEATHSIG)
-        script = (f"trap '/bin/kill -KILL -- {target} 2>/dev/null; exit 0' TERM; "
+        # (on a terminal the kernel shares the harness's process group: its processes are
+        # found by the run folder on their command line instead)
+        # ("[/]": the pattern does not match the watcher's own command line)
+        folder = str(self.rundir)
+        mark = f'"HX_RUN=[{folder[0]}]{folder[1:]} "'
+        script = (f"trap '/bin/kill -KILL -- {target} 2>/dev/null; pkill -KILL -f {mark}; "
+                  "exit 0' TERM; "
                   f"while /bin/kill -0 -- {target} 2>/dev/null; do sleep 0.2; done")
         self._watcher = subprocess.Popen(["sh", "-c", script], stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
