@@ -142,8 +142,9 @@ class UMLGuest:
                  if c.clock == "virtual" else [])
         words = [str(self.kernel.binary(c.variant)), f"mem={c.memory_mb}M", *clock,
                  "root=/dev/root", "rootfstype=hostfs", "rootflags=/", "ro",
-                 f"init={init}", "mac80211_hwsim.radios=0", "con=null", "con0=null,fd:2",
-                 "con1=fd:0,fd:1" if c.console else "con1=null", "quiet", "loglevel=3",
+                 f"init={init}", "mac80211_hwsim.radios=0", "con=null",
+                 # the console (the guest's /dev/tty0): this terminal, or the log
+                 "con0=fd:0,fd:1" if c.console else "con0=null,fd:2", "quiet", "loglevel=3",
                  *self.kernel.boot_args,
                  f"HX_RUN={self.rundir}", f"HX_OUT={c.output or '-'}", f"HX_SEED={c.seed}"]
         return words

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.kernel.host import native_capable
+from harness.vm.engine import engine
 from harness.testing.terminal import Terminal
 
 pytestmark = pytest.mark.vmhost
@@ -30,13 +31,16 @@ def say(term: Terminal, line: str, timeout: float = 300) -> str:
 
 
 @pytest.mark.skipif(native_capable(), reason="this host runs the prompt natively (no VM)")
+@pytest.mark.xfail(engine() == "uml", strict=True, reason=(
+    "the UML guest's console on this terminal (con0=fd:0,fd:1, the job on /dev/tty0) shows "
+    "nothing yet: the prompt in a UML guest works with piped commands only (issue 60 note)"))
 def test_prompt_in_the_guest_on_this_terminal(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     term = Terminal.spawn([sys.executable, "-m", "harness", "cli", "chain", "hops=1", "phy=b",
                            "rate=11"], env=env, cwd=str(tmp_path), rows=30, cols=120)
     try:
         term.expect(r"starting the VM", 120)
-        term.expect(PROMPT, 1200)
+        term.expect(PROMPT, 300)
         out = say(term, "sta1 stty size")
         assert "30 120" in out, out
         out = say(term, "sta1 ping -c1 sta2")

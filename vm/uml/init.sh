@@ -72,7 +72,7 @@ set -a
 set +a
 cd "$HX_CWD" 2>/dev/null || cd /
 if [ "$HX_CONSOLE" = 1 ]; then
-    setsid -c sh /run/hx/job.sh </dev/tty2 >/dev/tty2 2>&1
+    setsid -c sh /run/hx/job.sh </dev/tty0 >/dev/tty0 2>&1
     rc=$?
 elif [ -e /run/hx/stdin ]; then
     sh /run/hx/job.sh </run/hx/stdin >/run/hx/out 2>/run/hx/err
