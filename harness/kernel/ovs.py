@@ -95,6 +95,7 @@ class OvsSwitch:
             raise HarnessError(f"Open vSwitch is not installed: {SCHEMA} is missing",
                                hint="apt-get install openvswitch-switch (the VM image has it)")
         load_module()
+        wait_for_uptime(OVS_MIN_UPTIME_S)
         self.run_dir = cleanup.new_run_dir(naming.daemon_dir_prefix(self.tag, DAEMON,
                                                                       self.node.name))
         run(["ovsdb-tool", "create", self._path("conf.db"), str(SCHEMA)], timeout=START_TIMEOUT)
@@ -135,6 +136,19 @@ class OvsSwitch:
 
 
 # -- clean-up of killed runs (registered with harness.kernel.cleanup) -----------------------
+#: Seconds the kernel must have been up before ovs-vswitchd starts. Measured in UML guests,
+#: which start a run a second after boot: with the monotonic clock under about 10 s,
+#: ovs-vswitchd forwarded nothing (every LAN run: "No route to host"); from 10 s on it does.
+#: Natively the host has been up longer; in virtual time the wait costs no wall time.
+OVS_MIN_UPTIME_S = 10.0
+
+
+def wait_for_uptime(seconds: float) -> None:
+    left = seconds - time.clock_gettime(time.CLOCK_MONOTONIC)
+    if left > 0:
+        time.sleep(left)
+
+
 def harness_bridges(tag: Optional[str] = None) -> List[str]:
     """Bridges named like a run's in the system's OVS database (of ``tag`` if given); none when
     no system OVS database runs."""
