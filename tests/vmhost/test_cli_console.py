@@ -40,7 +40,7 @@ def test_prompt_in_the_guest_on_this_terminal(tmp_path):
                            "rate=11"], env=env, cwd=str(tmp_path), rows=30, cols=120)
     try:
         term.expect(r"starting the VM", 120)
-        term.expect(PROMPT, 300)
+        term.expect(PROMPT, 150)
         out = say(term, "sta1 stty size")
         assert "30 120" in out, out
         out = say(term, "sta1 ping -c1 sta2")
