@@ -124,7 +124,9 @@ class RemoteBatch:
                 raw(text)
 
         uml = engine() == "uml"
-        shards = split_by_module(self.nodeids, len(host_cpus()) if uml else vm_slots())
+        # UML: twice as many shards as host CPUs, each a guest that waits for a free CPU, so
+        # that one long shard does not keep a CPU busy alone at the end
+        shards = split_by_module(self.nodeids, 2 * len(host_cpus()) if uml else vm_slots())
         where = "UML guest(s)" if uml else "harness VM(s)"
         write(f"\nharness: {len(self.nodeids)} emulation test(s): running them in "
               f"{len(shards)} {where}\n")
