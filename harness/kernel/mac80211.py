@@ -50,14 +50,17 @@ def ensure(variant: Optional[str]) -> None:
     loaded on top of it (no radios: they are created on demand)."""
     check_variant(variant)
     wanted = variant or "stock"
+    # a kernel with the wanted build built in (the UML engine boots one per variant)
+    if loaded() == wanted and Path(f"/sys/module/{HWSIM}").exists():
+        return
     path = module_file(variant) if variant else None
     if path is not None and not path.is_file():
         raise HarnessError(f"mac80211 {variant!r} is not built on this machine ({path} is "
                            "missing): the harness's VM image builds it "
                            f"(vm/kmod/mac80211-{variant})",
-                           hint="run the experiment in the VM (harness run uses it when this "
-                                "host has no mac80211_hwsim); `harness vm status` shows what "
-                                "the image built (kmod)")
+                           hint="run it with the uml engine (the default: a run asking for "
+                                "it boots the kernel built with it) or in the QEMU guest "
+                                "(`harness vm status` shows what its image built)")
     current = loaded()
     if current == wanted and Path(f"/sys/module/{HWSIM}").exists():
         return
