@@ -147,3 +147,17 @@ def test_a_guest_that_spins_is_stopped_by_the_watchdog(monkeypatch):
     assert "clock stopped" in message and "spins" in message, message
     assert "(host pid" in message, message
     assert set(leftovers()) <= before
+
+
+def test_a_run_asking_for_edited_mac80211_boots_the_kernel_built_with_it(tmp_path):
+    """policy.mac80211 fail-avg-3.12: the guest of that run boots ``linux-fail-avg-3.12``; the
+    policy checks the build in place (/sys/module/mac80211/parameters/harness_variant) and
+    fails the run if the stock kernel was booted instead."""
+    yaml = tmp_path / "variant.yaml"
+    yaml.write_text(EXPERIMENT.replace("SEED", "5").replace(
+        "flows:", "policy: {mac80211: fail-avg-3.12}\nflows:"))
+    out = tmp_path / "out"
+    proc = harness("run", str(yaml), "--output", str(out), "--no-report")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = [json.loads(t) for t in comparable(out).values()]
+    assert len(got) == 2 and all(r["status"] == "ok" for r in got), got
