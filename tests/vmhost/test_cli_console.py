@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from harness.kernel.host import native_capable
-from harness.vm.engine import engine
 from harness.testing.terminal import Terminal
+from harness.vm.engine import engine
 
 pytestmark = pytest.mark.vmhost
 
