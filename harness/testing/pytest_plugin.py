@@ -158,8 +158,10 @@ class RemoteBatch:
         from harness.vm.engine import engine
         uml = engine() == "uml"  # the guest sees the host's paths and writes the report folder
         report_guest = str(report_host) if uml else f"{GUEST_CACHE}/{report_host.name}"
+        # the slowest tests of each guest are listed in its output (guest seconds): what a
+        # shard's length comes from
         argv = ["python3", "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                "-p", "harness.testing.pytest_plugin",
+                "-p", "harness.testing.pytest_plugin", "--durations=8",
                 f"{REMOTE_REPORT_OPTION}={report_guest}"] + self.passthrough
         script = "exec " + " ".join(shlex.quote(a) for a in argv + nodeids)
         pending = [""]
