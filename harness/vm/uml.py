@@ -131,7 +131,6 @@ class UMLGuest:
         self.boot_seconds: Optional[float] = None
         self.cpu: Optional[int] = None
         self._stopped = threading.Event()
-        self.failure: Optional[str] = None
         #: the largest resident memory of the guest's host processes seen while it ran (MB)
         self.peak_rss_mb = 0.0
 
