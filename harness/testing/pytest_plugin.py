@@ -31,6 +31,11 @@ if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
 
 REMOTE_REPORT_OPTION = "--harness-report"
+#: The outcome of a test a guest has started and not finished.
+RUNNING = "running"
+#: Fresh guests a shard may take after its guest died in a test (the tests not yet run go on
+#: in the next one; the one it died in fails with the reason).
+SHARD_RESTARTS = 3
 #: One test's outcome as the guest reports it: outcome, and longrepr or reason.
 Outcome = Dict[str, str]
 
@@ -149,6 +154,33 @@ class RemoteBatch:
 
     def _run_shard(self, index: int, nodeids: List[str], write: Callable[[str], None],
                    prefixed: bool) -> None:
+        """Run the shard's tests in a guest; if the guest dies (a hang the watchdog stopped),
+        the test it was in fails with the reason and the tests it had not started go on in a
+        fresh guest (at most ``SHARD_RESTARTS`` times)."""
+        pending = list(nodeids)
+        for attempt in range(SHARD_RESTARTS + 1):
+            outcomes, error = self._run_guest(index, pending, write, prefixed)
+            done = {n: o for n, o in outcomes.items() if o.get("outcome") != RUNNING}
+            died_in = [n for n, o in outcomes.items() if o.get("outcome") == RUNNING]
+            pending = [n for n in pending if n not in outcomes]
+            with self._lock:
+                self.outcomes.update(done)
+                for nodeid in died_in:
+                    self.outcomes[nodeid] = {"outcome": "failed", "longrepr":
+                                             f"the guest stopped during this test: {error}"}
+            if not error or not pending:
+                break
+            if not outcomes or attempt == SHARD_RESTARTS:  # no progress, or out of guests
+                with self._lock:
+                    for nodeid in pending:
+                        self.outcomes.setdefault(nodeid, {"outcome": "failed", "longrepr": error})
+                break
+            write(f"[vm {index + 1}] harness: {error}\n[vm {index + 1}] harness: the "
+                  f"{len(pending)} test(s) not yet run go on in a fresh guest\n")
+
+    def _run_guest(self, index: int, nodeids: List[str], write: Callable[[str], None],
+                   prefixed: bool) -> Tuple[Dict[str, Outcome], Optional[str]]:
+        """One guest running ``nodeids``: the outcomes it wrote, and why it failed (or None)."""
         from harness.errors import HarnessError
         from harness.paths import cache_dir
         from harness.vm.dispatch import GUEST_CACHE, run_script_in_vm
@@ -183,17 +215,14 @@ class RemoteBatch:
             error = f"the harness VM could not run the emulation tests: {err}"
         if pending[0]:
             write(f"[vm {index + 1}] {pending[0]}\n")
+        outcomes: Dict[str, Outcome] = {}
         if report_host.exists():
             outcomes = json.loads(report_host.read_text())
             report_host.unlink()
-        else:
-            outcomes = {}
-            error = error or "the VM run produced no results (see its output above)"
-        with self._lock:
-            self.outcomes.update(outcomes)
-            if error:  # the tests of this shard that reported nothing fail with this reason
-                for nodeid in nodeids:
-                    self.outcomes.setdefault(nodeid, {"outcome": "failed", "longrepr": error})
+        if not error and (not outcomes or any(o.get("outcome") == RUNNING
+                                              for o in outcomes.values())):
+            error = "the VM run produced no results (see its output above)"
+        return outcomes, error
 
 
 def split_by_module(nodeids: List[str], shards: int) -> List[List[str]]:
@@ -272,14 +301,22 @@ class RemoteItem(pytest.Item):
 
 
 class OutcomeRecorder:
-    """In the VM: collect each test's outcome (setup/call/teardown combined) into JSON."""
+    """In the VM: collect each test's outcome (setup/call/teardown combined) into JSON,
+    written after every test and marked ``running`` while one runs, so that the host knows
+    which test a guest that died was in and which never started."""
 
     def __init__(self, path: str):
         self.path = path
         self.outcomes: Dict[str, Outcome] = {}
 
+    def pytest_runtest_logstart(self, nodeid: str, location: object) -> None:
+        self.outcomes[nodeid] = {"outcome": RUNNING}
+        self._write()
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         entry = self.outcomes.setdefault(report.nodeid, {"outcome": "passed"})
+        if entry["outcome"] == RUNNING:
+            entry["outcome"] = "passed"
         if report.failed:
             entry["outcome"] = "failed"
             text = str(report.longrepr)
@@ -290,8 +327,13 @@ class OutcomeRecorder:
             entry["reason"] = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
         if report.sections and report.failed:
             entry["longrepr"] += "\n" + "\n".join(f"--- {t} ---\n{c}" for t, c in report.sections)
+        if report.when == "teardown":
+            self._write()
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self._write()
+
+    def _write(self) -> None:
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             json.dump(self.outcomes, f)

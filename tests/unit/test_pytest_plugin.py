@@ -45,3 +45,61 @@ def test_emulation_batch_splits_by_whole_modules_balanced():
         assert shard == sorted(shard, key=ids.index)
     assert split_by_module(ids, 1) == [ids]
     assert len(split_by_module(ids[:2], 4)) == 1  # never more guests than modules
+
+
+class ScriptedBatch:
+    """A RemoteBatch whose guests are scripted: each call answers with the next
+    (outcomes, error) pair, recording which tests it was asked to run."""
+
+    def __init__(self, answers):
+        from harness.testing.pytest_plugin import RemoteBatch
+        self.batch = RemoteBatch.__new__(RemoteBatch)
+        self.batch.outcomes = {}
+        import threading
+        self.batch._lock = threading.Lock()
+        self.asked = []
+        answers = list(answers)
+
+        def run_guest(index, nodeids, write, prefixed):
+            self.asked.append(list(nodeids))
+            return answers.pop(0)
+        self.batch._run_guest = run_guest  # type: ignore[method-assign]
+
+
+def test_a_shard_whose_guest_hung_goes_on_in_a_fresh_guest():
+    ids = ["m.py::a", "m.py::b", "m.py::c", "m.py::d"]
+    hung = "the guest's clock stopped at 164.05 s for 120 wall s"
+    scripted = ScriptedBatch([
+        ({"m.py::a": {"outcome": "passed"}, "m.py::b": {"outcome": "running"}}, hung),
+        ({"m.py::c": {"outcome": "failed", "longrepr": "assert 1 == 2"},
+          "m.py::d": {"outcome": "passed"}}, None)])
+    lines = []
+    scripted.batch._run_shard(0, ids, lines.append, True)
+    assert scripted.asked == [ids, ["m.py::c", "m.py::d"]]   # b is not run again
+    out = scripted.batch.outcomes
+    assert out["m.py::a"] == {"outcome": "passed"}
+    assert out["m.py::b"]["outcome"] == "failed" and hung in out["m.py::b"]["longrepr"]
+    assert "during this test" in out["m.py::b"]["longrepr"]
+    assert out["m.py::c"]["outcome"] == "failed" and out["m.py::d"]["outcome"] == "passed"
+    assert any("fresh guest" in line for line in lines)
+
+
+def test_a_shard_whose_guests_make_no_progress_fails_its_tests_once():
+    ids = ["m.py::a", "m.py::b"]
+    scripted = ScriptedBatch([({}, "the UML guest stopped without an exit status")])
+    scripted.batch._run_shard(0, ids, lambda text: None, False)
+    assert len(scripted.asked) == 1   # no second guest for a guest that ran nothing
+    assert [o["outcome"] for o in scripted.batch.outcomes.values()] == ["failed", "failed"]
+    assert all("without an exit status" in o["longrepr"]
+               for o in scripted.batch.outcomes.values())
+
+
+def test_a_shard_stops_taking_guests_after_the_restart_limit():
+    from harness.testing.pytest_plugin import SHARD_RESTARTS
+    ids = [f"m.py::t{i}" for i in range(SHARD_RESTARTS + 3)]
+    answers = [({ids[i]: {"outcome": "running"}}, "hung") for i in range(SHARD_RESTARTS + 1)]
+    scripted = ScriptedBatch(answers)
+    scripted.batch._run_shard(0, ids, lambda text: None, False)
+    assert len(scripted.asked) == SHARD_RESTARTS + 1
+    assert len(scripted.batch.outcomes) == len(ids)
+    assert all(o["outcome"] == "failed" for o in scripted.batch.outcomes.values())
