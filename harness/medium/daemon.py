@@ -144,6 +144,13 @@ def stats_for(network: object) -> Optional[Dict[str, Any]]:
     return handle.stats() if handle is not None else None
 
 
+def in_virtual_time() -> bool:
+    """Whether this process runs in a UML guest whose clock advances only when every process
+    waits (time travel): there anything that spins hangs the guest."""
+    return (os.environ.get("HARNESS_GUEST") == "uml"
+            and os.environ.get("HARNESS_VM_CLOCK") == "virtual")
+
+
 def _set_pdeathsig() -> None:
     """In the child: die with the harness (a registered orphan medium blocks the next run)."""
     try:
@@ -187,6 +194,12 @@ def start_for(network: Any, spec: Optional[MediumSpec] = None) -> Optional[Mediu
 def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = "0000",
            names: Optional[Mapping[str, str]] = None) -> MediumHandle:
     """Write the config, start mediumd, wait until it serves its control socket."""
+    if spec.spin_us and in_virtual_time():
+        raise HarnessError(
+            f"medium spin_us: {spec.spin_us} busy-waits, and in a UML guest's virtual time "
+            "a busy-wait stops the clock (the guest hangs): allowed here only null or 0 "
+            "(the medium's lag in virtual time is already its processing order; "
+            "docs/engine.md)")
     if spec.run_dir:
         run_dir = Path(spec.run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)

@@ -119,3 +119,15 @@ def test_cpu_slots_give_each_guest_its_own_cpu(tmp_path, monkeypatch):
     assert again.acquire() == got[0]
     for s in slots[1:] + [again]:
         s.release()
+
+
+def test_mediumd_busy_wait_is_refused_in_virtual_time_before_anything_starts(monkeypatch,
+                                                                              tmp_path):
+    from harness.medium.daemon import launch
+    from harness.medium.spec import MediumSpec
+    monkeypatch.setenv("HARNESS_GUEST", "uml")
+    monkeypatch.setenv("HARNESS_VM_CLOCK", "virtual")
+    spec = MediumSpec(spin_us=50, run_dir=str(tmp_path / "medium"))
+    with pytest.raises(HarnessError, match=r"spin_us: 50 .*allowed here only null or 0"):
+        launch("/nonexistent/mediumd", "", spec)
+    assert not (tmp_path / "medium").exists()   # nothing left behind
