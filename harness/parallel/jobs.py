@@ -152,6 +152,7 @@ class JobRunner:
         if guest.boot_seconds is not None:
             timing["boot_seconds"] = round(guest.boot_seconds, 3)
         timing["host_peak_rss_mb"] = round(guest.peak_rss_mb, 1)
+        timing["longest_clock_stall_s"] = round(guest.longest_stall_s, 1)
         return record, None
 
     # -- in a VM ----------------------------------------------------------------------

@@ -80,8 +80,12 @@ def run_script(script: str, *, seed: int = 0, output: Optional[Path] = None,
     full_env = dict(guest_env(seed), **(env or {}))
     if clock != "virtual":
         full_env["HARNESS_VM_CLOCK"] = "realtime"
-    return guest.run(cache_script() + script, env=full_env, cwd=cwd or os.getcwd(),
-                     on_out=on_out, on_err=on_err, stdin=stdin, out=out)
+    rc = guest.run(cache_script() + script, env=full_env, cwd=cwd or os.getcwd(),
+                   on_out=on_out, on_err=on_err, stdin=stdin, out=out)
+    if not quiet:
+        print(f"harness: the guest's clock stood still at most {guest.longest_stall_s:.0f} wall s "
+              f"(the watchdog stops it at {guest.config.watchdog_s:.0f})", file=out, flush=True)
+    return rc
 
 
 def harness_script(argv: List[str]) -> str:
