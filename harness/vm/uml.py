@@ -188,9 +188,11 @@ class UMLGuest:
             init = project_file("vm", "uml", "init.sh")
             argv = ["taskset", "-c", str(self.cpu)] + self.command_line(init)
             t0 = time.monotonic()
+            # on a terminal the guest's console (con0 = fd 0 and fd 1) is this terminal; else
+            # it writes only the kernel's messages, to the log (con0 = fd 2)
             stdio = None if self.config.console else subprocess.DEVNULL
             log = open(self.rundir / "console.log", "wb")
-            self.proc = subprocess.Popen(argv, stdin=stdio, stdout=stdio or log,
+            self.proc = subprocess.Popen(argv, stdin=stdio, stdout=stdio,
                                          stderr=log, preexec_fn=cleanup.die_with_parent,
                                          start_new_session=not self.config.console)
             self._watch()

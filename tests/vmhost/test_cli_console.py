@@ -16,7 +16,6 @@ import pytest
 
 from harness.kernel.host import native_capable
 from harness.testing.terminal import Terminal
-from harness.vm.engine import engine
 
 pytestmark = pytest.mark.vmhost
 
@@ -31,9 +30,6 @@ def say(term: Terminal, line: str, timeout: float = 300) -> str:
 
 
 @pytest.mark.skipif(native_capable(), reason="this host runs the prompt natively (no VM)")
-@pytest.mark.xfail(engine() == "uml", strict=True, reason=(
-    "the UML guest's console on this terminal (con0=fd:0,fd:1, the job on /dev/tty0) shows "
-    "nothing yet: the prompt in a UML guest works with piped commands only (issue 60 note)"))
 def test_prompt_in_the_guest_on_this_terminal(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     term = Terminal.spawn([sys.executable, "-m", "harness", "cli", "chain", "hops=1", "phy=b",
