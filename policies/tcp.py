@@ -101,6 +101,23 @@ class Buffers(OldKernel):
     name = "tcp_buffers"
     TABLE = TCP_BUFFERS
 
+    def record(self) -> Dict[str, Any]:
+        """Also what this kernel ignores: ``tcp_adv_win_scale`` is obsolete since Linux 6.6
+        (the window is the buffer times the measured payload share of its memory), so on the
+        UML engine's 7.3 only the buffer limits take effect."""
+        out = super().record()
+        if self.value is not None and kernel_at_least(6, 6):
+            out["ignored_by_kernel"] = ["net.ipv4.tcp_adv_win_scale"]
+        return out
+
+
+def kernel_at_least(major: int, minor: int, release: Optional[str] = None) -> bool:
+    """Whether the running kernel (or ``release``, e.g. "7.3.4") is at least major.minor."""
+    import platform
+    import re
+    m = re.match(r"(\d+)\.(\d+)", release or platform.release())
+    return m is not None and (int(m.group(1)), int(m.group(2))) >= (major, minor)
+
 
 #: Loss-recovery sysctls of kernels a paper ran. Linux 2.6.8 (paper 000's routers, 2004) found a
 #: lost segment only by duplicate ACKs / SACK (three segments past it) or by the retransmission

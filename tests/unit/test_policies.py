@@ -275,3 +275,11 @@ def test_a_receiver_window_is_judged_on_unacked_even_when_in_flight_is_known():
     s.in_flight = 1
     with pytest.raises(PolicyViolation, match="unacked=3"):
         check_window([s], 2, what="rwnd clamp", check_cwnd=False, window_bytes=2 * SEGMENT_BYTES)
+
+
+@pytest.mark.parametrize("release, newer", [("7.3.4", True), ("6.6.0", True),
+                                            ("6.1.176", False), ("5.19.2", False),
+                                            ("unknown", False)])
+def test_kernel_release_comparison_for_what_a_kernel_ignores(release, newer):
+    from policies.tcp import kernel_at_least
+    assert kernel_at_least(6, 6, release) is newer
