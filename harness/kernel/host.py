@@ -25,6 +25,13 @@ def in_vm() -> bool:
     return os.environ.get("HARNESS_IN_VM") == "1"
 
 
+def in_virtual_time() -> bool:
+    """Whether this process runs in a UML guest whose clock advances only when every process
+    waits (time travel): there anything that spins, and any unshaped path, stops the clock."""
+    return (os.environ.get("HARNESS_GUEST") == "uml"
+            and os.environ.get("HARNESS_VM_CLOCK") == "virtual")
+
+
 def _modprobe_dry(module: str) -> bool:
     if Path(f"/sys/module/{module}").exists():
         return True

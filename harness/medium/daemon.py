@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 
 from harness.errors import HarnessError
 from harness.kernel import cleanup, cpu_layout, naming
+from harness.kernel.host import in_virtual_time
 from harness.medium.config import _radio_label, _radio_rows, config_text
 from harness.medium.control import MediumControl, MediumControlError
 from harness.medium.spec import MediumSpec, spec_of
@@ -142,13 +143,6 @@ def stats_for(network: object) -> Optional[Dict[str, Any]]:
     None if it ran without a medium."""
     handle = handle_for(network)
     return handle.stats() if handle is not None else None
-
-
-def in_virtual_time() -> bool:
-    """Whether this process runs in a UML guest whose clock advances only when every process
-    waits (time travel): there anything that spins hangs the guest."""
-    return (os.environ.get("HARNESS_GUEST") == "uml"
-            and os.environ.get("HARNESS_VM_CLOCK") == "virtual")
 
 
 def _set_pdeathsig() -> None:

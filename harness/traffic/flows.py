@@ -256,6 +256,21 @@ def result_from_samples(flow: Flow, samples: List[SsSample]) -> FlowResult:
                       reverse=flow.reverse, src=flow.src, dst=flow.dst)
 
 
+def check_paced(net, flow: Flow) -> None:
+    """In virtual time, radios without a medium are an unshaped wire: hwsim hands each frame
+    over at once, so an unpaced flow keeps every process busy, the guest's clock hardly moves
+    and a 5 s flow moved tens of gigabytes for many wall minutes. Refused, with the two ways
+    out; a paced flow (``bitrate``) sleeps between its packets and is fine."""
+    from harness.kernel.host import in_virtual_time
+    if (in_virtual_time() and flow.bitrate is None and getattr(net, "radios", None)
+            and net.without_medium()):
+        raise HarnessError(
+            f"flow {flow.src}->{flow.dst}: radios without a medium move data in zero virtual "
+            "time (an unshaped path; the guest's clock would hardly advance): give the flow "
+            "a bitrate (bitrate='20M') or start the network with a medium (medium=None for "
+            "the default one)")
+
+
 def run_flow(net, flow: Flow, *, sample_ss: bool = False, ss_interval: float = 0.2) -> FlowRun:
     """Run one flow to completion (its server started first, stopped after); optionally
     sample ``ss`` in the sender's namespace (``run_client``)."""
@@ -276,6 +291,7 @@ def run_client(net, flow: Flow, *, server: Optional[subprocess.Popen] = None,
     killed, and its result is taken from the samples (``FlowRun.incomplete`` says so): its data
     ran its full time, only the report was lost, and one stuck report should not void a run.
     A bulk transfer (``bytes``) still running then was cut at its time limit: the same."""
+    check_paced(net, flow)
     if flow.congestion:
         net.ensure_congestion([flow.congestion])
     src, dst = net[flow.src], net[flow.dst]

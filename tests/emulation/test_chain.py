@@ -34,7 +34,7 @@ def test_ibss_chain_three_hops(make_network):
     direct = net["sta1"].cmd(["ping", "-c", "2", "-W", "1", "-I", "wlan0", "-r", "10.0.0.3"],
                              check=False)
     assert direct.returncode != 0
-    flow = run_iperf(net, "sta1", "sta4", duration=5)
+    flow = run_iperf(net, "sta1", "sta4", duration=5, bitrate="20M")  # paced: no medium
     print(f"3 hop iperf3 TCP: {flow.throughput_mbps:.1f} Mbit/s, retransmits {flow.retransmits}")
     assert flow.throughput_bps > 1e6
 

@@ -12,7 +12,8 @@ pytestmark = pytest.mark.emulation
 def test_westwood_flow_seen_in_ss(make_network, pair):
     net = make_network(pair())
     before = tcp.allowed()
-    run = run_flow(net, Flow("sta1", "sta2", duration=4, congestion="westwood"),
+    run = run_flow(net, Flow("sta1", "sta2", duration=4, congestion="westwood",
+                                    bitrate="20M"),
                    sample_ss=True, ss_interval=0.2)
     assert run.result.congestion == "westwood"
     assert run.ss, "no ss samples of the data socket"

@@ -177,8 +177,7 @@ def test_ctrl_c_during_a_flow_tears_everything_down_and_propagates():
 
     assert not harness_objects_left(), "objects of an earlier run are still there"
     params = expand(schema.loads(BASE.format(name="intr", duration=60, repetitions=1)))[0].params
-    params["medium"]["enabled"] = False
-    params["policy"]["cwnd_clamp"] = 3
+    params["policy"]["cwnd_clamp"] = 3   # through the medium: plain hwsim is unshaped
     seen = threading.Event()
 
     def interrupt_when_iperf_runs() -> None:

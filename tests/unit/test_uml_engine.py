@@ -131,3 +131,34 @@ def test_mediumd_busy_wait_is_refused_in_virtual_time_before_anything_starts(mon
     with pytest.raises(HarnessError, match=r"spin_us: 50 .*allowed here only null or 0"):
         launch("/nonexistent/mediumd", "", spec)
     assert not (tmp_path / "medium").exists()   # nothing left behind
+
+
+class PlainNet:
+    """What check_paced reads of a network: its radios and whether a medium runs."""
+
+    def __init__(self, radios, medium):
+        self.radios, self.medium = radios, medium
+
+    def without_medium(self):
+        return not self.medium
+
+
+@pytest.mark.parametrize("radios, medium, bitrate, refused", [
+    (["r0", "r1"], False, None, True),     # plain hwsim, unpaced: zero time
+    (["r0", "r1"], False, "20M", False),   # paced
+    (["r0", "r1"], True, None, False),     # through the medium
+    ([], False, None, False),              # wired only: shaped links
+])
+def test_unpaced_flow_over_radios_without_a_medium_is_refused_in_virtual_time(
+        monkeypatch, radios, medium, bitrate, refused):
+    from harness.traffic.flows import Flow, check_paced
+    monkeypatch.setenv("HARNESS_GUEST", "uml")
+    monkeypatch.setenv("HARNESS_VM_CLOCK", "virtual")
+    flow = Flow("sta1", "sta2", 5, bitrate=bitrate)
+    if refused:
+        with pytest.raises(HarnessError, match="give the flow a bitrate"):
+            check_paced(PlainNet(radios, medium), flow)
+    else:
+        check_paced(PlainNet(radios, medium), flow)
+    monkeypatch.setenv("HARNESS_VM_CLOCK", "realtime")   # on a wall clock: always allowed
+    check_paced(PlainNet(radios, medium), flow)
