@@ -163,8 +163,9 @@ class UMLGuest:
         lines += [f"HX_CWD={shlex.quote(cwd)}", f"HX_CONSOLE={1 if self.config.console else 0}"]
         (rundir / "env").write_text("\n".join(lines) + "\n")
         # what the job reads from the host besides /: the checkout, Python's environment and
-        # the working folder, which a scratch tmpfs (/tmp, /run, ...) would otherwise hide
-        show = sorted({str(project_file()), sys.prefix, cwd})
+        # the working folder, which a scratch tmpfs (/tmp, /run, ...) would otherwise hide;
+        # always three lines (init mounts each: the same programs wherever the checkout is)
+        show = [str(project_file()), sys.prefix, cwd]
         (rundir / "show").write_text("\n".join(show) + "\n")
         if stdin is not None:
             (rundir / "stdin").write_bytes(stdin)
