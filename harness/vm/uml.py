@@ -165,7 +165,8 @@ class UMLGuest:
         # what the job reads from the host besides /: the checkout, Python's environment and
         # the working folder, which a scratch tmpfs (/tmp, /run, ...) would otherwise hide;
         # always three lines (init mounts each: the same programs wherever the checkout is)
-        show = [str(project_file()), sys.prefix, cwd]
+        # ("/" itself is never mounted over: the prefix stands in for it, to keep the count)
+        show = [str(project_file()), sys.prefix, cwd if cwd != "/" else sys.prefix]
         (rundir / "show").write_text("\n".join(show) + "\n")
         if stdin is not None:
             (rundir / "stdin").write_bytes(stdin)
