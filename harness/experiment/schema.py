@@ -67,9 +67,17 @@ def load(path: Union[str, Path], registry: Optional[Registry] = None) -> Experim
     """Read and validate an experiment file; ``HarnessError`` names file, line and key."""
     path = Path(path)
     try:
-        text = path.read_text()
+        raw = path.read_bytes()
     except OSError as err:
         raise HarnessError(f"cannot read experiment file {path}: {err.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise HarnessError(f"{path}: not an experiment file: byte {err.start} is not UTF-8 "
+                           "text (an experiment is a YAML text file)") from None
+    if "\x00" in text:
+        raise HarnessError(f"{path}: not an experiment file: it holds NUL bytes (binary "
+                           "data; an experiment is a YAML text file)")
     return loads(text, source=path, registry=registry)
 
 

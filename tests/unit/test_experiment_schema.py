@@ -376,3 +376,17 @@ def test_a_rate_loss_is_a_checked_mapping_whose_rates_are_one_spelling():
     with pytest.raises(HarnessError, match=r"medium.rate_loss.*a mapping name -> number"):
         schema.loads("name: q\ntopology: {builder: lan, wireless: true}\n"
                      "medium: {rate_loss: 3}\nflows: [{src: server, dst: client}]\n")
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"\x00\x01\xffbinary", "byte 2 is not UTF-8 text"),
+    (b"name: x\x00\n", "holds NUL bytes"),
+])
+def test_a_binary_experiment_file_gets_one_line_naming_it(tmp_path, content, says):
+    path = tmp_path / "exp.yaml"
+    path.write_bytes(content)
+    with pytest.raises(HarnessError) as caught:
+        schema.load(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: not an experiment file") and says in message
+    assert "\n" not in message
