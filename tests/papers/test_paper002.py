@@ -50,6 +50,7 @@ def check_limit_enforced(records: List[Mapping[str, Any]]) -> None:
     """Every radio ran with the run's limit, no frame got more transmissions than the two
     counters allow (R without RTS and R after a CTS: at most 2R - 1 in all), and the path
     check held before and after the flow."""
+    assert records, "no finished run: the retry limits were not checked"
     for rec in records:
         limit = P.limit_of(rec)
         check = rec["policies"]["mesh_path"]
@@ -149,6 +150,7 @@ def test_retry_limit_1_loses_to_the_default_7(quick_sweep):
 
 def test_eq5_policy_sets_the_limit_of_its_own_table_on_every_mesh_point(tmp_path):
     rs = run_file("002_airtime_retry_quick", tmp_path / "eq5")
+    assert rs.ok, "no finished run: Eq. 5 was not checked"
     for rec in rs.ok:
         check_eq5(rec)
 
