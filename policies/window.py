@@ -20,6 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence
 
 from harness.errors import HarnessError
+from harness.kernel.tcp import WINDOW_SEGMENTS_MAX
 from harness.traffic.servers import iperf_servers
 from policies import FlowPlan, NodePair, Policy, PolicyViolation, RunContext
 from policies.routes import node_ip
@@ -47,9 +48,9 @@ METRICS_WAIT_S = 10.0
 def _check_segments(value: Any, key: str) -> Optional[int]:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024:
-        raise HarnessError(f"{key} {value!r} is invalid: allowed an integer 1..1024 (segments) "
-                           "or null (unclamped)")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= WINDOW_SEGMENTS_MAX:
+        raise HarnessError(f"{key} {value!r} is invalid: allowed an integer "
+                           f"1..{WINDOW_SEGMENTS_MAX} (segments) or null (unclamped)")
     return value
 
 

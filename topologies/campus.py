@@ -34,6 +34,7 @@ import yaml
 
 from harness.errors import HarnessError
 from harness.kernel import naming
+from harness.kernel.wireless import RTS_THRESHOLD_MAX
 from harness.medium.links import DATA_FRAME_BYTES, LinkTable, link_table
 from harness.medium.spec import MediumSpec
 from harness.net.topo import Topology
@@ -600,7 +601,7 @@ BUILDER = Builder(
                   default="auto", choices=RATES_B + ("auto",)),
         ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
         ParamSpec("rts_threshold", "int", "with rts: true, RTS/CTS only before frames longer "
-                  "than this many bytes (iw phy set rts N)", default=None, min=0, max=2347,
+                  "than this many bytes (iw phy set rts N)", default=None, min=0, max=RTS_THRESHOLD_MAX,
                   nullable=True, null_label="every frame (0)", omit_default=True),
         ParamSpec("shadowing_seed", "int", "seed of the static shadowing (another layout of "
                   "the same buildings)", default=None, min=0, nullable=True,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict
 
 from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
 from harness.kernel.mac80211 import VARIANTS as MAC80211_VARIANTS
-from harness.kernel.tcp import CONGESTION_MODULES
+from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_SEGMENTS_MAX
 from harness.kernel.wireless import DSSS_RATES, RATE_CHOICES
 from harness.medium.spec import LINK_KEYS
 from topologies import BUILDERS
@@ -26,11 +26,11 @@ def _scalar(name: str, apply: str, spec: ParamSpec, doc: str) -> Policy:
 
 POLICIES = (
     _scalar("cwnd_clamp", "policies.window:cwnd_clamp",
-            ParamSpec("cwnd_clamp", "int", "max congestion window in segments", min=1, max=1024,
+            ParamSpec("cwnd_clamp", "int", "max congestion window in segments", min=1, max=WINDOW_SEGMENTS_MAX,
                       nullable=True, null_label="unclamped"),
             "route metric 'cwnd lock N' on the sender (verified with ss)"),
     _scalar("rwnd_clamp", "policies.window:rwnd_clamp",
-            ParamSpec("rwnd_clamp", "int", "max advertised window in segments", min=1, max=1024,
+            ParamSpec("rwnd_clamp", "int", "max advertised window in segments", min=1, max=WINDOW_SEGMENTS_MAX,
                       nullable=True, null_label="unclamped"),
             "receiver window limit (window clamp on the receiver)"),
     _scalar("delayed_ack", "policies.ack:delayed_ack",

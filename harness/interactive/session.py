@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from harness.errors import HarnessError
 from harness.kernel import naming
+from harness.kernel.wireless import RTS_THRESHOLD_MAX
 from harness.medium import counters
 from harness.medium.control import MediumControlError
 from harness.net import scene as scenes
@@ -489,10 +490,11 @@ class Session:
         if value in RTS_WORDS:
             rts: Any = RTS_WORDS[value]
             arg = "0" if rts else "off"
-        elif value.isdigit() and int(value) <= 2347:
+        elif value.isdigit() and int(value) <= RTS_THRESHOLD_MAX:
             rts, arg = int(value), value
         else:
-            raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold 0..2347 (bytes)")
+            raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold "
+                               f"0..{RTS_THRESHOLD_MAX} (bytes)")
         radios = self.radios_of(name)
         node = self.node(name)
         node.script([f"iw phy {shlex.quote(r.phy)} set rts {arg}" for r in radios])

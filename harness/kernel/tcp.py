@@ -26,6 +26,8 @@ CONGESTION_MODULES = MAINLINE_MODULES + HARNESS_MODULES
 #: Where a loaded module's parameters are (``/sys/module/<module>/parameters/<name>``).
 SYS_MODULE = Path("/sys/module")
 BUILTIN = ("reno", "cubic")
+#: The largest window a window clamp (congestion or receiver window) takes, in segments.
+WINDOW_SEGMENTS_MAX = 1024
 ALLOWED_PATH = Path("/proc/sys/net/ipv4/tcp_allowed_congestion_control")
 AVAILABLE_PATH = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
 

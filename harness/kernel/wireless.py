@@ -68,13 +68,24 @@ def check_rate(rate: Optional[float], phy: str) -> Optional[float]:
     return value
 
 
+#: The largest RTS threshold in bytes (802.11's dot11RTSThreshold range, as ``iw`` takes it).
+RTS_THRESHOLD_MAX = 2347
+#: The largest retry limit (maximum transmissions of a frame: ``iw phy set retry`` takes a byte).
+RETRY_LIMIT_MAX = 255
+
+
 def check_rts(rts: Rts) -> Rts:
     if rts is None or isinstance(rts, bool):
         return rts
-    if isinstance(rts, int) and 0 <= rts <= 2347:
+    if isinstance(rts, int) and 0 <= rts <= RTS_THRESHOLD_MAX:
         return rts
     raise HarnessError(f"rts {rts!r} is invalid: allowed None (leave), True (always), "
-                       "False (off) or a threshold 0..2347 bytes")
+                       f"False (off) or a threshold 0..{RTS_THRESHOLD_MAX} bytes")
+
+
+def valid_retry_limit(value: object) -> bool:
+    """Whether ``value`` is a retry limit (an integer 1..RETRY_LIMIT_MAX, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= RETRY_LIMIT_MAX
 
 
 def _fmt(rate: float) -> str:
@@ -124,8 +135,8 @@ def prepare_lines(phy: str, intf: str, mode: str, *, rts: Rts = None,
 
 def retry_lines(phy: str, retry_limit: int) -> List[str]:
     """Short and long retry limit of a phy (maximum transmissions of a frame)."""
-    if isinstance(retry_limit, bool) or not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
-        raise HarnessError(f"retry_limit {retry_limit!r} is invalid: allowed 1..255")
+    if not valid_retry_limit(retry_limit):
+        raise HarnessError(f"retry_limit {retry_limit!r} is invalid: allowed 1..{RETRY_LIMIT_MAX}")
     return [f"iw phy {shlex.quote(phy)} set retry short {retry_limit} long {retry_limit}"]
 
 

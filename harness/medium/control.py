@@ -16,6 +16,7 @@ import socket
 from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
+from harness.kernel.wireless import RETRY_LIMIT_MAX, valid_retry_limit
 
 #: ``set_link`` fields whose name on the control socket differs from the YAML's (the daemon's
 #: JSON, mediumd/daemon/commands.h): mapped here and nowhere else.
@@ -116,9 +117,9 @@ class MediumControl:
         unless given)."""
         long = short if long is None else long
         for name, value in (("short", short), ("long", long)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 255:
+            if not valid_retry_limit(value):
                 raise MediumControlError(f"set_retry {mac}: {name} {value!r} is invalid: allowed "
-                                         "an integer 1..255")
+                                         f"an integer 1..{RETRY_LIMIT_MAX}")
         self.request("set_retry", radio=mac, short=short, long=long)
 
     def set_link(self, a: str, b: str, *, loss: Optional[float] = None,

@@ -159,8 +159,9 @@ def _check_radio(name: str, channel: int, phy: str, rate: Optional[float], rts: 
     wireless.check_phy_mode(phy)
     rate = wireless.check_rate(rate, phy)
     wireless.check_rts(rts)
-    if retry_limit is not None and not (isinstance(retry_limit, int) and 0 < retry_limit <= 255):
-        raise HarnessError(f"retry_limit {retry_limit!r} of {name!r} is invalid: allowed 1..255")
+    if retry_limit is not None and not wireless.valid_retry_limit(retry_limit):
+        raise HarnessError(f"retry_limit {retry_limit!r} of {name!r} is invalid: allowed "
+                           f"1..{wireless.RETRY_LIMIT_MAX}")
     return rate
 
 
