@@ -8,6 +8,7 @@ from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
 from harness.kernel import tcp
+from harness.kernel.host import kernel_at_least
 from policies import Policy, PolicyViolation, RunContext
 
 
@@ -109,14 +110,6 @@ class Buffers(OldKernel):
         if self.value is not None and kernel_at_least(6, 6):
             out["ignored_by_kernel"] = ["net.ipv4.tcp_adv_win_scale"]
         return out
-
-
-def kernel_at_least(major: int, minor: int, release: Optional[str] = None) -> bool:
-    """Whether the running kernel (or ``release``, e.g. "7.3.4") is at least major.minor."""
-    import platform
-    import re
-    m = re.match(r"(\d+)\.(\d+)", release or platform.release())
-    return m is not None and (int(m.group(1)), int(m.group(2))) >= (major, minor)
 
 
 #: Loss-recovery sysctls of kernels a paper ran. Linux 2.6.8 (paper 000's routers, 2004) found a

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import os
+import platform
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 from harness.kernel.tcp import AVAILABLE_PATH, MAINLINE_MODULES
 
@@ -30,6 +32,13 @@ def in_virtual_time() -> bool:
     waits (time travel): there anything that spins, and any unshaped path, stops the clock."""
     return (os.environ.get("HARNESS_GUEST") == "uml"
             and os.environ.get("HARNESS_VM_CLOCK") == "virtual")
+
+
+def kernel_at_least(major: int, minor: int, release: Optional[str] = None) -> bool:
+    """Whether the running kernel (or ``release``, e.g. "7.3.4") is at least major.minor: a
+    mechanism may change between versions (the kernel is part of the experiment)."""
+    m = re.match(r"(\d+)\.(\d+)", release or platform.release())
+    return m is not None and (int(m.group(1)), int(m.group(2))) >= (major, minor)
 
 
 def _modprobe_dry(module: str) -> bool:

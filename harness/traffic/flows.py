@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 from harness.errors import CommandTimeout, HarnessError
+from harness.kernel.host import in_virtual_time
 from harness.kernel.netns import Node
 from harness.kernel.tcp_diag import CLOSING_STATES, TCP_ESTABLISHED, DiagSocket, TcpSocket
 from harness.traffic import iperf
@@ -261,9 +262,7 @@ def check_paced(net, flow: Flow) -> None:
     over at once, so an unpaced flow keeps every process busy, the guest's clock hardly moves
     and a 5 s flow moved tens of gigabytes for many wall minutes. Refused, with the two ways
     out; a paced flow (``bitrate``) sleeps between its packets and is fine."""
-    from harness.kernel.host import in_virtual_time
-    if (in_virtual_time() and flow.bitrate is None and getattr(net, "radios", None)
-            and net.without_medium()):
+    if in_virtual_time() and flow.bitrate is None and net.radios and net.without_medium():
         raise HarnessError(
             f"flow {flow.src}->{flow.dst}: radios without a medium move data in zero virtual "
             "time (an unshaped path; the guest's clock would hardly advance): give the flow "

@@ -281,5 +281,5 @@ def test_a_receiver_window_is_judged_on_unacked_even_when_in_flight_is_known():
                                             ("6.1.176", False), ("5.19.2", False),
                                             ("unknown", False)])
 def test_kernel_release_comparison_for_what_a_kernel_ignores(release, newer):
-    from policies.tcp import kernel_at_least
+    from harness.kernel.host import kernel_at_least
     assert kernel_at_least(6, 6, release) is newer
