@@ -64,8 +64,10 @@ def test_the_chain_is_the_only_path_and_a_retry_limit_set_at_run_time_is_enforce
           f"tries histogram {sta1['tries']}, drops at the limit {sta1['limit_drops']}, at the "
           f"table's end {sta1['table_drops']}")
     assert sta1["retry_short"] == 2 and len(sta1["tries"]) <= 3, sta1
-    assert sta1["tries"][-1] <= 0.05 * sum(sta1["tries"]), sta1   # 3: only short + long mixed
     assert sta1["limit_drops"] >= 10, sta1       # about a quarter of ~1000 frames reach it
+    # a third try only for a frame that mixed short and long tries: most frames that failed
+    # twice stop there (were the limit ignored, every one of them would be tried again)
+    assert len(sta1["tries"]) < 3 or sta1["tries"][2] < sta1["limit_drops"] / 2, sta1
 
 
 @pytest.mark.parametrize("build_name", [None, "fail-avg-3.12"])
