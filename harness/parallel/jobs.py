@@ -119,7 +119,7 @@ class JobRunner:
         """A fresh guest for every run, seeded with the run's seed and booted with the kernel
         the run asks for: its record depends on nothing else (docs/engine.md)."""
         from harness.vm import uml_dispatch
-        from harness.vm.uml import GuestHung, UMLConfig, UMLGuest
+        from harness.vm.uml import GuestHung, UMLConfig, UMLGuest, guest_python
         kernel = uml_dispatch.prepare()
         guest = UMLGuest(kernel, UMLConfig(seed=job.run.seed, variant=kernel_variant(job)))
         with self._lock:
@@ -133,7 +133,7 @@ class JobRunner:
         out: list = []
         err: Deque[str] = collections.deque(maxlen=200)
         script = uml_dispatch.cache_script() + \
-            f"exec {sys.executable} -m {WORKER_MODULE}"
+            f"exec {guest_python()} -m {WORKER_MODULE}"
         try:
             rc = guest.run(script, env=uml_dispatch.guest_env(job.run.seed), cwd=str(code_root()),
                            on_out=out.append, on_err=err.append, stdin=encode(job).encode())

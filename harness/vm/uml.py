@@ -31,14 +31,21 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable, Dict, List, Optional, TextIO
+from typing import IO, Callable, Dict, List, Optional, TextIO, Tuple
 
 from harness.errors import HarnessError
 from harness.kernel import cleanup
-from harness.paths import cache_dir, project_file
+from harness.paths import cache_dir, code_root, project_file
 from harness.vm.uml_kernel import UMLKernel
 
 RUNDIR_PREFIX = "hx-uml-"
+#: Where a guest sees the checkout, Python's prefix and the working folder: fixed paths, so
+#: nothing in the guest (module paths, the interpreter's path, its environment) depends on
+#: where they lie on the host. With them at their own paths, a clone elsewhere gave results
+#: 0.2-1 % different (docs/engine.md, "Determinism").
+GUEST_SRC = "/run/hx-src"
+GUEST_PREFIX = "/run/hx-prefix"
+GUEST_CWD = "/run/hx-cwd"
 #: The guest's wall clock at boot (2023-11-14): fixed, so the host's clock never leaks in.
 TIME_TRAVEL_START_NS = 1_700_000_000_000_000_000
 #: Wall seconds without the guest's clock advancing before the watchdog kills it. Not short:
@@ -48,6 +55,35 @@ WATCHDOG_ENV = "HARNESS_UML_WATCHDOG"
 DEFAULT_WATCHDOG_S = 600.0
 #: ``HARNESS_UML_KEEP=1`` keeps every run folder (to read a guest's files after it stopped).
 KEEP_ENV = "HARNESS_UML_KEEP"
+
+
+def _real(path: str) -> str:
+    """PATH absolute with its folders resolved but not its last part (a venv's ``python`` is
+    a symlink to the base interpreter: resolving it would leave the venv)."""
+    path = os.path.abspath(path)
+    return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
+
+
+def guest_view() -> List[Tuple[str, str]]:
+    """(host folder, guest folder) of the checkout and Python's prefix, the deeper first (a
+    ``.venv`` lies inside the checkout)."""
+    pairs = [(str(code_root()), GUEST_SRC), (os.path.realpath(sys.prefix), GUEST_PREFIX)]
+    return sorted(pairs, key=lambda pair: -len(pair[0]))
+
+
+def guest_path(path: str | Path) -> str:
+    """Where a guest sees the host's PATH: under the checkout or Python's prefix, at the fixed
+    view (``GUEST_SRC``, ``GUEST_PREFIX``); anywhere else at its own path."""
+    real = _real(str(path))
+    for host, guest in guest_view():
+        if host != "/" and (real == host or real.startswith(host + "/")):
+            return guest + real[len(host):]
+    return real
+
+
+def guest_python() -> str:
+    """This interpreter as a guest starts it (its venv, if any, at the fixed view)."""
+    return guest_path(sys.executable)
 
 
 def runs_base() -> Path:
@@ -153,6 +189,32 @@ class UMLGuest:
                  f"HX_RUN={self.rundir}", f"HX_OUT={c.output or '-'}", f"HX_SEED={c.seed}"]
         return words
 
+    def shown(self, cwd: str) -> List[Tuple[str, str]]:
+        """The host folders the job reads besides ``/``, read-only, as (host, guest) pairs:
+        the checkout, Python's prefix and the working folder at the fixed view, and each at
+        its own path too (a scratch tmpfs hides them under /tmp, and the job's arguments
+        may name them). Always these six mounts, so the programs init starts, each drawing
+        from the guest's random state, are the same wherever the folders lie. ("/" is never
+        mounted over: the prefix stands in for it.)"""
+        prefix = os.path.realpath(sys.prefix)
+        folders = guest_view() + [(os.path.realpath(cwd), GUEST_CWD)]
+        return folders + [(host, host) if host != "/" else (prefix, prefix)
+                          for host, _ in folders]
+
+    def guest_cwd(self, cwd: str) -> str:
+        """The working folder in the guest: at the fixed view under the checkout or prefix,
+        the writeable output at its own path, else the read-only ``GUEST_CWD``."""
+        cwd = os.path.realpath(cwd)
+        mapped = guest_path(cwd)
+        if mapped != cwd:
+            return mapped
+        output = self.config.output
+        if output is not None:
+            out = os.path.realpath(output)
+            if cwd == out or cwd.startswith(out.rstrip("/") + "/"):
+                return cwd
+        return GUEST_CWD
+
     def _prepare(self, script: str, env: Dict[str, str], cwd: str,
                  stdin: Optional[bytes]) -> Path:
         rundir = Path(tempfile.mkdtemp(prefix=RUNDIR_PREFIX, dir=runs_base()))
@@ -160,14 +222,11 @@ class UMLGuest:
         cleanup.claim(rundir)
         (rundir / "job.sh").write_text(script + "\n")
         lines = [f"{k}={shlex.quote(v)}" for k, v in sorted(env.items())]
-        lines += [f"HX_CWD={shlex.quote(cwd)}", f"HX_CONSOLE={1 if self.config.console else 0}"]
+        lines += [f"HX_CWD={shlex.quote(self.guest_cwd(cwd))}",
+                  f"HX_CONSOLE={1 if self.config.console else 0}"]
         (rundir / "env").write_text("\n".join(lines) + "\n")
-        # what the job reads from the host besides /: the checkout, Python's environment and
-        # the working folder, which a scratch tmpfs (/tmp, /run, ...) would otherwise hide;
-        # always three lines (init mounts each: the same programs wherever the checkout is)
-        # ("/" itself is never mounted over: the prefix stands in for it, to keep the count)
-        show = [str(project_file()), sys.prefix, cwd if cwd != "/" else sys.prefix]
-        (rundir / "show").write_text("\n".join(show) + "\n")
+        (rundir / "show").write_text("".join(f"{host}\n{guest}\n"
+                                             for host, guest in self.shown(cwd)))
         if stdin is not None:
             (rundir / "stdin").write_bytes(stdin)
         for name in ("modules.builtin", "modules.builtin.modinfo"):

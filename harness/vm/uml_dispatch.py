@@ -1,7 +1,8 @@
 """Harness commands in UML guests: what a guest is given, and one guest per command or run.
 
-The guest sees the host's files at their own paths (read-only), so a command needs no path
-mapping: the harness runs in it from this checkout and ``.venv``, natively (``HARNESS_IN_VM``).
+The guest sees the host's files at their own paths (read-only), and the checkout and Python's
+prefix also at fixed paths (``harness.vm.uml.guest_path``), from where the harness runs in it,
+natively (``HARNESS_IN_VM``): nothing in the guest then depends on where the checkout lies.
 What it must not build or fetch itself is made ready on the host first (``prepare``: the
 kernel, mediumd), so that a guest's work, and with it its clock, is the same at every run.
 """
@@ -16,7 +17,7 @@ from typing import Callable, Dict, List, Optional, TextIO
 from harness.experiment.revision import ENV as REVISION_ENV
 from harness.experiment.revision import code_revision
 from harness.paths import cache_dir, code_root
-from harness.vm.uml import UMLConfig, UMLGuest
+from harness.vm.uml import UMLConfig, UMLGuest, guest_path, guest_python
 from harness.vm.uml_kernel import UMLKernel, ensure_kernel
 
 #: The guest's harness cache: tmpfs, with the host's built mediumd bound in read-only.
@@ -38,8 +39,8 @@ def guest_env(seed: int = 0) -> Dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k.startswith("HARNESS_")}
     for key in ("HARNESS_FORCE_VM", "HARNESS_ENGINE", "HARNESS_CACHE", "HARNESS_UML_KEEP"):
         env.pop(key, None)
-    venv_bin = str(Path(sys.executable).parent)
-    env.update({"PYTHONPATH": str(code_root()), "HARNESS_IN_VM": "1",
+    venv_bin = str(Path(guest_python()).parent)
+    env.update({"PYTHONPATH": guest_path(code_root()), "HARNESS_IN_VM": "1",
                 "HARNESS_VM_CLOCK": "virtual", "HARNESS_GUEST": "uml",
                 "HARNESS_CACHE": GUEST_CACHE, "HARNESS_HOST_CACHE": str(cache_dir()),
                 "HARNESS_VM_SEED": str(seed), "PYTHONHASHSEED": "0",
@@ -89,4 +90,4 @@ def run_script(script: str, *, seed: int = 0, output: Optional[Path] = None,
 
 
 def harness_script(argv: List[str]) -> str:
-    return f"exec {shlex.quote(sys.executable)} -m harness " + " ".join(shlex.quote(a) for a in argv)
+    return f"exec {shlex.quote(guest_python())} -m harness " + " ".join(shlex.quote(a) for a in argv)

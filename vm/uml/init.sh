@@ -29,13 +29,14 @@ chmod 1777 /tmp /var/tmp
 mkdir -p /run/netns /run/hx /run/openvswitch /var/run/netns
 # the run's folder, then the one writeable host folder at its own path
 mount -t hostfs -o "$HX_RUN" none /run/hx || fail "mount $HX_RUN"
-# host folders the job needs (the checkout, Python's prefix, the working folder), mounted
-# read-only at their own paths before the writeable folder (which may lie inside one of them):
-# a scratch mount hides them when they lie under /tmp. Every one is mounted, hidden or not,
-# with the same commands: each program started draws from the guest's random state, so the
-# count must not depend on where the checkout is (it moved a clone's results by 0.2-1 %)
-while IFS= read -r p; do
-    mkdir -p "$p" && mount -r -t hostfs -o "$p" none "$p" || fail "mount $p"
+# host folders the job needs (the checkout, Python's prefix, the working folder), read-only,
+# before the writeable folder (which may lie inside one of them): pairs of lines, host folder
+# then guest folder. The job runs from fixed guest folders (/run/hx-src, ...) so that nothing
+# it holds depends on where the checkout lies; each is also shown at its own path, which a
+# scratch mount hides under /tmp. Always the same mounts: each program started draws from the
+# guest's random state, so the count must not depend on the host either.
+while IFS= read -r src && IFS= read -r dst; do
+    mkdir -p "$dst" && mount -r -t hostfs -o "$src" none "$dst" || fail "mount $src at $dst"
 done </run/hx/show
 if [ -n "$HX_OUT" ] && [ "$HX_OUT" != "-" ]; then
     mkdir -p "$HX_OUT" 2>/dev/null  # under a scratch tmpfs (/tmp/...): the mount point
