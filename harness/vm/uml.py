@@ -20,6 +20,7 @@ harness left.
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import shlex
 import shutil
@@ -44,8 +45,12 @@ RUNDIR_PREFIX = "hx-uml-"
 #: where they lie on the host. With them at their own paths, a clone elsewhere gave results
 #: 0.2-1 % different (docs/engine.md, "Determinism").
 GUEST_SRC = "/run/hx-src"
+GUEST_CHECKOUT = "/run/hx-checkout"
 GUEST_PREFIX = "/run/hx-prefix"
 GUEST_CWD = "/run/hx-cwd"
+#: Top-level entries of a checkout that are never code: a listing of the checkout's top does
+#: not show them in a guest (without git to tell what is tracked).
+NOT_CODE = ("results", "build", "dist")
 #: The guest's wall clock at boot (2023-11-14): fixed, so the host's clock never leaks in.
 TIME_TRAVEL_START_NS = 1_700_000_000_000_000_000
 #: Wall seconds without the guest's clock advancing before the watchdog kills it. Not short:
@@ -67,17 +72,40 @@ def _real(path: str) -> str:
 def guest_view() -> List[Tuple[str, str]]:
     """(host folder, guest folder) of the checkout and Python's prefix, the deeper first (a
     ``.venv`` lies inside the checkout)."""
-    pairs = [(str(code_root()), GUEST_SRC), (os.path.realpath(sys.prefix), GUEST_PREFIX)]
+    pairs = [(str(code_root()), GUEST_CHECKOUT), (os.path.realpath(sys.prefix), GUEST_PREFIX)]
     return sorted(pairs, key=lambda pair: -len(pair[0]))
 
 
+@functools.lru_cache(maxsize=1)
+def checkout_entries() -> Tuple[str, ...]:
+    """The checkout's top-level entries the guest's ``GUEST_SRC`` shows: git's tracked ones,
+    or without git every one but data, and neither hidden ones (``.ci``, ``.gitignore``). Only these, so that what else lies in
+    a used checkout (``.venv``, tool caches, results) is not listed by a guest's imports: a
+    longer listing alone moved a run's results (docs/engine.md, "Determinism")."""
+    root = code_root()
+    try:
+        listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True,
+                                check=True, timeout=60).stdout.decode()
+        names = {f.split("/", 1)[0] for f in listed.split("\0") if f}
+    except (OSError, subprocess.SubprocessError):
+        names = {e for e in os.listdir(root) if not e.startswith(".") and e not in NOT_CODE
+                 and not e.endswith(".egg-info")}
+    return tuple(sorted(n for n in names if (root / n).exists() and "\n" not in n
+                        and not n.startswith(".")))
+
+
 def guest_path(path: str | Path) -> str:
-    """Where a guest sees the host's PATH: under the checkout or Python's prefix, at the fixed
-    view (``GUEST_SRC``, ``GUEST_PREFIX``); anywhere else at its own path."""
+    """Where a guest sees the host's PATH: under the checkout at ``GUEST_SRC`` (its code) or
+    ``GUEST_CHECKOUT`` (the rest), under Python's prefix at ``GUEST_PREFIX``; anywhere else at
+    its own path."""
     real = _real(str(path))
     for host, guest in guest_view():
         if host != "/" and (real == host or real.startswith(host + "/")):
-            return guest + real[len(host):]
+            rel = real[len(host):]
+            if guest == GUEST_CHECKOUT and (not rel or rel[1:].split("/")[0] in
+                                            checkout_entries()):
+                guest = GUEST_SRC
+            return guest + rel
     return real
 
 
@@ -227,6 +255,7 @@ class UMLGuest:
         (rundir / "env").write_text("\n".join(lines) + "\n")
         (rundir / "show").write_text("".join(f"{host}\n{guest}\n"
                                              for host, guest in self.shown(cwd)))
+        (rundir / "src").write_text("".join(f"{name}\n" for name in checkout_entries()))
         if stdin is not None:
             (rundir / "stdin").write_bytes(stdin)
         for name in ("modules.builtin", "modules.builtin.modinfo"):

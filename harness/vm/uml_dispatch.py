@@ -24,13 +24,32 @@ from harness.vm.uml_kernel import UMLKernel, ensure_kernel
 GUEST_CACHE = "/run/hx-cache"
 
 
+#: The checkout's packages a guest imports, compiled on the host before a guest starts.
+PACKAGES = ("harness", "topologies", "policies", "studies")
+
+
 def prepare(out: TextIO = sys.stderr) -> UMLKernel:
-    """Everything a guest needs from the host, built here once: the kernel and mediumd."""
+    """Everything a guest needs from the host, built here once: the kernel, mediumd, and the
+    checkout's compiled modules."""
     from harness.medium.build import ensure_mediumd
     kernel = ensure_kernel(out=out)
     for target in ("mediumd", "mediumsim"):
         ensure_mediumd(target)
+    compile_checkout()
     return kernel
+
+
+def compile_checkout() -> None:
+    """Compile the checkout's modules where they lie (``__pycache__``, as an import would). The
+    guest writes none (``PYTHONDONTWRITEBYTECODE``): without them every import there compiles
+    the source, and a run in a fresh clone then differed from one in a used checkout (each
+    syscall is a scheduling point in inf-cpu time). Up-to-date files are skipped; a checkout
+    this user cannot write is left as it is."""
+    import compileall
+    root = code_root()
+    for package in PACKAGES:
+        if (root / package).is_dir():
+            compileall.compile_dir(str(root / package), quiet=2)
 
 
 def guest_env(seed: int = 0) -> Dict[str, str]:

@@ -4,8 +4,9 @@
                                                   └─► UML guest (seed of run B) ── B ──┴─► store
 
 - one seed, one result: the records of a sweep are byte-identical (the ``timing`` field aside,
-  which holds the host's wall seconds) whether it ran at --jobs 1 or 2, and another
-  experiment seed gives other records;
+  which holds the host's wall seconds) whether it ran at --jobs 1 or 2 or from a copy of the
+  checkout elsewhere (under /tmp, a path of another length), and another experiment seed gives
+  other records;
 - a sweep killed (SIGKILL of ``harness``) at random moments leaves no guest process, no run
   folder, no namespace once ``harness clean`` ran, and the sweep then resumes to the end.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import shutil
 import signal
@@ -20,10 +22,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import pytest
 
+from harness.experiment.revision import ENV as REVISION_ENV
+from harness.experiment.revision import code_revision
+from harness.paths import code_root
 from harness.vm.engine import engine
 
 pytestmark = [pytest.mark.parallel,
@@ -41,9 +46,27 @@ output: results/uml_pair
 """
 
 
-def harness(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+def harness(*args: str, timeout: float = 900, checkout: Optional[Path] = None
+            ) -> subprocess.CompletedProcess:
+    """``harness ARGS``; from CHECKOUT (a copy of this one) instead of this checkout."""
+    env = None
+    if checkout is not None:
+        env = dict(os.environ, PYTHONPATH=str(checkout), **{REVISION_ENV: code_revision() or ""})
     return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
-                          text=True, timeout=timeout)
+                          text=True, timeout=timeout, env=env, cwd=checkout)
+
+
+def copy_of_checkout(where: Path) -> Path:
+    """The checkout's tracked files, as they are on disk, copied to WHERE."""
+    root = code_root()
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True,
+                            check=True).stdout.decode().split("\0")
+    files = [f for f in listed if f and (root / f).is_file()]
+    assert len(files) > 100
+    for name in files:
+        (where / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / name, where / name)
+    return where
 
 
 def experiment(tmp_path: Path, seed: int, hops: str = "[1, 2]") -> Path:
@@ -63,8 +86,10 @@ def comparable(out: Path) -> Dict[str, str]:
     return got
 
 
-def run_sweep(yaml: Path, out: Path, jobs: int) -> Dict[str, str]:
-    proc = harness("run", str(yaml), "--jobs", str(jobs), "--output", str(out), "--no-report")
+def run_sweep(yaml: Path, out: Path, jobs: int, checkout: Optional[Path] = None
+              ) -> Dict[str, str]:
+    proc = harness("run", str(yaml), "--jobs", str(jobs), "--output", str(out), "--no-report",
+                   checkout=checkout)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "UML guest" in proc.stderr, proc.stderr[-2000:]
     got = comparable(out)
@@ -82,6 +107,10 @@ def test_one_seed_one_result_at_one_and_two_jobs_another_seed_another(tmp_path):
     first = run_sweep(experiment(tmp_path, 7), tmp_path / "a", jobs=1)
     second = run_sweep(experiment(tmp_path, 7), tmp_path / "b", jobs=2)
     assert first == second  # byte for byte, whatever ran beside each run
+    # the guest sees the checkout at a fixed path: where it lies on the host (and the length
+    # of that path) does not reach the results
+    moved = copy_of_checkout(tmp_path / "a-copy-of-the-checkout-at-a-path-of-another-length")
+    assert run_sweep(experiment(tmp_path, 7), tmp_path / "d", jobs=2, checkout=moved) == first
     other = run_sweep(experiment(tmp_path, 8), tmp_path / "c", jobs=2)
     assert len(other) == len(first) == 2
     bytes_of = [[json.loads(t)["flows"][0]["bytes"] for t in sorted(d.values())]

@@ -38,6 +38,13 @@ mount -t hostfs -o "$HX_RUN" none /run/hx || fail "mount $HX_RUN"
 while IFS= read -r src && IFS= read -r dst; do
     mkdir -p "$dst" && mount -r -t hostfs -o "$src" none "$dst" || fail "mount $src at $dst"
 done </run/hx/show
+# The checkout's code at /run/hx-src: links to its tracked top-level entries (/run/hx/src) in
+# the whole checkout (/run/hx-checkout), so that what else lies in a used checkout (.venv, tool
+# caches, results) is not in the listing every import reads: a longer one moved the results.
+mkdir -p /run/hx-src && cd /run/hx-src || fail "mkdir /run/hx-src"
+sed 's|^|/run/hx-checkout/|' /run/hx/src | tr '\n' '\0' | xargs -0 ln -s -t /run/hx-src \
+    || fail "link the checkout"
+cd /
 # An editable install's finder (site-packages/__editable__*.pth) holds the checkout's host path,
 # and every Python process loads it: its length alone moved a clone's results by 0.2-1 %
 # (each syscall is a scheduling point in inf-cpu time, and a string's length moves the heap's).
