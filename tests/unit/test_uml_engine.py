@@ -162,3 +162,45 @@ def test_unpaced_flow_over_radios_without_a_medium_is_refused_in_virtual_time(
         check_paced(PlainNet(radios, medium), flow)
     monkeypatch.setenv("HARNESS_VM_CLOCK", "realtime")   # on a wall clock: always allowed
     check_paced(PlainNet(radios, medium), flow)
+
+
+def test_the_guest_sees_the_checkout_and_prefix_at_fixed_paths(tmp_path, monkeypatch):
+    """Nothing the guest's programs hold depends on where the checkout lies on the host: its
+    code, its other files, Python's prefix and the working folder each have a fixed guest path
+    (docs/engine.md, "Determinism")."""
+    from harness.vm import uml
+    checkout, prefix = tmp_path / "some" / "checkout", tmp_path / "venv"
+    (checkout / "harness").mkdir(parents=True)
+    (checkout / "results").mkdir()
+    (prefix / "bin").mkdir(parents=True)
+    monkeypatch.setattr(uml, "code_root", lambda: checkout)
+    monkeypatch.setattr(uml.sys, "prefix", str(prefix))
+    monkeypatch.setattr(uml, "checkout_entries", lambda: ("harness",))
+    assert uml.guest_path(checkout) == uml.GUEST_SRC
+    assert uml.guest_path(checkout / "harness" / "x.py") == f"{uml.GUEST_SRC}/harness/x.py"
+    assert uml.guest_path(checkout / "results" / "r") == f"{uml.GUEST_CHECKOUT}/results/r"
+    assert uml.guest_path(prefix / "bin" / "python") == f"{uml.GUEST_PREFIX}/bin/python"
+    assert uml.guest_path("/usr/bin/iperf3") == "/usr/bin/iperf3"
+    # a sibling whose name starts like the checkout's is not inside it
+    assert uml.guest_path(str(checkout) + "2") == str(checkout) + "2"
+    guest = UMLGuest(fake_kernel(tmp_path), UMLConfig(output=tmp_path / "out"))
+    assert guest.guest_cwd(str(checkout)) == uml.GUEST_SRC
+    assert guest.guest_cwd(str(tmp_path / "out")) == str(tmp_path / "out")
+    assert guest.guest_cwd("/etc") == uml.GUEST_CWD
+    # always six mounts, whatever the folders (init's programs must not depend on the host)
+    for cwd in (str(checkout), "/etc", "/"):
+        shown = guest.shown(cwd)
+        assert len(shown) == 6 and ("/", "/") not in shown, shown
+
+
+def test_the_guest_lists_only_the_checkouts_tracked_top_level(tmp_path, monkeypatch):
+    from harness.vm import uml
+    for name in ("harness", ".venv", "results", "x.egg-info", "docs"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "README.md").write_text("")
+    monkeypatch.setattr(uml, "code_root", lambda: tmp_path)
+    uml.checkout_entries.cache_clear()
+    try:
+        assert uml.checkout_entries() == ("README.md", "docs", "harness")  # no git here
+    finally:
+        uml.checkout_entries.cache_clear()
