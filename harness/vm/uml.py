@@ -109,6 +109,19 @@ def guest_path(path: str | Path) -> str:
     return real
 
 
+def guest_argv(argv: List[str]) -> List[str]:
+    """ARGV with each absolute path (also ``--opt=/path``) under the checkout or Python's
+    prefix as the guest sees it."""
+    out = []
+    for arg in argv:
+        head, value = "", arg
+        if arg.startswith("--") and "=" in arg:
+            head, value = arg.split("=", 1)
+            head += "="
+        out.append(head + guest_path(value) if value.startswith("/") else arg)
+    return out
+
+
 def guest_python() -> str:
     """This interpreter as a guest starts it (its venv, if any, at the fixed view)."""
     return guest_path(sys.executable)
@@ -219,15 +232,12 @@ class UMLGuest:
 
     def shown(self, cwd: str) -> List[Tuple[str, str]]:
         """The host folders the job reads besides ``/``, read-only, as (host, guest) pairs:
-        the checkout, Python's prefix and the working folder at the fixed view, and each at
-        its own path too (a scratch tmpfs hides them under /tmp, and the job's arguments
-        may name them). Always these six mounts, so the programs init starts, each drawing
-        from the guest's random state, are the same wherever the folders lie. ("/" is never
-        mounted over: the prefix stands in for it.)"""
-        prefix = os.path.realpath(sys.prefix)
-        folders = guest_view() + [(os.path.realpath(cwd), GUEST_CWD)]
-        return folders + [(host, host) if host != "/" else (prefix, prefix)
-                          for host, _ in folders]
+        the checkout, Python's prefix and the working folder, at the fixed view only (a
+        checkout under /tmp also shown at its own path, inside the guest's scratch /tmp,
+        gave other records; arguments naming it are mapped: ``guest_argv``). Always these
+        three mounts, so the programs init starts, each drawing from the guest's random
+        state, are the same wherever the folders lie."""
+        return guest_view() + [(os.path.realpath(cwd), GUEST_CWD)]
 
     def guest_cwd(self, cwd: str) -> str:
         """The working folder in the guest: at the fixed view under the checkout or prefix,

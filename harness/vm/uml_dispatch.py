@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Optional, TextIO
 from harness.experiment.revision import ENV as REVISION_ENV
 from harness.experiment.revision import code_revision
 from harness.paths import cache_dir, code_root
-from harness.vm.uml import UMLConfig, UMLGuest, guest_path, guest_python
+from harness.vm.uml import UMLConfig, UMLGuest, guest_argv, guest_path, guest_python
 from harness.vm.uml_kernel import UMLKernel, ensure_kernel
 
 #: The guest's harness cache: tmpfs, with the host's built mediumd bound in read-only.
@@ -109,4 +109,5 @@ def run_script(script: str, *, seed: int = 0, output: Optional[Path] = None,
 
 
 def harness_script(argv: List[str]) -> str:
-    return f"exec {shlex.quote(guest_python())} -m harness " + " ".join(shlex.quote(a) for a in argv)
+    return f"exec {shlex.quote(guest_python())} -m harness " + " ".join(
+        shlex.quote(a) for a in guest_argv(argv))

@@ -27,7 +27,7 @@ from typing import Dict, List, Optional
 import pytest
 
 from harness.experiment.revision import ENV as REVISION_ENV
-from harness.experiment.revision import code_revision
+from harness.experiment.revision import revision_of
 from harness.paths import code_root
 from harness.vm.engine import engine
 
@@ -51,7 +51,9 @@ def harness(*args: str, timeout: float = 900, checkout: Optional[Path] = None
     """``harness ARGS``; from CHECKOUT (a copy of this one) instead of this checkout."""
     env = None
     if checkout is not None:
-        env = dict(os.environ, PYTHONPATH=str(checkout), **{REVISION_ENV: code_revision() or ""})
+        # the copy has no git: it is given this checkout's revision, read now (not a cached one)
+        env = dict(os.environ, PYTHONPATH=str(checkout),
+                   **{REVISION_ENV: revision_of(code_root()) or ""})
     return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
                           text=True, timeout=timeout, env=env, cwd=checkout)
 

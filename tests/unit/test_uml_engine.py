@@ -187,10 +187,14 @@ def test_the_guest_sees_the_checkout_and_prefix_at_fixed_paths(tmp_path, monkeyp
     assert guest.guest_cwd(str(checkout)) == uml.GUEST_SRC
     assert guest.guest_cwd(str(tmp_path / "out")) == str(tmp_path / "out")
     assert guest.guest_cwd("/etc") == uml.GUEST_CWD
-    # always six mounts, whatever the folders (init's programs must not depend on the host)
+    # always three mounts, at fixed guest paths (init's programs must not depend on the host)
     for cwd in (str(checkout), "/etc", "/"):
         shown = guest.shown(cwd)
-        assert len(shown) == 6 and ("/", "/") not in shown, shown
+        assert len(shown) == 3 and {g for _, g in shown} == {
+            uml.GUEST_CHECKOUT, uml.GUEST_PREFIX, uml.GUEST_CWD}, shown
+    assert uml.guest_argv(["cli", str(checkout / "harness" / "s.py"), "rel.py",
+                           f"--out={prefix}/x"]) == [
+        "cli", f"{uml.GUEST_SRC}/harness/s.py", "rel.py", f"--out={uml.GUEST_PREFIX}/x"]
 
 
 def test_the_guest_lists_only_the_checkouts_tracked_top_level(tmp_path, monkeypatch):

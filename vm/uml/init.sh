@@ -32,9 +32,9 @@ mount -t hostfs -o "$HX_RUN" none /run/hx || fail "mount $HX_RUN"
 # host folders the job needs (the checkout, Python's prefix, the working folder), read-only,
 # before the writeable folder (which may lie inside one of them): pairs of lines, host folder
 # then guest folder. The job runs from fixed guest folders (/run/hx-src, ...) so that nothing
-# it holds depends on where the checkout lies; each is also shown at its own path, which a
-# scratch mount hides under /tmp. Always the same mounts: each program started draws from the
-# guest's random state, so the count must not depend on the host either.
+# it holds depends on where the checkout lies (not also at its own path: a checkout under /tmp
+# shown inside the scratch /tmp gave other records). Always the same mounts: each program
+# started draws from the guest's random state, so the count must not depend on the host.
 while IFS= read -r src && IFS= read -r dst; do
     mkdir -p "$dst" && mount -r -t hostfs -o "$src" none "$dst" || fail "mount $src at $dst"
 done </run/hx/show
