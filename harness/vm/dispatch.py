@@ -16,6 +16,7 @@ from harness.paths import cache_dir, code_root
 from harness.vm.engine import engine
 from harness.vm.image import ensure_image
 from harness.vm.machine import VM, Share, VMConfig, choose_accel
+from harness.vm.uml import split_option
 
 GUEST_CODE = "/mnt/code"
 GUEST_CWD = "/mnt/cwd"
@@ -97,10 +98,7 @@ def map_host_paths(argv: List[str], shares: List[Share]) -> Tuple[List[str], Lis
     extra: List[Share] = []
     mapped = []
     for arg in argv:
-        prefix, value = "", arg
-        if arg.startswith("--") and "=" in arg:
-            prefix, value = arg.split("=", 1)
-            prefix += "="
+        prefix, value = split_option(arg)
         if not value.startswith("/") or not Path(value).exists():
             mapped.append(arg)
             continue

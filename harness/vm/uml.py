@@ -109,15 +109,20 @@ def guest_path(path: str | Path) -> str:
     return real
 
 
+def split_option(arg: str) -> Tuple[str, str]:
+    """``--opt=value`` -> (``--opt=``, ``value``); any other argument -> ("", arg)."""
+    if arg.startswith("--") and "=" in arg:
+        head, value = arg.split("=", 1)
+        return head + "=", value
+    return "", arg
+
+
 def guest_argv(argv: List[str]) -> List[str]:
     """ARGV with each absolute path (also ``--opt=/path``) under the checkout or Python's
     prefix as the guest sees it."""
     out = []
     for arg in argv:
-        head, value = "", arg
-        if arg.startswith("--") and "=" in arg:
-            head, value = arg.split("=", 1)
-            head += "="
+        head, value = split_option(arg)
         out.append(head + guest_path(value) if value.startswith("/") else arg)
     return out
 
