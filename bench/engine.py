@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,15 @@ CASES = ["1hop_b11", "1hop_g54", "7hop_b2", "campus32", "lan"]
 TARGETS = {"1hop_b11": 0.15, "1hop_g54": 0.6, "7hop_b2": 0.1}
 #: The cases run a second time with flows three times as long (the marginal cost).
 STRETCH = ("1hop_b11", "1hop_g54", "7hop_b2", "campus32")
+#: Runs a command and prints the largest peak resident set of its process tree (the guest:
+#: UML's kernel process or QEMU) in kB: the QEMU engine's records carry no memory figure.
+PEAK_RSS = ("import resource, subprocess, sys\n"
+            "rc = subprocess.call(sys.argv[1:])\n"
+            "print(f'hx-bench-peak-rss-kb {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}',"
+            " file=sys.stderr)\n"
+            "sys.exit(rc)\n")
+#: What the QEMU engine prints when its guest is up (harness/vm/dispatch.py).
+VM_READY = re.compile(r"VM ready in ([0-9.]+) s")
 
 
 def run_case(case: str, engine: str, out: Path, jobs: int = 1,
@@ -45,8 +55,8 @@ def run_case(case: str, engine: str, out: Path, jobs: int = 1,
     yaml = ROOT / "bench" / "engine" / f"{case}.yaml"
     if stretch != 1:
         yaml = stretched(yaml, stretch, out.parent / f"{case}-x{stretch}.yaml")
-    cmd = [sys.executable, "-m", "harness", "run", str(yaml), "--engine", engine, "--jobs",
-           str(jobs), "--output", str(out), "--fresh", "--no-report"]
+    cmd = [sys.executable, "-c", PEAK_RSS, sys.executable, "-m", "harness", "run", str(yaml),
+           "--engine", engine, "--jobs", str(jobs), "--output", str(out), "--fresh", "--no-report"]
     t0 = time.monotonic()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -58,11 +68,15 @@ def run_case(case: str, engine: str, out: Path, jobs: int = 1,
     guest_s = float(timing.get("seconds") or 0)
     host_s = float(timing.get("host_seconds") or wall)
     flows = r.get("flows") or [{}]
+    tree_kb = re.findall(r"hx-bench-peak-rss-kb (\d+)", proc.stderr)
+    ready = VM_READY.findall(proc.stderr)
     return {"case": case, "engine": engine, "status": r["status"], "error": r.get("error"),
             "kernel": r["environment"].get("kernel"), "guest_s": guest_s,
             "host_s": round(host_s, 2), "command_wall_s": round(wall, 2),
             "wall_per_emulated_s": round(host_s / guest_s, 3) if guest_s else None,
-            "boot_s": timing.get("boot_seconds"), "peak_rss_mb": timing.get("host_peak_rss_mb"),
+            "boot_s": timing.get("boot_seconds") or (float(ready[0]) if ready else None),
+            "peak_rss_mb": timing.get("host_peak_rss_mb")
+            or (round(int(tree_kb[-1]) / 1024, 1) if tree_kb else None),
             "goodput_mbps": round((flows[0].get("throughput_bps") or 0) / 1e6, 3),
             "lag_p99_us": ((r.get("medium") or {}).get("summary") or {}).get("lag_us", {}).get("p99"),
             "runs": len(records)}
