@@ -2,7 +2,7 @@
 the airtime link metric 802.11s routes by: paper 002's arithmetic as pure functions.
 
 Why here: the run-time retry-limit policy (``policies.airtime_retry``, the paper's Eq. 5) needs
-the travel time to pick its limit, and the paper's report (``harness.papers.paper002``) needs
+the travel time to pick its limit, and the paper's report (``studies.p002_mesh_retry.paper``) needs
 the same numbers for its tables and its Fig. 2; this is the lowest layer both may import.
 
 The model (Rethfeldt et al., §III; docs/papers.md "Paper 002"): a frame crosses ``hops``

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 PROBE_PINGS = 5
 PROBE_ATTEMPTS = 3
 #: How the error of a run whose probes found no path ends (reports count such runs:
-#: harness.papers.paper002.no_path).
+#: studies.p002_mesh_retry.paper.no_path).
 NO_PATH_ERROR = "HWMP found no path"
 
 
@@ -198,7 +198,7 @@ class MeshPathCheck(SwitchPolicy):
         for key, snap in (("before", self.before), ("after", self.after)):
             if snap:
                 out[key] = {"paths": snap["paths"], "stations": snap["stations"]}
-        # the report reads these (harness.papers.paper002.metric_checks)
+        # the report reads these (studies.p002_mesh_retry.paper.metric_checks)
         latest = self.after or self.before
         if latest:
             out["paths"] = latest["paths"]

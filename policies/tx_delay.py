@@ -7,7 +7,7 @@ guest time; a 2004 router's interrupt, driver and forwarding path took longer. H
 may change who starts first after a frame: a relay whose next frame waits could begin inside
 the frame of a sender it cannot hear rather than before it, the collision an RTS/CTS exchange
 prevents. Paper 000's ``000_tx_delay`` tested that (it did not happen at 0.5-2 ms;
-docs/results/papers/README.md). Read back with ``tc qdisc show``; a node whose interface does
+studies/p000_campus/findings.md). Read back with ``tc qdisc show``; a node whose interface does
 not show the delay fails the run.
 """
 from __future__ import annotations

@@ -49,7 +49,7 @@ NODE_SETS = ("all", "path")
 RATES_B = (1, 2, 5.5, 11)
 #: The frames the ETX snapshot rates links by: full-size data frames at ``etx_rate``, what the
 #: flows send (OLSR's own probes were small broadcasts at 1 Mbit/s, which rate long hops
-#: better: ``harness.papers.map_population`` compares the two snapshots, docs/campus.md).
+#: better: ``studies.p000_campus.map_population`` compares the two snapshots, docs/campus.md).
 ETX_PROBE_BYTES = DATA_FRAME_BYTES
 #: A link is usable for routing (and a hop of a pinned path) when df x dr >= this (ETX <= 10).
 MIN_LINK_QUALITY = 0.1

@@ -186,8 +186,8 @@ def _cell(text: Any) -> str:
 
 
 #: A section a caller appends to a report: (result set, report path, figure format) -> Markdown
-#: ("" for none). Paper pages pass theirs (``harness.papers.write_report``), so this layer does
-#: not import the papers above it.
+#: ("" for none). Paper pages pass theirs (``harness.study.write_report``), so this layer does
+#: not import the studies above it.
 Section = Callable[[ResultSet, Path, str], str]
 
 

@@ -1,7 +1,8 @@
 """``harness report RESULTS_DIR``: a Markdown page with mean ± CI tables and figures.
 
 RESULTS_DIR may be packed (``harness archive pack``): the records are read from the archive
-and the report goes to the reports directory it names (docs/results/papers/ for the papers).
+and the report goes to the reports directory it names (results/studies/ for the studies'
+records). Several directories of one study also write the study's page (its report.md).
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.analysis.plot import FORMATS
-from harness.papers import write_report
+from harness.study import write_report
 
 if TYPE_CHECKING:
     from harness.cli import Subparsers
@@ -23,12 +24,12 @@ def register(subparsers: Subparsers) -> None:
                     "figures, the environment and failed runs.")
     p.add_argument("results", metavar="RESULTS_DIR", nargs="+",
                    help="an experiment's output directory, or a packed one (`harness "
-                        "archive pack`); several (all of one paper's "
-                        "experiments): each gets its report, and -o FILE one page per paper")
+                        "archive pack`); several (all of one study's "
+                        "experiments): each gets its report, and the study's page")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="default RESULTS_DIR/report.md (a packed directory: report.md in its "
                         "reports directory); with several directories, the paper's page "
-                        "(default paper<NNN>.md next to the first directory's report)")
+                        "(default: the study's report.md, in its folder)")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="png", help="figure format")
     p.set_defaults(func=cmd_report)
 
@@ -38,7 +39,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(write_report(args.results[0], args.output, fmt=args.fmt))
         return 0
     from harness.experiment.results import load_results
-    from harness.papers.summary import default_output, paper_key, write_summary
+    from harness.study.page import default_output, paper_key, write_summary
     sets = [load_results(Path(d)) for d in args.results]
     paper_key(sets)  # one paper, or an error before anything is written
     output = Path(args.output) if args.output else default_output(sets)

@@ -329,7 +329,7 @@ def summarize(out: Path) -> None:
     """The throughput table on the terminal, and the full report (tables + figures) on disk."""
     from harness.analysis.report import keys_ok, metric_table
     from harness.experiment.results import load_results
-    from harness.papers import write_report
+    from harness.study import write_report
     try:
         rs = load_results(out)
     except HarnessError:

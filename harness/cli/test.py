@@ -31,7 +31,7 @@ def register(sub: Subparsers) -> None:
                    help="only the emulation tests (and the tests that boot VMs from this "
                         "host: parallel sweeps, the prompt on this terminal)")
     p.add_argument("--slow", action="store_true",
-                   help="include the slow suites (marker 'slow', e.g. full paper sweeps)")
+                   help="include the slow suites (marker 'slow', e.g. the studies' full sweeps)")
     p.add_argument("pytest_args", nargs="*", help="paths or extra pytest arguments (after --)")
     add_clock_option(p)
     p.set_defaults(func=cmd_test)
@@ -57,6 +57,6 @@ def cmd_test(args: argparse.Namespace) -> int:
         raise HarnessError(f"no tests/ directory under {root}: run from a checkout")
     argv = [sys.executable, "-m", "pytest", "-m", marker_expression(args.unit, args.emulation,
                                                                     args.slow)]
-    argv += args.pytest_args or ["tests"]
+    argv += args.pytest_args or ["tests", "studies"]
     rc = subprocess.call(argv, cwd=root)
     return 0 if rc == PYTEST_NO_TESTS else rc

@@ -186,7 +186,7 @@ def _read_runs(root: Path) -> List[Dict[str, Any]]:
         raise HarnessError(f"{root} is not a results directory (no {RUNS}/ inside, "
                            f"no {archive.MANIFEST})",
                            hint="pass the experiment's output directory, e.g. results/<name>, "
-                                "or a packed one, e.g. results-archive/papers/<name>")
+                                "or a packed one, e.g. studies/<study>/records/<name>")
     records = []
     for path in sorted(runs_dir.glob("*.json")):
         if path.name.startswith("."):

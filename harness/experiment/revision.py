@@ -17,8 +17,10 @@ ENV = "HARNESS_CODE_REVISION"
 
 
 #: Run records and reports written into the checkout: data, not code, so changes there do
-#: not make the revision ``-dirty`` (a long sweep into docs/results/ would mark itself).
-DATA_PATHS = ("results", "docs/results", "results-archive")
+#: not make the revision ``-dirty`` (a study's page regenerated from its records would mark
+#: itself). Git pathspecs (``*`` crosses folders).
+DATA_PATHS = ("results", "results-archive", "studies/*/records/*", "studies/*/report.md",
+              "studies/*/figures/*")
 
 
 @functools.lru_cache(maxsize=1)

@@ -54,7 +54,7 @@ def pytest_configure(config: pytest.Config) -> None:
                  "slow: long emulation suites (full sweeps); deselect with -m 'not slow'",
                  "parallel: runs sweeps from this host with --jobs or --cluster (boots VMs "
                  "where the host has no mac80211_hwsim)",
-                 "paper: checks a claim of one of the reproduced papers",
+                 "paper: checks a claim of a study's paper (studies/)",
                  "vmhost: drives the harness from this host as a user would, booting its own "
                  "guest where the host has no mac80211_hwsim (never sent to the VM)"):
         config.addinivalue_line("markers", line)
@@ -227,14 +227,14 @@ class RemoteBatch:
 
 def split_by_module(nodeids: List[str], shards: int) -> List[List[str]]:
     """At most ``shards`` groups of whole test modules (a module's tests share fixtures and
-    run in order), balanced by their count of tests; paper suites count four times (their
-    tests are sweeps). Order within a group is the collection order."""
+    run in order), balanced by their count of tests; the studies' suites (``studies/``) count
+    four times (their tests are sweeps). Order within a group is the collection order."""
     modules: Dict[str, List[str]] = {}
     for nodeid in nodeids:
         modules.setdefault(nodeid.split("::", 1)[0], []).append(nodeid)
 
     def weight(module: str) -> int:
-        return len(modules[module]) * (4 if "/papers/" in module else 1)
+        return len(modules[module]) * (4 if module.startswith("studies/") else 1)
 
     groups: List[List[str]] = [[] for _ in range(max(1, min(shards, len(modules))))]
     loads = [0] * len(groups)

@@ -3,7 +3,7 @@
 Regime: the default campus (purdue-map, shadowing seed 1), every one of its 32 routers started,
 802.11b at a fixed 2 Mbit/s, RTS/CTS off, routes frozen from the medium's link table (routing:
 etx), one BIC+SACK flow of 5 s from router 5 to router 23, routers named by number as a user
-writes them. The paper suites (tests/papers/test_paper000.py) run pinned paths with only the
+writes them. The paper suites (studies/p000_campus/tests/test_claims_000.py) run pinned paths with only the
 path's routers; this is the other mode, with the whole campus on the air.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The campus builder (topologies/campus.py) and paper 000's link facts on its default layout.
 
 The facts are read from the medium's own link table (``mediumsim --links``, built on the host:
-no VM); each is stated with its criterion in harness/papers/map_links.py.
+no VM); each is stated with its criterion in studies/p000_campus/map_links.py.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from harness.experiment import schema
 from harness.experiment.sweep import expand
 from harness.medium.config import config_text
 from harness.medium.spec import MediumSpec, medium_with_defaults
-from harness.papers import map_links
+from studies.p000_campus import map_links
 from topologies import campus as C
 
 FACTS = {f.key: f for f in map_links.link_facts()}

@@ -7,7 +7,7 @@ here, with the file and the import named.
     the guest       harness.vm
     compatibility   harness.compat (Mininet-WiFi's API)
     the prompt      harness.interactive
-    papers          harness.papers
+    studies API     harness.study (studies/ are above everything and import the harness)
     analysis        harness.analysis
     experiments     harness.experiment
     builders        topologies, policies
@@ -37,8 +37,7 @@ ALLOWED: Dict[str, Set[str]] = {
     "harness.experiment": {"harness.kernel", "harness.medium", "harness.net", "harness.traffic",
                            "topologies", "policies"},
     "harness.analysis": {"harness.experiment"},
-    "harness.papers": {"harness.medium", "harness.experiment", "harness.analysis", "policies",
-                       "topologies"},
+    "harness.study": {"harness.experiment", "harness.analysis"},
     "harness.interactive": {"harness.kernel", "harness.medium", "harness.net", "harness.traffic",
                             "topologies", "policies", "harness.experiment", "harness.analysis"},
     "harness.compat": {"harness.kernel", "harness.medium", "harness.net", "harness.traffic",
@@ -71,7 +70,7 @@ def imports() -> Iterator[Tuple[str, str, str]]:
                 else:
                     continue
                 for name in names:
-                    if name.split(".")[0] in ("harness", "topologies", "policies"):
+                    if name.split(".")[0] in ("harness", "topologies", "policies", "studies"):
                         yield rel, layer_of(module), layer_of(name)
 
 
@@ -97,3 +96,26 @@ def test_every_layer_states_its_rule() -> None:
         init = ROOT.joinpath(*package.split("."), "__init__.py")
         doc = ast.get_docstring(ast.parse(init.read_text())) or ""
         assert "may import" in doc.lower(), f"{init.relative_to(ROOT)}: no 'May import' rule"
+
+
+def test_nothing_in_the_tool_imports_a_study() -> None:
+    """The harness finds studies by looking in studies/ (harness.study); it never names one."""
+    wrong = [f"{rel} imports {dst}" for rel, _src, dst in imports() if dst == "studies"]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_studies_import_only_the_tool_and_themselves() -> None:
+    """A study is self-contained: it imports the harness and its own package, not another study."""
+    studies = sorted(p.parent for p in (ROOT / "studies").glob("*/__init__.py"))
+    assert len(studies) >= 5
+    wrong = []
+    for study in studies:
+        own = f"studies.{study.name}"
+        for path in sorted(study.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                         [node.module] if isinstance(node, ast.ImportFrom) and node.module
+                         and node.level == 0 else [])
+                wrong += [f"{path.relative_to(ROOT)} imports {n}" for n in names
+                          if n.startswith("studies.") and not (n == own or n.startswith(own + "."))]
+    assert not wrong, "\n".join(wrong)

@@ -31,16 +31,16 @@ def test_emulation_batch_splits_by_whole_modules_balanced():
     from harness.testing.pytest_plugin import split_by_module
     ids = ([f"tests/emulation/test_a.py::t{i}" for i in range(6)]
            + [f"tests/emulation/test_b.py::t{i}" for i in range(3)]
-           + [f"tests/papers/test_p.py::t{i}" for i in range(2)]  # weighs 8
+           + [f"studies/s/tests/test_p.py::t{i}" for i in range(2)]  # weighs 8
            + ["tests/emulation/test_c.py::t0"])
     shards = split_by_module(ids, 2)
     assert sorted(n for s in shards for n in s) == sorted(ids)  # each test once
     modules = [{n.split("::")[0] for n in s} for s in shards]
     assert not modules[0] & modules[1]  # a module stays whole
-    assert {"tests/papers/test_p.py"} in [m & {"tests/papers/test_p.py"} for m in modules]
+    assert {"studies/s/tests/test_p.py"} in [m & {"studies/s/tests/test_p.py"} for m in modules]
     # the paper suite (8) and test_a (6) go to different guests
-    assert not ({"tests/papers/test_p.py", "tests/emulation/test_a.py"} <= modules[0] or
-                {"tests/papers/test_p.py", "tests/emulation/test_a.py"} <= modules[1])
+    assert not ({"studies/s/tests/test_p.py", "tests/emulation/test_a.py"} <= modules[0] or
+                {"studies/s/tests/test_p.py", "tests/emulation/test_a.py"} <= modules[1])
     for shard in shards:  # collection order kept inside a guest
         assert shard == sorted(shard, key=ids.index)
     assert split_by_module(ids, 1) == [ids]

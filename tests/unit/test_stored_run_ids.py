@@ -18,7 +18,10 @@ from harness.experiment import schema
 from harness.experiment.sweep import expand
 from harness.paths import code_root
 
-ARCHIVES: List[Path] = sorted(p.parent for p in (code_root() / "results-archive").glob("*/*/packed.json"))
+#: The committed records: the labs' and every study's (studies/<study>/records/<experiment>).
+ARCHIVES: List[Path] = sorted(p.parent for pattern in ("results-archive/*/*/packed.json",
+                                                        "studies/*/records/*/packed.json")
+                              for p in code_root().glob(pattern))
 
 
 @pytest.mark.parametrize("archive", ARCHIVES, ids=lambda p: f"{p.parent.name}/{p.name}")
