@@ -25,7 +25,8 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("results", metavar="RESULTS_DIR", nargs="+",
                    help="an experiment's output directory, or a packed one (`harness "
                         "archive pack`); several (all of one study's "
-                        "experiments): each gets its report, and the study's page")
+                        "experiments): each gets its report, and the study's page; a study's "
+                        "folder (studies/NAME): its page from the records it names")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="default RESULTS_DIR/report.md (a packed directory: report.md in its "
                         "reports directory); with several directories, the paper's page "
@@ -35,6 +36,10 @@ def register(subparsers: Subparsers) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from harness.study import page_records, study_folder
+    key = study_folder(Path(args.results[0])) if len(args.results) == 1 else None
+    if key is not None:  # a study's folder: its page, from the records it names
+        args.results = [str(p) for p in page_records(key)]
     if len(args.results) == 1:
         print(write_report(args.results[0], args.output, fmt=args.fmt))
         return 0

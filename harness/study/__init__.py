@@ -6,7 +6,8 @@ looking there: the harness never imports a study by name. Its ``__init__`` provi
 (the claim rows our records fill), ``why_differ()``, ``ROWS_FROM`` (the experiment-name prefixes
 the study page's rows are computed from; optionally ``ROWS_READ_FAILED``, those of them whose
 failed runs are results too, read whole), ``report_section(rs, fig_dir, report, fmt)`` (its
-part of an experiment's report) and optionally ``page_sections(sets)`` and ``OUT_OF_SCOPE``.
+part of an experiment's report), ``PAGE_FROM`` (the folders of its ``records/`` its page is made
+from) and optionally ``page_sections(sets)`` and ``OUT_OF_SCOPE``.
 An experiment belongs to the study whose ``PAPER.prefix`` (``paper001_``) starts its name.
 
 Here: ``claims`` (a claim, our value beside it, a verdict), ``figures`` (line, bar and grid
@@ -33,7 +34,8 @@ from harness.errors import HarnessError
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
 
-__all__ = ["study_keys", "study_module", "study_of", "study_section", "write_report"]
+__all__ = ["page_records", "study_folder", "study_keys", "study_module", "study_of",
+           "study_section", "write_report"]
 
 #: The top-level packages whose subpackages are studies.
 DEFAULT_PACKAGES = "studies"
@@ -91,6 +93,28 @@ def study_module(key: str) -> ModuleType:
     if key not in found:
         raise HarnessError(f"study {key!r} is unknown: allowed {', '.join(sorted(found)) or 'none'}")
     return importlib.import_module(found[key])
+
+
+def study_folder(path: Path) -> Optional[str]:
+    """The key of the study whose package folder ``path`` is, else None."""
+    here = Path(path).resolve()
+    for key, module in studies().items():
+        if Path(str(importlib.import_module(module).__file__)).parent.resolve() == here:
+            return key
+    return None
+
+
+def page_records(key: str) -> List[Path]:
+    """The packed records study ``key``'s page is made from (its ``PAGE_FROM``, in order)."""
+    module = study_module(key)
+    folder = Path(str(module.__file__)).parent / "records"
+    paths = [folder / name for name in getattr(module, "PAGE_FROM", ())]
+    missing = [p.name for p in paths if not p.is_dir()]
+    if not paths or missing:
+        raise HarnessError(f"study {key}: PAGE_FROM names no records folder"
+                           + (f" for {', '.join(missing)}" if missing else "")
+                           + f" (in {folder})")
+    return paths
 
 
 def study_of(name: str) -> str:

@@ -69,8 +69,9 @@ def render(key: str, sets: Sequence[ResultSet], output: Path) -> str:
            "## Experiments", "", "| experiment | runs ok / stored / planned | report |", "|---|---|---|"]
     partial = []
     for rs in sets:
-        report = rs.report_dir / "report.md"
-        link = f"[report]({rel(report)})" if report.exists() else "-"
+        # where `harness report` writes it (under results/, out of git): linked whether or
+        # not it has been written here, so the page is the same on every machine
+        link = f"[report]({rel(rs.report_dir / 'report.md')})"
         planned = planned_runs(rs)
         out.append(f"| `{rs.name}` | {len(rs.ok)} / {len(rs.records)} / {planned or '-'} | {link} |")
         if planned and len(rs.records) < planned:

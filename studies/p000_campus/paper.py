@@ -104,6 +104,18 @@ OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX rou
 #: The experiments the page's claim rows come from (by name prefix; the page's first set, the
 #: default layout, gives each row): the grids and their slices, not the readings
 #: (``READINGS``), whose records are not the model.
+#: The experiments (folders of records/) the study's page is made from, in its order.
+PAGE_FROM = ("000_map", "000_map_seed2", "000_map_seed3", "000_sender_window",
+             "000_rts_hidden", "000_window_quickack", "000_window_quickack_short",
+             "000_window_quickack_long", "000_fading", "000_rate11", "000_outside",
+             "000_outside_heavy", "000_coherence", "000_cck_interference",
+             "000_per_frame_rts", "000_cck_loss", "000_near_stall", "000_old_recovery",
+             "000_retry_series", "000_retry_series_grid", "000_population",
+             "000_rts_threshold_1hop", "000_rts_threshold", "000_rts_threshold_1hop11",
+             "000_basic_rates", "000_basic_rates_1hop", "000_window_quickack_rates",
+             "000_eleven_loss", "000_auto_eleven_loss", "000_nav_reset", "000_all_facts",
+             "000_tx_delay",)
+
 ROWS_FROM = ("paper000_map", "paper000_rts", "paper000_hops", "paper000_sender",
              "paper000_rate11")
 #: Of those, the one whose failed runs are results: a path broken at 11 Mbit/s counts as 0

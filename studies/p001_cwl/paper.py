@@ -56,6 +56,9 @@ PAPER = Paper("001", "Chen, Xue, Nahrstedt: On Setting TCP's Congestion Window L
                       "paper001_adaptive_vs_fixed": SIDE})
 #: Experiments the paper page's claim rows are computed from (by name prefix). The adaptive
 #: runs carry no fixed limit: read as a CWL sweep they would pass for unlimited.
+#: The experiments (folders of records/) the study's page is made from, in its order.
+PAGE_FROM = ("001_cwl_sweep", "001_adaptive", "001_adaptive_vs_fixed",)
+
 ROWS_FROM = ("paper001_cwl_sweep",)
 
 REGIMES = {False: "one ACK per segment (paper's sink, quickack)",

@@ -8,6 +8,7 @@ and how to rerun it. Imports the harness only; nothing in the harness imports th
 """
 from studies.p002_mesh_retry.paper import (  # noqa: F401  (the study's interface, harness.study)
     OUT_OF_SCOPE,
+    PAGE_FROM,
     PAPER,
     ROWS_FROM,
     page_sections,

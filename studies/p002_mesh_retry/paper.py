@@ -99,6 +99,14 @@ PAPER = Paper("002", "Rethfeldt et al.: Cross-Layer Cooperation of Congestion an
                "paper002_fail_avg_window": FAIL_AVG_WINDOW,
                "paper002_fail_avg_modules": FAIL_AVG_MODULES})
 #: The claim rows come from the retry-limit sweep (the policy runs carry no fixed limit).
+#: The experiments (folders of records/) the study's page is made from, in its order.
+PAGE_FROM = ("002_retry_sweep", "002_airtime_retry_reduced", "002_retry_sweep_reduced",
+             "002_airtime_retry", "002_channel", "002_retry_sweep_quick",
+             "002_airtime_retry_quick", "002_queue", "002_lossy_hops",
+             "002_lossy_hops_more", "002_stall_nudge", "002_bursty_hops", "002_fail_avg",
+             "002_fail_avg_stall", "002_fail_avg_window", "002_fail_avg_bursty",
+             "002_fail_avg_modules",)
+
 ROWS_FROM = ("paper002_retry_sweep",)
 #: What this reproduction does not attempt (the pages' closing note).
 OUT_OF_SCOPE = ("The paper's own software and hardware are not reproduced: iperf 2.0.5 (iperf3 "

@@ -6,6 +6,7 @@ run records, ``report.md`` the study's page. README.md says what the paper claim
 and how to rerun it. Imports the harness only; nothing in the harness imports this package.
 """
 from studies.p003_hybrid.paper import (  # noqa: F401  (the study's interface, harness.study)
+    PAGE_FROM,
     PAPER,
     ROWS_FROM,
     page_sections,

@@ -111,6 +111,11 @@ PAPER = Paper("003", "Kotsiolis, Antonopoulos, Koubias: Performance Evaluation o
                "paper003_westwood_filter": FILTER,
                "paper003_westwood_filter_ap_queue": FILTER_AP})
 #: Experiments the paper page's claim rows are computed from (by name prefix).
+#: The experiments (folders of records/) the study's page is made from, in its order.
+PAGE_FROM = ("003_lan", "003_lan_reduced", "003_westwood_rtt_min",
+             "003_westwood_rtt_min_drops", "003_westwood_filter",
+             "003_westwood_filter_ap_queue", "003_ap_queue",)
+
 ROWS_FROM = ("paper003_",)
 
 

@@ -7,6 +7,7 @@ and how to rerun it. Imports the harness only; nothing in the harness imports th
 """
 from studies.p004_optimal_cwnd.paper import (  # noqa: F401  (the study's interface, harness.study)
     OUT_OF_SCOPE,
+    PAGE_FROM,
     PAPER,
     ROWS_FROM,
     report_section,

@@ -81,6 +81,9 @@ PAPER = Paper("004", "Chen, Marsic, Miller: Issues and Improvements in TCP Perfo
               {"paper004_optimal_window": OPT, "paper004_ack_hops": ACKS,
                "paper004_flows": FLOWS, "paper004_packet_size": SIZE})
 #: Experiments the paper page's claim rows are computed from (by name prefix): all of them.
+#: The experiments (folders of records/) the study's page is made from, in its order.
+PAGE_FROM = ("004_ack_hops", "004_flows", "004_packet_size", "004_optimal_window",)
+
 ROWS_FROM = ("paper004_",)
 
 

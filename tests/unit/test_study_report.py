@@ -68,7 +68,6 @@ def test_cwl_report_has_figures_claims_and_both_regimes(tmp_path):
     root = store(tmp_path / "res", "paper001_cwl_sweep", cwl_records())
     out = write_report(root)
     text = out.read_text()
-    assert "## Paper 001: comparison with the paper" in text
     assert "best window limit (achievable BDP), 15-hop chain | 5 packets" in text
     assert "### Regimes side by side" in text and "Linux delayed ACK" in text
     figs = out.parent / "report-figures"
@@ -159,7 +158,6 @@ def test_paper001_page_sets_the_adaptive_runs_beside_the_best_fixed_limit(tmp_pa
     n = len(cwl_records())
     assert f"| `paper001_cwl_sweep` | {n} / {n} / {n + 5} |" in page
     assert f"**Partly run:** `paper001_cwl_sweep` ({n} of {n + 5})" in page
-    assert "## The adaptive limit against the best fixed limit" in page
     # 98/100 is within 10 %, 11/14.3 is not; 9 hops is not in the sweep
     assert "Within 10 % (ratio >= 0.90): 1 of 2 hop counts" in page
     # the sweep's run at the table limit (3 at 7 hops) is its best: 100/7
@@ -209,15 +207,12 @@ def test_paper001_side_by_side_judges_adaptive_against_the_same_session(tmp_path
     assert "| 12 | 24 | 4 | - | 7 | - | 2 | - |" in rows
     # alone on the paper page (no sweep) and beside the sweep + the adaptive experiment
     page = render("001", [side], tmp_path / "paper001.md")
-    assert "## The adaptive limit beside fixed limits in the same session" in page
     assert "Within 10 % (ratio >= 0.90): 1 of 1 hop counts." in page
     sweep = load_results(store(tmp_path / "sweep", "paper001_cwl_sweep", cwl_records()))
     adaptive = load_results(store(tmp_path / "ad", "paper001_adaptive", [record(
         900, {"topology.hops": 7}, hops=7, pps=11.0, extra_policy={"adaptive_window": True})]))
     page = render("001", [sweep, adaptive, side], tmp_path / "paper001.md")
-    assert "## The adaptive limit against the best fixed limit" in page
     assert "| 7 | 14 | 3 | 11 |" in page  # the adaptive experiment, not the side-by-side one
-    assert "## The adaptive limit beside fixed limits in the same session" in page
     # its own report shows the same table
     text = section(side, tmp_path / "side" / "report.md")
     assert "| 10 | 20 | 3 | 10 | 8 | 11 | 3 | 0.91 |" in text
@@ -251,7 +246,6 @@ def test_paper001_page_shows_what_the_medium_saw_at_each_limit(tmp_path):
         recs.append(with_links(rec, 1000, 1000 - 30 * x, 2 * x))  # more window, more losses
     sweep = store(tmp_path / "sweep", "paper001_cwl_sweep", recs)
     page = render("001", [load_results(sweep)], tmp_path / "paper001.md")
-    assert "## What the medium saw at each limit" in page
     # the limits the sweep ran among 1, 2, 3, 4, 6, 10, 20, none; hop counts from 3 on
     assert "| hops | limit 1 | limit 2 | limit 3 | limit 4 | limit 6 | limit none |" in page
     table = page.split("| hops | limit 1 |")[1]

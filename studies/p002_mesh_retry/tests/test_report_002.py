@@ -140,7 +140,6 @@ def test_report_section_draws_both_figures_and_fills_the_table(tmp_path):
     assert "paper002_throughput_vs_retry_limit.png" in text and "paper002_fig2_travel_time.png" in text
     assert (root / "report-figures" / "paper002_fig2_travel_time.png").exists()
     assert "| 236 ms | §III text, Eq. 4 (text) | 236.8 ms |" in text
-    assert "### Throughput (Mbit/s) per retry limit, 5 hops" in text
 
 
 def test_pages_close_with_paper_002s_own_out_of_scope_note(tmp_path):
@@ -303,7 +302,6 @@ def test_the_policy_is_set_beside_the_sweep_of_its_own_flow_length(tmp_path):
     assert "beside `paper002_retry_sweep_reduced`" in text
     assert "| 3 | cubic | 3.10 | 3.00 (7) |" in text           # the 30 s runs' peak
     text = page(("retry_sweep", full), ("airtime_retry", policy))
-    assert "## The Eq. 5 policy beside the fixed limits" in text and "beside `paper002_" not in text
     full_policy = lasting([record(1001, hops=3, module="cubic", limit=None, mbps=3.2,
                                   case="normal")], 100)
     full_policy[0]["policies"] = {"airtime_retry": {"history": []}}
