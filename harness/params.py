@@ -8,7 +8,7 @@ without importing the experiment layer that collects it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Tuple
 
 from harness.errors import HarnessError
@@ -59,6 +59,34 @@ class ParamSpec:
             raise ValueError(f"ParamSpec {self.name}: type {self.type!r} not in {TYPES}")
         if self.type in ("choice", "maplist") and not self.choices:
             raise ValueError(f"ParamSpec {self.name}: {self.type} needs choices")
+
+    def variant(self, **changes: Any) -> ParamSpec:
+        """This rule under another key, doc, default or null meaning. Its type and allowed
+        values stay: a rule declared once (``harness.kernel.wireless.RETRY_LIMIT``) serves
+        every key that takes it, and cannot drift from it."""
+        fixed = sorted(set(changes) & {"type", "choices", "min", "max"})
+        if fixed:
+            raise ValueError(f"ParamSpec {self.name}: a variant keeps the rule's "
+                             f"{', '.join(fixed)}")
+        return replace(self, **changes)
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``check`` would take ``value`` (for callers that word their own message
+        around ``allowed()``)."""
+        try:
+            self.check(value, self.name)
+        except SchemaError:
+            return False
+        return True
+
+    def validate(self, value: Any, key: str) -> Any:
+        """``check`` for code that is not reading an experiment file: the canonical value, or
+        a plain ``HarnessError`` naming ``key`` and the allowed values (a ``SchemaError`` is
+        one the schema places at a line of the file)."""
+        try:
+            return self.check(value, key)
+        except SchemaError as err:
+            raise HarnessError(str(err)) from None
 
     def allowed(self) -> str:
         """Human description of the allowed values, for error messages and docs."""

@@ -33,8 +33,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import yaml
 
 from harness.errors import HarnessError
-from harness.kernel import naming
-from harness.kernel.wireless import RTS_THRESHOLD_MAX
+from harness.kernel import naming, wireless
 from harness.medium.links import DATA_FRAME_BYTES, LinkTable, link_table
 from harness.medium.spec import MediumSpec
 from harness.net.topo import Topology
@@ -208,6 +207,18 @@ def _num(value: Any, where: str, key: str, lo: Optional[float] = None,
     return float(value)
 
 
+#: The radio settings a campus file may give, checked by the kernel's rules for them.
+RADIO_RULES = {"channel": wireless.CHANNEL, "txpower_dbm": wireless.TXPOWER_DBM,
+               "antenna_gain_dbi": wireless.ANTENNA_GAIN_DBI, "retry_limit": wireless.RETRY_LIMIT}
+
+
+def _radio_value(rule: ParamSpec, value: Any, where: str) -> Any:
+    try:
+        return rule.check(value, f"radio.{rule.name}")
+    except SchemaError as err:
+        raise _bad(where, err.path, err.problem) from None
+
+
 def _mapping(value: Any, allowed: Sequence[str], where: str, key: str) -> Dict[str, Any]:
     if not isinstance(value, dict):
         raise _bad(where, key, f"expected a mapping with keys {', '.join(allowed)}")
@@ -226,11 +237,9 @@ def _parse_campus(data: Any, where: str) -> Campus:
     radio = _mapping(data["radio"], RADIO_KEYS, where, "radio")
     if radio.get("phy", "b") != "b":
         raise _bad(where, "radio.phy", f"{radio['phy']!r}: only b (802.11b) is supported")
-    radio = {"phy": "b", "channel": int(_num(radio.get("channel", 1), where, "radio.channel", 1, 14)),
-             "txpower_dbm": _num(radio.get("txpower_dbm", 18), where, "radio.txpower_dbm", -10, 30),
-             "antenna_gain_dbi": _num(radio.get("antenna_gain_dbi", 0), where,
-                                      "radio.antenna_gain_dbi", -20, 40),
-             "retry_limit": int(_num(radio.get("retry_limit", 7), where, "radio.retry_limit", 1, 31))}
+    defaults = {"channel": 1, "txpower_dbm": 18, "antenna_gain_dbi": 0, "retry_limit": 7}
+    radio = {"phy": "b", **{key: _radio_value(rule, radio.get(key, defaults[key]), where)
+                            for key, rule in RADIO_RULES.items()}}
     prop = _mapping(data["propagation"], PROPAGATION_KEYS, where, "propagation")
     try:  # the medium's own rules for its keys
         MediumSpec.from_dict({"propagation": "indoor", **prop}, where=f"{where}: propagation")
@@ -600,9 +609,9 @@ BUILDER = Builder(
         ParamSpec("rate", "choice", "fixed 802.11b rate in Mbit/s, or auto (minstrel)",
                   default="auto", choices=RATES_B + ("auto",)),
         ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
-        ParamSpec("rts_threshold", "int", "with rts: true, RTS/CTS only before frames longer "
-                  "than this many bytes (iw phy set rts N)", default=None, min=0, max=RTS_THRESHOLD_MAX,
-                  nullable=True, null_label="every frame (0)", omit_default=True),
+        wireless.RTS_THRESHOLD.variant(doc="with rts: true, " + wireless.RTS_THRESHOLD.doc,
+                                       nullable=True, null_label="every frame (0)",
+                                       omit_default=True),
         ParamSpec("shadowing_seed", "int", "seed of the static shadowing (another layout of "
                   "the same buildings)", default=None, min=0, nullable=True,
                   null_label="the campus file's"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from harness.errors import HarnessError
-from harness.kernel.wireless import MODES, PHY_MODES, RATE_CHOICES
+from harness.kernel.wireless import CHANNEL, MODES, PHY_MODES, RATE_CHOICES, RETRY_LIMIT, TXPOWER_DBM
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec
 from topologies.geometry import DEFAULT as DEFAULT_GEOMETRY
@@ -70,10 +70,8 @@ BUILDER = Builder(
         ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
         ParamSpec("phy", "choice", "802.11b (DSSS/CCK) or g (OFDM)", default="g",
                   choices=PHY_MODES),
-        ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14),
-        ParamSpec("txpower_dbm", "float", "transmit power", default=None, min=-10.0, max=30.0,
-                  nullable=True, null_label="radio default"),
-        ParamSpec("retry_limit", "int", "short and long retry limit", default=None, min=1,
-                  max=31, nullable=True, null_label="kernel default"),
+        CHANNEL,
+        TXPOWER_DBM.variant(nullable=True, null_label="radio default"),
+        RETRY_LIMIT.variant(nullable=True, null_label="kernel default"),
     ),
 )

@@ -15,7 +15,7 @@ from typing import Optional
 from harness.errors import HarnessError
 from harness.kernel import shaping
 from harness.kernel.hostapd import SECURITY
-from harness.kernel.wireless import PHY_MODES, RATE_CHOICES
+from harness.kernel.wireless import CHANNEL, PHY_MODES, RATE_CHOICES, TXPOWER_DBM
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec
 from topologies.geometry import GEOMETRIES
@@ -75,13 +75,13 @@ BUILDER = Builder(
         ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s, or auto (minstrel)", default=54,
                   choices=RATE_CHOICES),
         ParamSpec("phy", "choice", "802.11b or g", default="g", choices=PHY_MODES),
-        ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14),
+        CHANNEL,
         ParamSpec("security", "choice", "open, or WPA2-PSK (needs passphrase)", default="open",
                   choices=SECURITY),
         ParamSpec("passphrase", "str", "WPA2 passphrase (8..63 characters)", default=None,
                   nullable=True, null_label="none"),
-        ParamSpec("txpower_dbm", "float", "transmit power of the access point and the client",
-                  default=None, min=-10.0, max=30.0, nullable=True, null_label="medium default"),
+        TXPOWER_DBM.variant(doc="transmit power of the access point and the client",
+                            nullable=True, null_label="medium default"),
         ParamSpec("bw", "float", "Mbit/s of every wired link (netem rate)", default=100.0,
                   min=shaping.MIN_MBIT, max=shaping.MAX_MBIT),
         ParamSpec("queue", "int", "packets in front of each shaped wired link", default=1000,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Optional
 
 from harness.errors import HarnessError
-from harness.kernel.wireless import RATE_CHOICES
+from harness.kernel.wireless import CHANNEL, RATE_CHOICES, RETRY_LIMIT, TXPOWER_DBM
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec
 from topologies.chain import station_name
@@ -83,10 +83,9 @@ BUILDER = Builder(
         ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s, or auto (minstrel)",
                   default="auto", choices=RATE_CHOICES),
         ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
-        ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14),
-        ParamSpec("txpower_dbm", "float", "transmit power", default=None, min=-10.0, max=30.0,
-                  nullable=True, null_label="radio default"),
-        ParamSpec("retry_limit", "int", "short and long retry limit of every radio",
-                  default=None, min=1, max=31, nullable=True, null_label="kernel default"),
+        CHANNEL,
+        TXPOWER_DBM.variant(nullable=True, null_label="radio default"),
+        RETRY_LIMIT.variant(doc="short and long retry limit of every radio", nullable=True,
+                            null_label="kernel default"),
     ),
 )

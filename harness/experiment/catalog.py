@@ -2,7 +2,11 @@
 
 Builders declare themselves in their own modules (``topologies.BUILDERS``). Policies are
 declared here with their parameters and the dotted path of the factory that realises them
-(imported only when a run executes): add a policy here when you write its realisation.
+(imported only when a run executes): add a policy here when you write its realisation. A rule
+that several keys follow is declared once where its fact lives and taken from there: the
+radio's (``harness.kernel.wireless``: ``RETRY_LIMIT``, ``CHANNEL`` ...), the window clamp's
+(``harness.kernel.tcp.WINDOW_CLAMP``), and the ``mac`` policy's keys (``policies.mac.PARAMS``,
+which the policy checks its value with).
 """
 from __future__ import annotations
 
@@ -10,9 +14,10 @@ from typing import TYPE_CHECKING, Any, Dict
 
 from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
 from harness.kernel.mac80211 import VARIANTS as MAC80211_VARIANTS
-from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_SEGMENTS_MAX
-from harness.kernel.wireless import DSSS_RATES, RATE_CHOICES
+from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_CLAMP
+from harness.kernel.wireless import DSSS_RATES
 from harness.medium.spec import LINK_KEYS
+from policies.mac import PARAMS as MAC_PARAMS
 from topologies import BUILDERS
 
 if TYPE_CHECKING:
@@ -26,12 +31,10 @@ def _scalar(name: str, apply: str, spec: ParamSpec, doc: str) -> Policy:
 
 POLICIES = (
     _scalar("cwnd_clamp", "policies.window:cwnd_clamp",
-            ParamSpec("cwnd_clamp", "int", "max congestion window in segments", min=1, max=WINDOW_SEGMENTS_MAX,
-                      nullable=True, null_label="unclamped"),
+            WINDOW_CLAMP.variant(name="cwnd_clamp", doc="max congestion window in segments"),
             "route metric 'cwnd lock N' on the sender (verified with ss)"),
     _scalar("rwnd_clamp", "policies.window:rwnd_clamp",
-            ParamSpec("rwnd_clamp", "int", "max advertised window in segments", min=1, max=WINDOW_SEGMENTS_MAX,
-                      nullable=True, null_label="unclamped"),
+            WINDOW_CLAMP.variant(name="rwnd_clamp", doc="max advertised window in segments"),
             "receiver window limit (window clamp on the receiver)"),
     _scalar("delayed_ack", "policies.ack:delayed_ack",
             ParamSpec("delayed_ack", "bool", "Linux delayed ACK (false = quickack)", default=True),
@@ -97,18 +100,8 @@ POLICIES = (
                       null_label="the kernel's own"),
             "fail-avg-3.12: mac80211 rebuilt with Linux 3.12's mesh link-failure average "
             "(VM image only; loaded before the radios; paper 002)"),
-    Policy(
-        name="mac", apply="policies.mac:apply",
-        doc="802.11 settings of every radio (overrides the builder's rate/rts)",
-        params=(
-            ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s or auto", default=None,
-                      choices=RATE_CHOICES, nullable=True, null_label="unchanged"),
-            ParamSpec("rts", "bool", "RTS/CTS on (threshold 0) or off", default=None,
-                      nullable=True, null_label="unchanged"),
-            ParamSpec("retry_limit", "int", "short and long retry limit", default=None,
-                      min=1, max=31, nullable=True, null_label="unchanged"),
-        ),
-    ),
+    Policy(name="mac", apply="policies.mac:apply", params=MAC_PARAMS,
+           doc="802.11 settings of every radio (overrides the builder's rate/rts)"),
 )
 
 #: Medium settings; names follow mediumd's config keys (docs/medium.md) so they pass through.

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from harness.errors import HarnessError
 from harness.kernel import naming
-from harness.kernel.wireless import RTS_THRESHOLD_MAX
+from harness.kernel.tcp import WINDOW_SEGMENTS
+from harness.kernel.wireless import RTS_THRESHOLD
 from harness.medium import counters
 from harness.medium.control import MediumControlError
 from harness.net import scene as scenes
@@ -490,11 +491,11 @@ class Session:
         if value in RTS_WORDS:
             rts: Any = RTS_WORDS[value]
             arg = "0" if rts else "off"
-        elif value.isdigit() and int(value) <= RTS_THRESHOLD_MAX:
+        elif value.isdigit() and RTS_THRESHOLD.accepts(int(value)):
             rts, arg = int(value), value
         else:
-            raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold "
-                               f"0..{RTS_THRESHOLD_MAX} (bytes)")
+            raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold in bytes, "
+                               f"{RTS_THRESHOLD.allowed()}")
         radios = self.radios_of(name)
         node = self.node(name)
         node.script([f"iw phy {shlex.quote(r.phy)} set rts {arg}" for r in radios])
@@ -513,10 +514,11 @@ class Session:
         from policies.routes import install
         if value == "off":
             segments = None
-        elif value.isdigit() and 1 <= int(value) <= 1024:
+        elif value.isdigit() and WINDOW_SEGMENTS.accepts(int(value)):
             segments = int(value)
         else:
-            raise HarnessError(f"cwnd {name} {value}: allowed a number of segments 1..1024 or off")
+            raise HarnessError(f"cwnd {name} {value}: allowed off or a number of segments, "
+                               f"{WINDOW_SEGMENTS.allowed()}")
         node = self.node(name)
         peers = [n for n in self.node_names if n != name and self.net.nodes[n].ip]
         metrics = {} if segments is None else {"cwnd": f"lock {segments}"}

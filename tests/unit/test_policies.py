@@ -121,9 +121,10 @@ def test_no_samples_is_a_failure_not_a_pass():
 
 @pytest.mark.parametrize("bad", [0, 1025, 2.5, "2", True])
 def test_window_values_are_checked(bad):
-    with pytest.raises(HarnessError, match="allowed an integer 1..1024"):
+    with pytest.raises(HarnessError, match=r"^cwnd_clamp: .*expected an integer in \[1, 1024\], "
+                                            r"or null \(unclamped\)$"):
         CwndClamp(bad)
-    with pytest.raises(HarnessError, match="rwnd_clamp"):
+    with pytest.raises(HarnessError, match=r"^rwnd_clamp: .*expected an integer in \[1, 1024\]"):
         RwndClamp(bad)
 
 
@@ -172,8 +173,12 @@ def test_bad_values_are_refused_with_allowed_values():
         Congestion("cubc")
     with pytest.raises(HarnessError, match="allowed rate, rts, retry_limit"):
         Mac({"power": 3})
-    with pytest.raises(HarnessError, match="1..31"):
+    with pytest.raises(HarnessError, match=r"mac.retry_limit: 40 is out of range; expected an "
+                                           r"integer in \[1, 31\], or null \(unchanged\)"):
         Mac({"retry_limit": 40})
+    with pytest.raises(HarnessError, match=r"mac.rts: 1 \(int\) is not allowed; expected true "
+                                           r"or false"):
+        Mac({"rts": 1})
 
 
 def test_old_loss_recovery_turns_off_what_linux_2_6_8_lacked():
