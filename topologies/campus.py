@@ -9,7 +9,7 @@ of its own, per-frame fading). The builder turns it into one 802.11 IBSS station
 settings the place implies (``Topology.medium``).
 
 Routes are static, as on a testbed whose routing daemon was stopped once its routes settled:
-- ``routing: etx``: an ETX snapshot from the medium's own link table (``harness.medium.links``):
+- ``routing: etx``: an ETX snapshot from the medium's own link table (``harness.medium.link_table``):
   ETX = 1 / (df x dr) from the delivery ratios of probe frames in both directions, shortest ETX
   paths between every pair, frozen as static routes (what OLSR with ETX converges to);
 - ``routing: pinned``: one path (``path: "1-23-16"``), routed hop by hop in both directions
@@ -34,7 +34,7 @@ import yaml
 
 from harness.errors import HarnessError
 from harness.kernel import naming, wireless
-from harness.medium.links import DATA_FRAME_BYTES, LinkTable, link_table
+from harness.medium.link_table import DATA_FRAME_BYTES, LinkTable, link_table
 from harness.medium.spec import MediumSpec
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec, SchemaError
@@ -331,7 +331,7 @@ def radio_rows(campus: Campus, ids: Sequence[int]) -> List[Dict[str, Any]]:
 
 def campus_links(campus: Campus, shadowing_seed: Optional[int] = None,
                  frame_bytes: int = DATA_FRAME_BYTES) -> LinkTable:
-    """The medium's link table of every router of the campus (``harness.medium.links``)."""
+    """The medium's link table of every router of the campus (``harness.medium.link_table``)."""
     spec = MediumSpec.from_dict(campus.medium(shadowing_seed))
     return link_table(radio_rows(campus, list(campus.routers)), spec, frame_bytes)
 

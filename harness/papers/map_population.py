@@ -27,7 +27,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from harness.medium.links import LinkTable
+from harness.medium.link_table import LinkTable
 from harness.medium.propagation import NOISE_FIGURE_DB
 from harness.papers import analysis as A
 from harness.papers import map_analysis as M
