@@ -358,8 +358,7 @@ class Session:
         handle = self.net.medium_handle
         if handle is None or not handle.running:
             return "\n".join(self._flow_line(r, None) for r in run_together(self.net, flows))
-        from harness.medium.fidelity import sampled
-        results, samples = sampled(handle, lambda: run_together(self.net, flows))
+        results, samples = counters.sampled(handle, lambda: run_together(self.net, flows))
         lines = [self._flow_line(r, None) for r in results]
         hops = [self.air_hops(src, dst) for src, dst in pairs]
         if all(hops) and counters.last_hops_carry_only_data(hops):

@@ -47,8 +47,6 @@ ALLOWED: Dict[str, Set[str]] = {
     "harness.vm": {"harness.kernel", "harness.medium", "harness.experiment"},
     "harness.parallel": {"harness.kernel", "harness.experiment", "harness.vm"},
 }
-#: the one documented exception: the medium's end-to-end checks build a network and run flows.
-EXCEPTIONS = {("harness/medium/fidelity.py", "harness.net"), ("harness/medium/fidelity.py", "harness.traffic")}
 FRONT_ENDS = {"harness.cli", "harness.testing", "harness.__main__"}
 
 
@@ -78,7 +76,7 @@ def imports() -> Iterator[Tuple[str, str, str]]:
 def test_every_import_goes_down_the_layer_map() -> None:
     wrong = []
     for rel, src, dst in imports():
-        if src in FRONT_ENDS or dst == src or dst in BASE or (rel, dst) in EXCEPTIONS:
+        if src in FRONT_ENDS or dst == src or dst in BASE:
             continue
         if src in BASE:
             wrong.append(f"{rel}: the base imports {dst}")

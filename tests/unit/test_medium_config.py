@@ -365,8 +365,10 @@ def test_receiver_goodput_comes_from_the_server_report():
 
 
 def test_starved_regime_is_named():
-    from harness.medium.fidelity import cpu_bound, starved_reason, udp_check
-    c = udp_check("g", 54)
+    from harness.cli.bench import load_bench
+    fidelity = load_bench("medium_fidelity")  # bench/medium_fidelity.py
+    cpu_bound, starved_reason = fidelity.cpu_bound, fidelity.starved_reason
+    c = fidelity.udp_check("g", 54)
     c.medium = {"guest_cpu_busy": 0.9, "mediumd_cpu_share": 0.7, "busy_fraction": {"sta1": 0.4},
                 "lag_us": {"p50": 700}}
     assert cpu_bound(c) and starved_reason(c).startswith("CPU-bound: the machine was 90% busy")
@@ -387,7 +389,7 @@ def _reading(t: float, queues: dict, successes: dict) -> dict:
 def test_backlogged_goodput_counts_only_intervals_where_every_sender_is_saturated():
     """c is still shaking hands (queue 1) for the first second while a has the air alone:
     those frames must not count as the pair's throughput."""
-    from harness.medium.fidelity import backlogged_goodput_mbps
+    from harness.medium.counters import backlogged_goodput_mbps
     links = [("a", "b"), ("c", "b")]
     readings = [_reading(0.0, {"a": 50, "c": 0}, {("a", "b"): 0, ("c", "b"): 0}),
                 _reading(1.0, {"a": 50, "c": 1}, {("a", "b"): 150, ("c", "b"): 0}),
@@ -401,7 +403,7 @@ def test_backlogged_goodput_counts_only_intervals_where_every_sender_is_saturate
 
 
 def test_backlogged_goodput_is_zero_when_the_senders_never_overlap():
-    from harness.medium.fidelity import backlogged_goodput_mbps
+    from harness.medium.counters import backlogged_goodput_mbps
     readings = [_reading(t, {"a": 50, "c": 0}, {("a", "b"): 100 * t}) for t in range(4)]
     assert backlogged_goodput_mbps(readings, [("a", "b"), ("c", "b")], 1472) == (0.0, 0.0)
     with pytest.raises(ValueError, match="no radio of node 'x'"):
