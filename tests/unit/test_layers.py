@@ -20,8 +20,9 @@ here, with the file and the import named.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
-from typing import Dict, Iterator, Set, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,6 +49,8 @@ ALLOWED: Dict[str, Set[str]] = {
     "harness.parallel": {"harness.kernel", "harness.experiment", "harness.vm"},
 }
 FRONT_ENDS = {"harness.cli", "harness.testing", "harness.__main__"}
+#: Leaving the harness for a repository of its own: on the map above, not on the package's list.
+LEAVING = {"harness.papers"}
 
 
 def layer_of(module: str) -> str:
@@ -95,3 +98,24 @@ def test_every_layer_states_its_rule() -> None:
         init = ROOT.joinpath(*package.split("."), "__init__.py")
         doc = ast.get_docstring(ast.parse(init.read_text())) or ""
         assert "may import" in doc.lower(), f"{init.relative_to(ROOT)}: no 'May import' rule"
+
+
+def _layer_names(doc: str) -> List[str]:
+    """The packages a layer list names, top down, each once."""
+    found = re.findall(r"\b(harness\.\w+|topologies|policies)\b", doc)
+    return [name for i, name in enumerate(found) if name not in found[:i]]
+
+
+def test_the_package_docstring_lists_every_layer_in_this_order():
+    """harness/__init__.py's layer list names every subpackage of harness (and the builders),
+    top down in the order of the map above: a package added without a place there fails."""
+    doc = ast.get_docstring(ast.parse((ROOT / "harness" / "__init__.py").read_text())) or ""
+    listed = _layer_names(doc)
+    packages = sorted(f"harness.{init.parent.name}"
+                      for init in (ROOT / "harness").glob("*/__init__.py"))
+    missing = [p for p in [*packages, "topologies", "policies"]
+               if p not in listed and p not in LEAVING]
+    assert not missing, f"harness/__init__.py does not name {', '.join(missing)}"
+    assert not LEAVING & set(listed), "harness/__init__.py lists a package that is leaving"
+    on_map = [name for name in _layer_names(__doc__ or "") if name not in LEAVING]
+    assert listed == on_map, "harness/__init__.py lists the layers in another order than this map"
