@@ -35,7 +35,7 @@ import yaml
 from harness.errors import HarnessError
 from harness.kernel import naming, wireless
 from harness.medium.link_table import DATA_FRAME_BYTES, LinkTable, link_table
-from harness.medium.spec import MediumSpec
+from harness.medium.spec import RATE_LOSS_DB, MediumSpec
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec, SchemaError
 
@@ -623,8 +623,9 @@ BUILDER = Builder(
                   omit_default=True),
         ParamSpec("rate_loss", "floatmap", "receiver implementation loss in dB per rate "
                   "(Mbit/s), e.g. {5.5: 4.6, 11: 2.7} (medium.rate_loss over the campus: routes "
-                  "and link checks follow it)", default=None, min=-20.0, max=40.0,
-                  nullable=True, null_label="none (the ideal formulas)", omit_default=True),
+                  "and link checks follow it)", default=None, min=RATE_LOSS_DB.min,
+                  max=RATE_LOSS_DB.max, nullable=True, null_label="none (the ideal formulas)",
+                  omit_default=True),
         ParamSpec("rx_sensitivity", "float", "power (dBm) from which a radio locks onto a "
                   "frame and senses the medium busy, in place of the campus file's (routes and "
                   "link checks follow it)", default=None, min=-100.0, max=-60.0, nullable=True,

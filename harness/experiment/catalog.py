@@ -16,7 +16,16 @@ from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
 from harness.kernel.mac80211 import VARIANTS as MAC80211_VARIANTS
 from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_CLAMP
 from harness.kernel.wireless import DSSS_RATES
-from harness.medium.spec import LINK_KEYS
+from harness.medium.spec import (
+    EXPONENT,
+    FADING_MODELS,
+    LINK_KEYS,
+    PROPAGATION_MODELS,
+    QUEUE_FRAMES,
+    RATE_LOSS_DB,
+    RETRY_SERIES,
+    RTS_FLAGS,
+)
 from policies.mac import PARAMS as MAC_PARAMS
 from topologies import BUILDERS
 
@@ -109,9 +118,8 @@ MEDIUM = (
     ParamSpec("enabled", "bool", "run mediumd (false: plain hwsim, every radio hears every frame)",
               default=True),
     ParamSpec("propagation", "choice", "propagation model", default=None, nullable=True,
-              null_label="the geometry's", choices=("free_space", "log_distance", "two_ray", "indoor")),
-    ParamSpec("exponent", "float", "path-loss exponent (log_distance)", default=None, min=1.0,
-              max=8.0, nullable=True, null_label="model default"),
+              null_label="the geometry's", choices=PROPAGATION_MODELS),
+    EXPONENT.variant(nullable=True, null_label="model default"),
     ParamSpec("height", "float", "antenna height in metres (two_ray)", default=None, min=0.1,
               nullable=True, null_label="model default"),
     ParamSpec("tx_range", "float", "transmission range in metres", default=None, min=1.0,
@@ -126,32 +134,31 @@ MEDIUM = (
               omit_default=True),
     ParamSpec("rate_loss", "floatmap", "receiver implementation loss in dB per rate (Mbit/s), "
               "e.g. {5.5: 4.6, 11: 2.7}: the SINR a rate's error formula sees is lowered by it "
-              "(docs/medium.md)", default=None, min=-20.0, max=40.0, nullable=True,
-              null_label="none (the ideal formulas)", omit_default=True),
+              "(docs/medium.md)", default=None, min=RATE_LOSS_DB.min, max=RATE_LOSS_DB.max,
+              nullable=True, null_label="none (the ideal formulas)", omit_default=True),
     ParamSpec("rts_flags", "choice", "which attempts use RTS/CTS: each rate-table entry's flag "
               "(per_entry, as mac80211 asks: minstrel flags its fallback entries) or the "
               "frame's first entry's (first_entry: the RTS threshold alone decides)",
               default=None, nullable=True, null_label="per_entry",
-              choices=("per_entry", "first_entry"), omit_default=True),
+              choices=RTS_FLAGS, omit_default=True),
     ParamSpec("retry_series", "choice", "how many tries a frame gets: its kernel rate "
               "table's entries (kernel; minstrel asks fewer than the retry limit at slow rates) "
               "or one series at the first entry's rate and RTS flag until a retry limit is "
               "reached (single: madwifi at a fixed rate, 11 tries)",
               default=None, nullable=True, null_label="kernel",
-              choices=("kernel", "single"), omit_default=True),
+              choices=RETRY_SERIES, omit_default=True),
     ParamSpec("nav_reset", "bool", "reset a NAV set from an overheard RTS when nothing starts "
               "on the air within 2 SIFS + CTS + PHY-RX-START delay + 2 slots (the RTS went "
               "unanswered), as 802.11 permits (9.3.2.4)", default=None, nullable=True,
               null_label="off", omit_default=True),
-    ParamSpec("queue", "int", "per-radio queue in frames", default=None, min=1, max=255,
-              nullable=True, null_label="medium default"),
+    QUEUE_FRAMES.variant(nullable=True, null_label="medium default"),
     ParamSpec("queues", "intmap", "per-node queue in frames, e.g. {ap1: 20} (overrides queue)",
-              default=None, min=0, max=255, nullable=True, null_label="none",
-              omit_default=True),
+              default=None, min=QUEUE_FRAMES.min, max=QUEUE_FRAMES.max, nullable=True,
+              null_label="none", omit_default=True),
     ParamSpec("shadowing", "float", "static log-normal shadowing sigma in dB", default=None,
               min=0.0, nullable=True, null_label="none"),
     ParamSpec("fading", "choice", "per-frame fading", default=None, nullable=True,
-              null_label="none", choices=("none", "rayleigh", "lognormal")),
+              null_label="none", choices=FADING_MODELS),
     ParamSpec("fading_sigma", "float", "lognormal fading sigma in dB", default=None, min=0.0,
               nullable=True, null_label="none"),
     ParamSpec("fading_coherence", "float", "fading coherence time in ms: a radio pair's fade "

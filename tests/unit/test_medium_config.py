@@ -52,11 +52,12 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"propagation": "cost231"}, "medium.propagation 'cost231' is invalid: allowed free_space, "
                                  "log_distance, two_ray, indoor"),
     ({"fading": "rician"}, "allowed none, rayleigh, lognormal"),
-    ({"queue": 2.5}, "medium.queue 2.5 is invalid: allowed an integer 0..255"),
-    ({"queue": 300}, "allowed an integer 0..255"),
+    ({"queue": 2.5}, "medium.queue 2.5 is invalid: allowed an integer in [0, 255]"),
+    ({"queue": 300}, "allowed an integer in [0, 255]"),
+    ({"queue": True}, "medium.queue True is invalid: allowed an integer in [0, 255]"),
     ({"tx_range": -1}, "medium.tx_range -1 is invalid: allowed a number > 0"),
     ({"tx_range": "far"}, "medium.tx_range 'far' is invalid"),
-    ({"exponent": 0.5}, "allowed a number 1..8"),
+    ({"exponent": 0.5}, "medium.exponent 0.5 is invalid: allowed a number in [1.0, 8.0]"),
     ({"enabled": "yes"}, "medium.enabled 'yes' is invalid: allowed true or false"),
     ({"tx_range": 300, "cs_range": 200}, "allowed cs_range >= tx_range"),
     ({"fading": "lognormal"}, "medium.fading_sigma is required"),
@@ -69,7 +70,8 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"cck_interference_weight": 0}, "medium.cck_interference_weight 0 is invalid: allowed a "
                                       "number > 0"),
     ({"rate_loss": {7: 3}}, "medium.rate_loss.7 is invalid: allowed rates 1, 2, 5.5, 6, 9, 11"),
-    ({"rate_loss": {5.5: 99}}, "medium.rate_loss.5.5 99 is invalid: allowed a number -20..40"),
+    ({"rate_loss": {5.5: 99}}, "medium.rate_loss.5.5 99 is invalid: allowed a number in "
+                              "[-20.0, 40.0]"),
     ({"rate_loss": 3}, "medium.rate_loss 3 is invalid: allowed a mapping rate"),
     ({"basic_rates": {"n": [6]}}, "medium.basic_rates.n is invalid: allowed b, g"),
     ({"basic_rates": {"b": [6]}}, "medium.basic_rates.b rate 6 is invalid: allowed 1, 2, 5.5, 11"),
@@ -83,7 +85,8 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"walls": [[0, 0, 10, 0]]}, "need propagation: indoor"),
     ({"log_level": "loud"}, "allowed error, warn, info, debug"),
     ({"queues": [20]}, "medium.queues [20] is invalid: allowed a mapping node name -> frames"),
-    ({"queues": {"ap1": 256}}, "medium.queues.ap1 256 is invalid: allowed an integer 0..255"),
+    ({"queues": {"ap1": 256}}, "medium.queues.ap1 256 is invalid: allowed an integer in "
+                              "[0, 255]"),
 ])
 def test_bad_keys_name_the_key_and_the_allowed_values(data, message):
     with pytest.raises(HarnessError) as err:

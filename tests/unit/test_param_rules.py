@@ -8,6 +8,8 @@ import pytest
 from harness.errors import HarnessError
 from harness.experiment.registry import default_registry
 from harness.kernel import tcp, wireless
+from harness.medium import spec as medium
+from harness.medium.spec import MediumSpec
 from harness.params import ParamSpec, SchemaError
 
 #: key in an experiment file -> the rule it must follow
@@ -17,8 +19,15 @@ RULES = {"channel": wireless.CHANNEL, "retry_limit": wireless.RETRY_LIMIT,
          "rwnd_clamp": tcp.WINDOW_CLAMP}
 
 
+#: medium key -> the medium's rule for it (a map's rule holds for each of its values)
+MEDIUM_RULES = {"exponent": medium.EXPONENT, "queue": medium.QUEUE_FRAMES,
+                "queues": medium.QUEUE_FRAMES, "rate_loss": medium.RATE_LOSS_DB}
+
+
 def declared():
     registry = default_registry()
+    for spec in registry.medium.values():
+        yield f"medium.{spec.name}", spec
     for builder in registry.builders.values():
         for spec in builder.params:
             yield f"topology.{spec.name} ({builder.name})", spec
@@ -30,16 +39,34 @@ def declared():
 def test_every_declaration_of_a_ruled_key_is_the_rule():
     seen, wrong = set(), []
     for where, spec in declared():
-        rule = RULES.get(spec.name)
+        rules = MEDIUM_RULES if where.startswith("medium.") or spec.name == "rate_loss" else RULES
+        rule = rules.get(spec.name)
         if rule is None:
             continue
         seen.add(spec.name)
-        if (spec.type, spec.min, spec.max, spec.choices) != (rule.type, rule.min, rule.max,
-                                                              rule.choices):
+        same_type = spec.type == rule.type or (spec.type, rule.type) in {("intmap", "int"),
+                                                                          ("floatmap", "float")}
+        if not same_type or (spec.min, spec.max, spec.choices) != (rule.min, rule.max,
+                                                                    rule.choices):
             wrong.append(f"{where}: {spec.allowed()} (the rule: {rule.allowed()})")
     assert not wrong, "\n".join(wrong)
     # antenna gains come from a campus file or Python, no experiment key takes one yet
-    assert seen == set(RULES) - {"antenna_gain_dbi"}, f"unused: {sorted(set(RULES) - seen)}"
+    expected = (set(RULES) - {"antenna_gain_dbi"}) | set(MEDIUM_RULES)
+    assert seen == expected, f"unused: {sorted(expected - seen)}"
+
+
+def test_the_schema_and_the_medium_take_the_same_queues():
+    """A queue of 0 frames (only the frame in service) is mediumd's and the medium's; the
+    schema refused it once, with its own copy of the range."""
+    assert medium.QUEUE_FRAMES.variant(nullable=True).check(0, "medium.queue") == 0
+    registry = default_registry()
+    assert registry.medium["queue"].check(0, "medium.queue") == 0
+    assert MediumSpec.from_dict({"queue": 0, "queues": {"ap1": 255}}).queue == 0
+    for key, value in (("queue", 256), ("queues", {"ap1": 256})):
+        with pytest.raises(SchemaError, match=r"out of range; expected .*\[0, 255\]"):
+            registry.medium[key].check(value, f"medium.{key}")
+        with pytest.raises(HarnessError, match=r"allowed an integer in \[0, 255\]"):
+            MediumSpec.from_dict({key: value})
 
 
 def test_a_variant_keeps_the_rule():
