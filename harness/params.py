@@ -47,6 +47,8 @@ class ParamSpec:
     choices: Tuple[Any, ...] = ()
     min: Optional[float] = None
     max: Optional[float] = None
+    #: ``min`` itself is not allowed (a distance > 0); numbers only.
+    min_exclusive: bool = False
     nullable: bool = False
     null_label: str = "default"
     required: bool = False
@@ -59,12 +61,14 @@ class ParamSpec:
             raise ValueError(f"ParamSpec {self.name}: type {self.type!r} not in {TYPES}")
         if self.type in ("choice", "maplist") and not self.choices:
             raise ValueError(f"ParamSpec {self.name}: {self.type} needs choices")
+        if self.min_exclusive and (self.min is None or self.type not in ("int", "float")):
+            raise ValueError(f"ParamSpec {self.name}: min_exclusive needs a number with a min")
 
     def variant(self, **changes: Any) -> ParamSpec:
         """This rule under another key, doc, default or null meaning. Its type and allowed
         values stay: a rule declared once (``harness.kernel.wireless.RETRY_LIMIT``) serves
         every key that takes it, and cannot drift from it."""
-        fixed = sorted(set(changes) & {"type", "choices", "min", "max"})
+        fixed = sorted(set(changes) & {"type", "choices", "min", "max", "min_exclusive"})
         if fixed:
             raise ValueError(f"ParamSpec {self.name}: a variant keeps the rule's "
                              f"{', '.join(fixed)}")
@@ -109,9 +113,10 @@ class ParamSpec:
         else:
             noun = {"int": "an integer", "float": "a number", "str": "a string"}[self.type]
             if self.min is not None and self.max is not None:
-                text = f"{noun} in [{_fmt(self.min)}, {_fmt(self.max)}]"
+                text = (f"{noun} in {'(' if self.min_exclusive else '['}{_fmt(self.min)}, "
+                        f"{_fmt(self.max)}]")
             elif self.min is not None:
-                text = f"{noun} >= {_fmt(self.min)}"
+                text = f"{noun} {'>' if self.min_exclusive else '>='} {_fmt(self.min)}"
             elif self.max is not None:
                 text = f"{noun} <= {_fmt(self.max)}"
             else:
@@ -179,7 +184,9 @@ class ParamSpec:
             if not math.isfinite(value):
                 raise bad
             value = float(value)
-        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+        below = self.min is not None and (value <= self.min if self.min_exclusive
+                                          else value < self.min)
+        if below or (self.max is not None and value > self.max):
             raise SchemaError(path, f"{_fmt(value)} is out of range; expected {self.allowed()}")
         return value
 

@@ -17,9 +17,13 @@ from harness.kernel.mac80211 import VARIANTS as MAC80211_VARIANTS
 from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_CLAMP
 from harness.kernel.wireless import DSSS_RATES
 from harness.medium.spec import (
+    CCK_INTERFERENCE_WEIGHT,
+    DB_AT_LEAST_0,
     EXPONENT,
+    FADING_COHERENCE_MS,
     FADING_MODELS,
     LINK_KEYS,
+    METRES,
     PROPAGATION_MODELS,
     QUEUE_FRAMES,
     RATE_LOSS_DB,
@@ -120,18 +124,18 @@ MEDIUM = (
     ParamSpec("propagation", "choice", "propagation model", default=None, nullable=True,
               null_label="the geometry's", choices=PROPAGATION_MODELS),
     EXPONENT.variant(nullable=True, null_label="model default"),
-    ParamSpec("height", "float", "antenna height in metres (two_ray)", default=None, min=0.1,
-              nullable=True, null_label="model default"),
-    ParamSpec("tx_range", "float", "transmission range in metres", default=None, min=1.0,
-              nullable=True, null_label="from the model"),
-    ParamSpec("cs_range", "float", "carrier-sense/interference range in metres", default=None,
-              min=1.0, nullable=True, null_label="from the model"),
-    ParamSpec("capture_threshold", "float", "capture threshold in dB", default=None, min=0.0,
-              nullable=True, null_label="medium default"),
-    ParamSpec("cck_interference_weight", "float", "weight G of interference against CCK "
-              "payloads, S / (N + G I): 2 = the medium's, 16 = no suppression (docs/medium.md)",
-              default=None, min=0.01, nullable=True, null_label="medium default (2)",
-              omit_default=True),
+    METRES.variant(name="height", doc="antenna height in metres (two_ray)", nullable=True,
+                   null_label="model default"),
+    METRES.variant(name="tx_range", doc="transmission range in metres", nullable=True,
+                   null_label="from the model"),
+    METRES.variant(name="cs_range", doc="carrier-sense/interference range in metres",
+                   nullable=True, null_label="from the model"),
+    DB_AT_LEAST_0.variant(name="capture_threshold", doc="capture threshold in dB", nullable=True,
+                          null_label="medium default"),
+    CCK_INTERFERENCE_WEIGHT.variant(doc="weight G of interference against CCK payloads, "
+                                    "S / (N + G I): 2 = the medium's, 16 = no suppression "
+                                    "(docs/medium.md)", nullable=True,
+                                    null_label="medium default (2)", omit_default=True),
     ParamSpec("rate_loss", "floatmap", "receiver implementation loss in dB per rate (Mbit/s), "
               "e.g. {5.5: 4.6, 11: 2.7}: the SINR a rate's error formula sees is lowered by it "
               "(docs/medium.md)", default=None, min=RATE_LOSS_DB.min, max=RATE_LOSS_DB.max,
@@ -155,15 +159,15 @@ MEDIUM = (
     ParamSpec("queues", "intmap", "per-node queue in frames, e.g. {ap1: 20} (overrides queue)",
               default=None, min=QUEUE_FRAMES.min, max=QUEUE_FRAMES.max, nullable=True,
               null_label="none", omit_default=True),
-    ParamSpec("shadowing", "float", "static log-normal shadowing sigma in dB", default=None,
-              min=0.0, nullable=True, null_label="none"),
+    DB_AT_LEAST_0.variant(name="shadowing", doc="static log-normal shadowing sigma in dB",
+                          nullable=True, null_label="none"),
     ParamSpec("fading", "choice", "per-frame fading", default=None, nullable=True,
               null_label="none", choices=FADING_MODELS),
-    ParamSpec("fading_sigma", "float", "lognormal fading sigma in dB", default=None, min=0.0,
-              nullable=True, null_label="none"),
-    ParamSpec("fading_coherence", "float", "fading coherence time in ms: a radio pair's fade "
-              "drifts (bursts of loss) instead of a fresh draw per frame", default=None, min=0.0,
-              nullable=True, null_label="per frame", omit_default=True),
+    DB_AT_LEAST_0.variant(name="fading_sigma", doc="lognormal fading sigma in dB", nullable=True,
+                          null_label="none"),
+    FADING_COHERENCE_MS.variant(doc="fading coherence time in ms: a radio pair's fade drifts "
+                                "(bursts of loss) instead of a fresh draw per frame",
+                                nullable=True, null_label="per frame", omit_default=True),
     ParamSpec("links", "maplist", "overrides of single links, e.g. [{a: sta1, b: sta2, per: "
               "0.3}]: a, b (node names), one of loss / snr (dB) / none / model, per (an "
               "independent loss probability on every PPDU, after the SINR draw), oneway "

@@ -26,6 +26,17 @@ LINK_PHYSICS_KEYS = ("propagation", "exponent", "height", "tx_range", "cs_range"
 #: The ranges of medium keys that experiment files (``harness.experiment.catalog.MEDIUM``) and
 #: campus files name too: declared here, where the medium checks them, and taken from here.
 EXPONENT = ParamSpec("exponent", "float", "path-loss exponent (log_distance)", min=1.0, max=8.0)
+#: A distance or height (``tx_range``, ``cs_range``, ``height`` ...): any positive number.
+METRES = ParamSpec("metres", "float", "metres", min=0, min_exclusive=True)
+#: A threshold or sigma in dB that may be zero (``capture_threshold``, ``shadowing`` ...).
+DB_AT_LEAST_0 = ParamSpec("db", "float", "dB", min=0)
+#: How long a radio pair's fade drifts, ms (0: a fresh fade per frame).
+FADING_COHERENCE_MS = ParamSpec("fading_coherence", "float", "fading coherence time in ms",
+                                min=0)
+#: Weight G of interference against CCK payloads, S / (N + G I).
+CCK_INTERFERENCE_WEIGHT = ParamSpec("cck_interference_weight", "float", "weight G of "
+                                    "interference against CCK payloads", min=0,
+                                    min_exclusive=True)
 #: Frames a radio's transmit queue holds besides the one in service (mediumd takes 0..255).
 QUEUE_FRAMES = ParamSpec("queue", "int", "per-radio queue in frames", min=0, max=255)
 #: Receiver implementation loss of one legacy rate, dB (``rate_loss: {rate: dB}``).
@@ -208,12 +219,12 @@ def _link_dict(link: LinkOverride) -> Dict[str, Any]:
 
 
 def _number(value: Any, key: str, allowed: str, *, lo: Optional[float] = None,
-            hi: Optional[float] = None, integer: bool = False, lo_open: bool = False) -> float:
+            hi: Optional[float] = None, integer: bool = False) -> float:
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if ok and integer:
         ok = float(value).is_integer()
     if ok and lo is not None:
-        ok = value > lo if lo_open else value >= lo
+        ok = value >= lo
     if ok and hi is not None:
         ok = value <= hi
     if not ok:
@@ -229,20 +240,20 @@ _DB = ("ref_loss", "system_loss", "wall_loss", "floor_loss", "rx_sensitivity", "
 def _check_key(key: str, value: Any, where: str) -> Any:
     """One medium key's value, checked; HarnessError names the key and what is allowed."""
     if key in _POSITIVE:
-        return _number(value, where, "a number > 0 (metres)", lo=0.0, lo_open=True)
+        return _ruled(METRES, value, where, " (metres)")
     if key in _DB:
         return _number(value, where, "a number (dB / dBm)")
     if key == "exponent":
         return _ruled(EXPONENT, value, where)
     if key in ("capture_threshold", "shadowing", "fading_sigma"):
-        return _number(value, where, "a number >= 0 (dB)", lo=0.0)
+        return _ruled(DB_AT_LEAST_0, value, where, " (dB)")
     if key == "cck_interference_weight":
-        return _number(value, where, "a number > 0 (2 = the medium's default, 16 = no "
-                       "suppression)", lo=0.0, lo_open=True)
+        return _ruled(CCK_INTERFERENCE_WEIGHT, value, where,
+                      " (2 = the medium's default, 16 = no suppression)")
     if key == "rate_loss":
         return _check_rate_loss(value, where)
     if key == "fading_coherence":
-        return _number(value, where, "a number >= 0 (ms; 0 = a fresh fade per frame)", lo=0.0)
+        return _ruled(FADING_COHERENCE_MS, value, where, " (ms; 0 = a fresh fade per frame)")
     if key == "queue":
         return _ruled(QUEUE_FRAMES, value, where)
     if key == "queues":
@@ -300,10 +311,10 @@ def _check_queues(value: Any, where: str) -> Dict[str, int]:
             for node, frames in value.items()}
 
 
-def _ruled(rule: ParamSpec, value: Any, where: str) -> Any:
+def _ruled(rule: ParamSpec, value: Any, where: str, note: str = "") -> Any:
     """``value`` in the canonical form of ``rule``; the error in this module's words."""
     if not rule.accepts(value):
-        raise HarnessError(f"{where} {value!r} is invalid: allowed {rule.allowed()}")
+        raise HarnessError(f"{where} {value!r} is invalid: allowed {rule.allowed()}{note}")
     return rule.check(value, where)
 
 

@@ -21,7 +21,12 @@ RULES = {"channel": wireless.CHANNEL, "retry_limit": wireless.RETRY_LIMIT,
 
 #: medium key -> the medium's rule for it (a map's rule holds for each of its values)
 MEDIUM_RULES = {"exponent": medium.EXPONENT, "queue": medium.QUEUE_FRAMES,
-                "queues": medium.QUEUE_FRAMES, "rate_loss": medium.RATE_LOSS_DB}
+                "queues": medium.QUEUE_FRAMES, "rate_loss": medium.RATE_LOSS_DB,
+                "height": medium.METRES, "tx_range": medium.METRES, "cs_range": medium.METRES,
+                "capture_threshold": medium.DB_AT_LEAST_0, "shadowing": medium.DB_AT_LEAST_0,
+                "fading_sigma": medium.DB_AT_LEAST_0,
+                "fading_coherence": medium.FADING_COHERENCE_MS,
+                "cck_interference_weight": medium.CCK_INTERFERENCE_WEIGHT}
 
 
 def declared():
@@ -46,8 +51,8 @@ def test_every_declaration_of_a_ruled_key_is_the_rule():
         seen.add(spec.name)
         same_type = spec.type == rule.type or (spec.type, rule.type) in {("intmap", "int"),
                                                                           ("floatmap", "float")}
-        if not same_type or (spec.min, spec.max, spec.choices) != (rule.min, rule.max,
-                                                                    rule.choices):
+        if not same_type or (spec.min, spec.max, spec.min_exclusive, spec.choices) != (
+                rule.min, rule.max, rule.min_exclusive, rule.choices):
             wrong.append(f"{where}: {spec.allowed()} (the rule: {rule.allowed()})")
     assert not wrong, "\n".join(wrong)
     # antenna gains come from a campus file or Python, no experiment key takes one yet
@@ -67,6 +72,28 @@ def test_the_schema_and_the_medium_take_the_same_queues():
             registry.medium[key].check(value, f"medium.{key}")
         with pytest.raises(HarnessError, match=r"allowed an integer in \[0, 255\]"):
             MediumSpec.from_dict({key: value})
+
+
+def test_the_schema_and_the_medium_agree_on_a_positive_distance():
+    """tx_range 0.5 m is a distance (> 0) for both; 0 for neither."""
+    registry = default_registry()
+    assert registry.medium["tx_range"].check(0.5, "medium.tx_range") == 0.5
+    assert MediumSpec.from_dict({"tx_range": 0.5, "cs_range": 0.5}).tx_range == 0.5
+    with pytest.raises(SchemaError, match=r"medium.tx_range: 0.0 is out of range; expected a "
+                                          r"number > 0, or null"):
+        registry.medium["tx_range"].check(0, "medium.tx_range")
+    with pytest.raises(HarnessError, match=r"medium.tx_range 0 is invalid: allowed a number > 0 "
+                                           r"\(metres\)"):
+        MediumSpec.from_dict({"tx_range": 0})
+
+
+def test_an_exclusive_minimum_needs_a_number_and_a_minimum():
+    assert ParamSpec("x", "float", min=0, max=1, min_exclusive=True).allowed() == \
+        "a number in (0, 1]"
+    with pytest.raises(ValueError, match="min_exclusive needs a number with a min"):
+        ParamSpec("x", "float", min_exclusive=True)
+    with pytest.raises(ValueError, match="keeps the rule's min_exclusive"):
+        medium.METRES.variant(min_exclusive=False)
 
 
 def test_a_variant_keeps_the_rule():
