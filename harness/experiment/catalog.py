@@ -1,12 +1,14 @@
 """The registry's contents: the builders of ``topologies/``, the policies and medium settings.
 
 Builders declare themselves in their own modules (``topologies.BUILDERS``). Policies are
-declared here with their parameters and the dotted path of the factory that realises them
-(imported only when a run executes): add a policy here when you write its realisation. A rule
-that several keys follow is declared once where its fact lives and taken from there: the
-radio's (``harness.kernel.wireless``: ``RETRY_LIMIT``, ``CHANNEL`` ...), the window clamp's
-(``harness.kernel.tcp.WINDOW_CLAMP``), and the ``mac`` policy's keys (``policies.mac.PARAMS``,
-which the policy checks its value with).
+listed here with the dotted path of the factory that realises them (imported only when a run
+executes): add a policy here when you write its realisation. A policy whose value has a rule
+beyond true or false declares its parameters in its own module and checks its value with them
+(``policies.mac.PARAMS``, ``policies.westwood.PARAMS``, ``policies.segment_size.PARAM``, the
+old-kernel tables of ``policies.tcp``); this list takes them from there. A rule that several
+keys follow is declared once where its fact lives: a radio's (``harness.kernel.wireless``:
+``RETRY_LIMIT``, ``CHANNEL`` ...), a window clamp (``harness.kernel.tcp.WINDOW_CLAMP``), a host
+latency (``harness.kernel.shaping.DELAY_MS``), the medium's keys (``harness.medium.spec``).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Dict
 
 from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
 from harness.kernel.mac80211 import VARIANTS as MAC80211_VARIANTS
+from harness.kernel.shaping import DELAY_MS
 from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_CLAMP
 from harness.kernel.wireless import DSSS_RATES
 from harness.medium.spec import (
@@ -30,6 +33,8 @@ from harness.medium.spec import (
     RETRY_SERIES,
     RTS_FLAGS,
 )
+from policies import frame_travel, segment_size, westwood
+from policies import tcp as tcp_policies
 from policies.mac import PARAMS as MAC_PARAMS
 from topologies import BUILDERS
 
@@ -59,26 +64,19 @@ POLICIES = (
             ParamSpec("congestion", "choice", "default congestion module for every flow",
                       default="cubic", choices=CONGESTION_MODULES),
             "default for flows that do not name one; loads the module"),
-    _scalar("tcp_buffers", "policies.tcp:tcp_buffers",
-            ParamSpec("tcp_buffers", "choice", "socket buffer limits of an older kernel",
-                      choices=("linux-2.6.14",), nullable=True, null_label="today's defaults"),
+    _scalar("tcp_buffers", "policies.tcp:tcp_buffers", tcp_policies.Buffers.PARAM,
             "net.ipv4.tcp_rmem, tcp_wmem, tcp_adv_win_scale in every node (paper 003)"),
-    _scalar("tcp_recovery", "policies.tcp:tcp_recovery",
-            ParamSpec("tcp_recovery", "choice", "loss recovery of an older kernel",
-                      choices=("linux-2.6.8",), nullable=True,
-                      null_label="today's (RACK, tail loss probe, F-RTO)"),
+    _scalar("tcp_recovery", "policies.tcp:tcp_recovery", tcp_policies.Recovery.PARAM,
             "net.ipv4.tcp_recovery, tcp_early_retrans, tcp_frto = 0 in every node (paper 000)"),
     _scalar("tx_delay", "policies.tx_delay:tx_delay",
-            ParamSpec("tx_delay", "float", "ms every packet waits before a node's radio (host "
-                      "latency)", min=0.001, max=100.0, nullable=True, null_label="none"),
+            DELAY_MS.variant(name="tx_delay", doc="ms every packet waits before a node's radio "
+                             "(host latency)", nullable=True, null_label="none"),
             "netem delay on every radio interface's egress, read back (paper 000)"),
     _scalar("adaptive_window", "policies.adaptive_window:adaptive_window",
             ParamSpec("adaptive_window", "bool", "window limit from the round-trip hop count "
                       "(paper 001's table)", default=False),
             "route 'cwnd lock N' on the sender, N from the RTHC of the route in force"),
-    _scalar("mss", "policies.segment_size:segment_size",
-            ParamSpec("mss", "int", "MSS the receiver advertises (bytes)", min=40, max=1460,
-                      nullable=True, null_label="Linux default"),
+    _scalar("mss", "policies.segment_size:segment_size", segment_size.PARAM,
             "route 'advmss N' on the receiver: smaller data segments (paper 004, Table 1)"),
     _scalar("warm_arp", "policies.warmup:warm_arp",
             ParamSpec("warm_arp", "bool", "ping along every flow before the flows start",
@@ -88,14 +86,7 @@ POLICIES = (
     Policy(
         name="hxwestwood", apply="policies.westwood:hxwestwood",
         doc="constants of the harness's Westwood+ module (congestion: hxwestwood; paper 003)",
-        params=(
-            ParamSpec("rtt_min_ms", "int", "Westwood+'s RTT_MIN: shortest bandwidth sampling "
-                      "interval (ms)", default=50, min=1, max=1000),
-            ParamSpec("filter_c", "int", "the bandwidth filter's constant C", default=7, min=1,
-                      max=1000),
-            ParamSpec("filter_norm", "bool", "true: the filter divides by C+1; false: by 8",
-                      default=True),
-        ),
+        params=westwood.PARAMS,
     ),
     _scalar("mesh_path", "policies.mesh_path:mesh_path",
             ParamSpec("mesh_path", "bool", "check and record the 802.11s path before the "
@@ -105,7 +96,7 @@ POLICIES = (
     _scalar("airtime_retry", "policies.airtime_retry:airtime_retry",
             ParamSpec("airtime_retry", "choice", "retry limit from the diameter's airtime "
                       "metric (paper 002 Eq. 5), Eq. 4's case", default=None,
-                      choices=("normal", "worst", "best"), nullable=True, null_label="off"),
+                      choices=tuple(frame_travel.CASES), nullable=True, null_label="off"),
             "largest limit keeping T_MultiHop under RTO_min, set on every mesh point at run time"),
     _scalar("mac80211", "policies.kernel_build:mac80211_build",
             ParamSpec("mac80211", "choice", "the build of the kernel's mac80211 the radios run "

@@ -65,8 +65,8 @@ BASE = """\
     ("{congestion: hybla}", r"policy.congestion: hybla .* expected one of reno, cubic"),
     ("{airtime_retry: normal, mac: {retry_limit: 7}}",
      r"policy.mac.retry_limit: 7 fixes the retry limit, and policy.airtime_retry chooses it"),
-    ("{airtime_retry: typical}", r"policy.airtime_retry: typical .* expected one of normal, "
-                                 r"worst, best"),
+    ("{airtime_retry: typical}", r"policy.airtime_retry: typical .* expected one of best, "
+                                 r"worst, normal"),
 ])
 def test_mesh_specific_bad_input_is_one_clear_error(policy, message):
     from harness.experiment.sweep import expand
