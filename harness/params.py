@@ -232,6 +232,16 @@ class Builder:
     params: Tuple[ParamSpec, ...]
     doc: str = ""
 
+    def argument(self, key: str, value: Any, where: str = "", *, null_ok: bool = False) -> Any:
+        """``build``'s argument ``key`` checked by the declaration of that key, so a Python
+        caller and an experiment file follow one rule. Null only with ``null_ok``: what a
+        YAML null stands for (a preset's spacing) is resolved before ``build`` is called."""
+        for spec in self.params:
+            if spec.name == key:
+                return spec.variant(nullable=null_ok and spec.nullable).validate(value,
+                                                                                 where or key)
+        raise ValueError(f"builder {self.name} declares no parameter {key!r}")
+
 
 @dataclass(frozen=True)
 class Policy:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from harness.errors import HarnessError
 from harness.kernel.wireless import CHANNEL, MODES, PHY_MODES, RATE_CHOICES, RETRY_LIMIT, TXPOWER_DBM
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec
@@ -27,14 +26,8 @@ def build(hops: int = 3, spacing: float = 200.0, mode: str = "ibss",
           phy: str = "g", txpower_dbm: Optional[float] = None,
           retry_limit: Optional[int] = None) -> Topology:
     """Chain of ``hops`` hops. ``rate`` in Mbit/s or None (auto); ``rts`` True = RTS/CTS always."""
-    if not isinstance(hops, int) or hops < 1:
-        raise HarnessError(f"hops {hops!r} is invalid: allowed an integer >= 1")
-    if not (isinstance(spacing, (int, float)) and spacing > 0):
-        raise HarnessError(f"spacing {spacing!r} is invalid: allowed a distance > 0 (metres)")
-    if mode not in MODES:
-        raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(MODES)}")
-    if not isinstance(rts, bool):
-        raise HarnessError(f"rts {rts!r} is invalid: allowed true or false")
+    hops, spacing = BUILDER.argument("hops", hops), BUILDER.argument("spacing", spacing)
+    mode, rts = BUILDER.argument("mode", mode), BUILDER.argument("rts", rts)
     topo = Topology(f"chain{hops}-{mode}")
     n = hops + 1
     for i in range(n):

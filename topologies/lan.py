@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from harness.errors import HarnessError
 from harness.kernel import shaping
 from harness.kernel.hostapd import SECURITY
 from harness.kernel.wireless import CHANNEL, PHY_MODES, RATE_CHOICES, TXPOWER_DBM
@@ -30,10 +29,7 @@ def build(wireless: bool = False, distance: float = 15.0, walls: int = 2,
           txpower_dbm: Optional[float] = None, bw: float = 100.0,
           queue: int = shaping.DEFAULT_QUEUE) -> Topology:
     """The wired control (``wireless`` false) or the hybrid LAN; see the module docstring."""
-    if not isinstance(wireless, bool):
-        raise HarnessError(f"wireless {wireless!r} is invalid: allowed true or false")
-    if not isinstance(walls, int) or isinstance(walls, bool) or walls < 0:
-        raise HarnessError(f"walls {walls!r} is invalid: allowed an integer >= 0")
+    wireless, walls = BUILDER.argument("wireless", wireless), BUILDER.argument("walls", walls)
     topo = Topology("lan-hybrid" if wireless else "lan-wired")
     topo.add_host("server")
     if not wireless:
@@ -43,8 +39,7 @@ def build(wireless: bool = False, distance: float = 15.0, walls: int = 2,
     if not wireless:
         topo.add_link("client", "sw1", bw=bw, queue=queue)
         return topo
-    if not (isinstance(distance, (int, float)) and distance > 0):
-        raise HarnessError(f"distance {distance!r} is invalid: allowed metres > 0")
+    distance = BUILDER.argument("distance", distance)
     topo.add_access_point("ap1", (0.0, 0.0, 0.0), channel=channel, rate=rate, phy=phy,
                           security=security, passphrase=passphrase, txpower_dbm=txpower_dbm)
     topo.add_link("ap1", "sw1", bw=bw, queue=queue)

@@ -25,11 +25,13 @@ SWEEPABLE = ("topology", "policy", "medium", "flows", "duration")
 DEFAULT_DURATION = 20.0
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
+#: Seconds of traffic: a flow's ``duration``, and the file's default for its flows.
+DURATION = ParamSpec("duration", "float", "seconds of traffic", min=0.1)
 FLOW_SPECS = (
     ParamSpec("src", "str", "sending node (a node name, or first/last)", required=True),
     ParamSpec("dst", "str", "receiving node (a node name, or first/last)", required=True),
     ParamSpec("congestion", "choice", "congestion module", choices=CONGESTION_MODULES),
-    ParamSpec("duration", "float", "seconds of traffic", min=0.1),
+    DURATION,
     ParamSpec("direction", "choice", "forward: src sends; reverse: dst sends (iperf3 -R)",
               default="forward", choices=("forward", "reverse")),
     ParamSpec("protocol", "choice", "transport", default="tcp", choices=("tcp", "udp")),
@@ -159,8 +161,7 @@ def _no_unknown(data: Dict[str, Any], allowed: Tuple[str, ...], at: str) -> None
 
 def resolve(raw: Dict[str, Any], registry: Registry) -> Dict[str, Any]:
     """Full run parameters from the sweepable part of a file: every default filled in."""
-    duration = _scalar(ParamSpec("duration", "float", default=DEFAULT_DURATION, min=0.1),
-                       raw, "duration")
+    duration = _scalar(DURATION.variant(default=DEFAULT_DURATION), raw, "duration")
     topology = _resolve_topology(raw.get("topology"), registry)
     policy = _resolve_policy(raw.get("policy"), registry)
     medium = _resolve_params(raw.get("medium"), tuple(registry.medium.values()), "medium")

@@ -120,3 +120,15 @@ def test_the_kernel_refuses_what_the_rule_refuses():
     assert wireless.channel_freq(14) == 2484 and wireless.channel_freq(1) == 2412
     with pytest.raises(HarnessError, match=r"channel: 0 is out of range"):
         wireless.channel_freq(0)
+
+
+def test_a_builder_checks_its_arguments_by_its_declarations():
+    from topologies.chain import BUILDER
+    assert BUILDER.argument("hops", 64.0) == 64
+    with pytest.raises(HarnessError, match=r"^hops: 65 is out of range"):
+        BUILDER.argument("hops", 65)
+    with pytest.raises(HarnessError, match=r"^topology.spacing: null is not allowed"):
+        BUILDER.argument("spacing", None, "topology.spacing")  # null: the preset's, resolved before
+    assert BUILDER.argument("retry_limit", None, null_ok=True) is None
+    with pytest.raises(ValueError, match="declares no parameter 'nodes'"):
+        BUILDER.argument("nodes", 3)

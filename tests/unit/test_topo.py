@@ -93,8 +93,17 @@ def test_chain_builder():
     assert ("sta1", "sta2") not in routes
     mesh = build("chain", hops=2, mode="mesh", rate=54, rts=True)
     assert not mesh.routes and mesh.stations["sta1"].rts is True
-    with pytest.raises(HarnessError, match="allowed an integer >= 1"):
+    # build() from Python follows the rules an experiment file's topology keys follow
+    with pytest.raises(HarnessError, match=r"^hops: 0 is out of range; expected an integer in "
+                                           r"\[1, 64\]$"):
         chain.build(hops=0)
+    with pytest.raises(HarnessError, match=r"^spacing: 0.05 is out of range"):
+        chain.build(spacing=0.05)
+    with pytest.raises(HarnessError, match=r"^mode: adhoc \(str\) is not allowed; expected one "
+                                           r"of ibss, mesh$"):
+        chain.build(mode="adhoc")
+    with pytest.raises(HarnessError, match=r"^walls: 51 is out of range"):
+        build("lan", wireless=True, walls=51)
     with pytest.raises(HarnessError, match="allowed campus, chain"):
         build("ring")
 
