@@ -31,6 +31,7 @@ from harness.kernel.tcp import WINDOW_SEGMENTS
 from harness.kernel.wireless import RTS_THRESHOLD
 from harness.medium import counters
 from harness.medium.control import MediumControlError
+from harness.medium.spec import PER
 from harness.net import scene as scenes
 from harness.net.network import Network
 from harness.net.nodes import Radio
@@ -476,8 +477,9 @@ class Session:
                 per = float(value)
             except ValueError:
                 per = -1.0
-            if not 0.0 <= per <= 1.0:
-                raise HarnessError(f"loss {a} {b} {value}: allowed a probability 0..1 or off")
+            if not PER.accepts(per):
+                raise HarnessError(f"loss {a} {b} {value}: allowed off or a probability, "
+                                   f"{PER.allowed()}")
         ra, rb = self.radios_of(a)[0], self.radios_of(b)[0]
         if a == b:
             raise HarnessError(f"loss {a} {b}: a node has no link to itself")

@@ -17,6 +17,7 @@ from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
 from harness.kernel.wireless import RETRY_LIMIT
+from harness.medium.spec import PER
 
 #: ``set_link`` fields whose name on the control socket differs from the YAML's (the daemon's
 #: JSON, mediumd/daemon/commands.h): mapped here and nowhere else.
@@ -141,8 +142,9 @@ class MediumControl:
         fields: Dict[str, Any] = {"a": a, "b": b}
         fields.update({k: (float(v) if not isinstance(v, bool) else v) for k, v in given.items()})
         if per is not None:
-            if not 0.0 <= per <= 1.0:
-                raise MediumControlError(f"set_link {a} {b}: per must be within 0..1, got {per}")
+            if not PER.accepts(per):
+                raise MediumControlError(f"set_link {a} {b}: per {per!r} is invalid: allowed "
+                                         f"{PER.allowed()} (a probability)")
             fields["per"] = float(per)
         if oneway:
             fields["oneway"] = True

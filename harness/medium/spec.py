@@ -37,6 +37,9 @@ FADING_COHERENCE_MS = ParamSpec("fading_coherence", "float", "fading coherence t
 CCK_INTERFERENCE_WEIGHT = ParamSpec("cck_interference_weight", "float", "weight G of "
                                     "interference against CCK payloads", min=0,
                                     min_exclusive=True)
+#: An independent loss probability on every PPDU of a link (``links[].per``, the prompt's
+#: ``loss``, the control socket's ``set_link``).
+PER = ParamSpec("per", "float", "a probability", min=0, max=1)
 #: Frames a radio's transmit queue holds besides the one in service (mediumd takes 0..255).
 QUEUE_FRAMES = ParamSpec("queue", "int", "per-radio queue in frames", min=0, max=255)
 #: Receiver implementation loss of one legacy rate, dB (``rate_loss: {rate: dB}``).
@@ -78,7 +81,7 @@ class LinkOverride:
             raise HarnessError(f"{where}.{kind} must be true")
         per = None
         if data.get("per") is not None:
-            per = _number(data["per"], f"{where}.per", "a probability 0..1", lo=0.0, hi=1.0)
+            per = _ruled(PER, data["per"], f"{where}.per", " (a probability)")
         oneway = data.get("oneway", False)
         if not isinstance(oneway, bool):
             raise HarnessError(f"{where}.oneway {oneway!r} is invalid: allowed true or false")

@@ -163,7 +163,8 @@ def test_set_link_needs_exactly_one_kind_before_sending(tmp_path):
         ctl.set_link(A, B)
     with pytest.raises(MediumControlError, match="exactly one"):
         ctl.set_link(A, B, loss=90, none=True)
-    with pytest.raises(MediumControlError, match="per must be"):
+    with pytest.raises(MediumControlError, match=r"per 1.5 is invalid: allowed a number in "
+                                                 r"\[0, 1\] \(a probability\)"):
         ctl.set_link(A, B, model=True, per=1.5)
 
 
