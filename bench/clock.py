@@ -45,8 +45,8 @@ def emit(**fields: Any) -> None:
 
 def run_case(name: str, seconds: float) -> None:
     from medium_e2e import measure
+    from medium_fidelity import medium_spec, pair_topology, udp_check
 
-    from harness.medium.fidelity import medium_spec, pair_topology, udp_check
     from harness.medium.spec import MediumSpec
     from harness.net.network import Network
     from topologies.chain import build

@@ -51,7 +51,8 @@ def measure(net, src: str, dst: str, protocol: str, seconds: float,
 
 
 def headline(seconds: float, spin_us: int = 0) -> Dict[str, Any]:
-    from harness.medium.fidelity import medium_spec, pair_topology, tcp_check
+    from medium_fidelity import medium_spec, pair_topology, tcp_check
+
     from harness.net.network import Network
     check = tcp_check("g", 54, duration=seconds)
     with Network(pair_topology(check), medium=medium_spec(check, spin_us=spin_us or None)) as net:

@@ -8,7 +8,7 @@ without importing the experiment layer that collects it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Tuple
 
 from harness.errors import HarnessError
@@ -47,6 +47,8 @@ class ParamSpec:
     choices: Tuple[Any, ...] = ()
     min: Optional[float] = None
     max: Optional[float] = None
+    #: ``min`` itself is not allowed (a distance > 0); numbers only.
+    min_exclusive: bool = False
     nullable: bool = False
     null_label: str = "default"
     required: bool = False
@@ -59,6 +61,36 @@ class ParamSpec:
             raise ValueError(f"ParamSpec {self.name}: type {self.type!r} not in {TYPES}")
         if self.type in ("choice", "maplist") and not self.choices:
             raise ValueError(f"ParamSpec {self.name}: {self.type} needs choices")
+        if self.min_exclusive and (self.min is None or self.type not in ("int", "float")):
+            raise ValueError(f"ParamSpec {self.name}: min_exclusive needs a number with a min")
+
+    def variant(self, **changes: Any) -> ParamSpec:
+        """This rule under another key, doc, default or null meaning. Its type and allowed
+        values stay: a rule declared once (``harness.kernel.wireless.RETRY_LIMIT``) serves
+        every key that takes it, and cannot drift from it."""
+        fixed = sorted(set(changes) & {"type", "choices", "min", "max", "min_exclusive"})
+        if fixed:
+            raise ValueError(f"ParamSpec {self.name}: a variant keeps the rule's "
+                             f"{', '.join(fixed)}")
+        return replace(self, **changes)
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``check`` would take ``value`` (for callers that word their own message
+        around ``allowed()``)."""
+        try:
+            self.check(value, self.name)
+        except SchemaError:
+            return False
+        return True
+
+    def validate(self, value: Any, key: str) -> Any:
+        """``check`` for code that is not reading an experiment file: the canonical value, or
+        a plain ``HarnessError`` naming ``key`` and the allowed values (a ``SchemaError`` is
+        one the schema places at a line of the file)."""
+        try:
+            return self.check(value, key)
+        except SchemaError as err:
+            raise HarnessError(str(err)) from None
 
     def allowed(self) -> str:
         """Human description of the allowed values, for error messages and docs."""
@@ -81,9 +113,10 @@ class ParamSpec:
         else:
             noun = {"int": "an integer", "float": "a number", "str": "a string"}[self.type]
             if self.min is not None and self.max is not None:
-                text = f"{noun} in [{_fmt(self.min)}, {_fmt(self.max)}]"
+                text = (f"{noun} in {'(' if self.min_exclusive else '['}{_fmt(self.min)}, "
+                        f"{_fmt(self.max)}]")
             elif self.min is not None:
-                text = f"{noun} >= {_fmt(self.min)}"
+                text = f"{noun} {'>' if self.min_exclusive else '>='} {_fmt(self.min)}"
             elif self.max is not None:
                 text = f"{noun} <= {_fmt(self.max)}"
             else:
@@ -151,7 +184,9 @@ class ParamSpec:
             if not math.isfinite(value):
                 raise bad
             value = float(value)
-        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+        below = self.min is not None and (value <= self.min if self.min_exclusive
+                                          else value < self.min)
+        if below or (self.max is not None and value > self.max):
             raise SchemaError(path, f"{_fmt(value)} is out of range; expected {self.allowed()}")
         return value
 
@@ -196,6 +231,16 @@ class Builder:
     build: Callable[..., Any]
     params: Tuple[ParamSpec, ...]
     doc: str = ""
+
+    def argument(self, key: str, value: Any, where: str = "", *, null_ok: bool = False) -> Any:
+        """``build``'s argument ``key`` checked by the declaration of that key, so a Python
+        caller and an experiment file follow one rule. Null only with ``null_ok``: what a
+        YAML null stands for (a preset's spacing) is resolved before ``build`` is called."""
+        for spec in self.params:
+            if spec.name == key:
+                return spec.variant(nullable=null_ok and spec.nullable).validate(value,
+                                                                                 where or key)
+        raise ValueError(f"builder {self.name} declares no parameter {key!r}")
 
 
 @dataclass(frozen=True)

@@ -39,11 +39,10 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
 from harness.kernel.mesh import MeshPath
+from harness.kernel.wireless import RETRY_LIMIT_MAX
 
 #: Linux's minimum retransmission timeout (TCP_RTO_MIN), µs: the bound Eq. (5) keeps under.
 RTO_MIN_US = 200_000.0
-#: The retry limits mac80211 accepts (``iw phy X set retry``: 1..IEEE80211_MAX_TX_RETRY).
-MAX_RETRY = 31
 
 
 @dataclass(frozen=True)
@@ -160,7 +159,7 @@ def t_multihop(hops: int, retries: int, c: Case, timing: MacTiming = TABLE_II,
 
 
 def first_exceeding(hops: int, c: Case, bound_us: float = RTO_MIN_US,
-                    max_retries: int = MAX_RETRY, timing: MacTiming = TABLE_II) -> Optional[int]:
+                    max_retries: int = RETRY_LIMIT_MAX, timing: MacTiming = TABLE_II) -> Optional[int]:
     """The smallest retry count whose T_MultiHop exceeds ``bound_us`` (None: none up to
     ``max_retries``)."""
     for r in range(max_retries + 1):
@@ -262,7 +261,7 @@ def t_multihop_from_metric(retries: int, metric: float, hops: int, c: Case,
 
 
 def retry_limit_for(metric: float, hops: int, c: Case, bound_us: float = RTO_MIN_US,
-                    timing: MacTiming = TABLE_II, limits: Sequence[int] = tuple(range(1, MAX_RETRY + 1))
+                    timing: MacTiming = TABLE_II, limits: Sequence[int] = tuple(range(1, RETRY_LIMIT_MAX + 1))
                     ) -> int:
     """Eq. (5): the largest retry limit whose T_MultiHop over the diameter stays below
     ``bound_us``; the smallest allowed limit when none does."""

@@ -9,12 +9,22 @@ from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from harness.errors import HarnessError
 from harness.kernel import wireless
+from harness.params import ParamSpec
 from policies import Policy
 
 if TYPE_CHECKING:
     from harness.net import Topology
 
-KEYS = ("rate", "rts", "retry_limit")
+#: The policy's keys, declared once: the catalog offers them to experiment files and the
+#: policy checks its value with them (it can be made from Python as well).
+PARAMS = (
+    ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s or auto", default=None,
+              choices=wireless.RATE_CHOICES, nullable=True, null_label="unchanged"),
+    ParamSpec("rts", "bool", "RTS/CTS on (threshold 0) or off", default=None,
+              nullable=True, null_label="unchanged"),
+    wireless.RETRY_LIMIT.variant(default=None, nullable=True, null_label="unchanged"),
+)
+KEYS = tuple(spec.name for spec in PARAMS)
 
 
 class Mac(Policy):
@@ -28,14 +38,8 @@ class Mac(Policy):
         if unknown:
             raise HarnessError(f"mac: unknown key(s) {sorted(unknown)}: allowed "
                                + ", ".join(KEYS))
-        rts = value.get("rts")
-        if rts is not None and not isinstance(rts, bool):
-            raise HarnessError(f"mac.rts {rts!r} is invalid: allowed true, false or null")
-        retry = value.get("retry_limit")
-        if retry is not None and (isinstance(retry, bool) or not isinstance(retry, int)
-                                  or not 1 <= retry <= 31):
-            raise HarnessError(f"mac.retry_limit {retry!r} is invalid: allowed 1..31 or null")
-        super().__init__({k: value.get(k) for k in KEYS})
+        super().__init__({spec.name: spec.validate(value.get(spec.name), f"mac.{spec.name}")
+                          for spec in PARAMS})
         self.applied: Dict[str, Any] = {}
 
     @property

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
-from harness.errors import HarnessError
+from harness.params import ParamSpec
 from policies import FlowPlan, Policy, PolicyViolation, RunContext
 
 if TYPE_CHECKING:
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 MIN_SND_MSS = 88
 #: TCP timestamp option bytes the sender subtracts from the MSS.
 TIMESTAMP_BYTES = 12
+#: ``mss``: what the receiver advertises, up to a 1500-byte MTU's 1460 (the catalog offers it).
+PARAM = ParamSpec("mss", "int", "MSS the receiver advertises (bytes)", min=40, max=1460,
+                  nullable=True, null_label="Linux default")
 
 
 def expected_payload(advmss: int) -> int:
@@ -37,11 +40,7 @@ class SegmentSize(Policy):
     name = "mss"
 
     def __init__(self, value: Optional[int]):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or not 40 <= value <= 1460):
-            raise HarnessError(f"mss {value!r} is invalid: allowed an integer 40..1460 (bytes "
-                               "the receiver advertises) or null (Linux default)")
-        super().__init__(value)
+        super().__init__(PARAM.validate(value, "mss"))
 
     def apply(self, ctx: RunContext) -> None:
         if not self.active:

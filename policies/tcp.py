@@ -9,6 +9,7 @@ from typing import Any, Dict, Optional
 from harness.errors import HarnessError
 from harness.kernel import tcp
 from harness.kernel.host import kernel_at_least
+from harness.params import ParamSpec
 from policies import Policy, PolicyViolation, RunContext
 
 
@@ -61,16 +62,14 @@ TCP_BUFFERS: Dict[str, Dict[str, str]] = {
 
 class OldKernel(Policy):
     """Per-namespace sysctls of an older kernel in every node, one set per kernel name in
-    ``TABLE``; null leaves today's. Subclasses name the table and what null means."""
+    ``TABLE``; null leaves today's. Subclasses name the table and declare ``PARAM`` (its
+    choices are the table's kernels; the catalog offers it)."""
 
     TABLE: Dict[str, Dict[str, str]] = {}
-    NULL_MEANS = "today's defaults"
+    PARAM: ParamSpec
 
     def __init__(self, value: Optional[str]):
-        if value is not None and value not in self.TABLE:
-            raise HarnessError(f"{self.name} {value!r} is invalid: allowed "
-                               + ", ".join(self.TABLE) + f" or null ({self.NULL_MEANS})")
-        super().__init__(value)
+        super().__init__(self.PARAM.validate(value, self.name))
 
     @property
     def active(self) -> bool:
@@ -101,6 +100,8 @@ class Buffers(OldKernel):
 
     name = "tcp_buffers"
     TABLE = TCP_BUFFERS
+    PARAM = ParamSpec("tcp_buffers", "choice", "socket buffer limits of an older kernel",
+                      choices=tuple(TCP_BUFFERS), nullable=True, null_label="today's defaults")
 
     def record(self) -> Dict[str, Any]:
         """Also what this kernel ignores: ``tcp_adv_win_scale`` is obsolete since Linux 6.6
@@ -130,7 +131,9 @@ class Recovery(OldKernel):
 
     name = "tcp_recovery"
     TABLE = TCP_RECOVERY
-    NULL_MEANS = "today's RACK, TLP, F-RTO"
+    PARAM = ParamSpec("tcp_recovery", "choice", "loss recovery of an older kernel",
+                      choices=tuple(TCP_RECOVERY), nullable=True,
+                      null_label="today's (RACK, tail loss probe, F-RTO)")
 
 
 def tcp_recovery(value: Optional[str]) -> Recovery:

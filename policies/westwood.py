@@ -14,11 +14,21 @@ from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
 from harness.kernel import tcp
+from harness.params import ParamSpec
 from policies import Policy, RunContext
 
 MODULE = "tcp_hxwestwood"
-KEYS = ("rtt_min_ms", "filter_c", "filter_norm")
-DEFAULTS = {"rtt_min_ms": 50, "filter_c": 7, "filter_norm": True}
+#: The policy's keys with Linux's values as defaults: the catalog offers them, the policy
+#: checks its value with them.
+PARAMS = (
+    ParamSpec("rtt_min_ms", "int", "Westwood+'s RTT_MIN: shortest bandwidth sampling "
+              "interval (ms)", default=50, min=1, max=1000),
+    ParamSpec("filter_c", "int", "the bandwidth filter's constant C", default=7, min=1,
+              max=1000),
+    ParamSpec("filter_norm", "bool", "true: the filter divides by C+1; false: by 8",
+              default=True),
+)
+KEYS = tuple(spec.name for spec in PARAMS)
 
 
 class HxWestwood(Policy):
@@ -32,15 +42,9 @@ class HxWestwood(Policy):
         if unknown:
             raise HarnessError(f"hxwestwood: unknown key(s) {sorted(unknown)}: allowed "
                                + ", ".join(KEYS))
-        merged = {k: DEFAULTS[k] if value.get(k) is None else value[k] for k in KEYS}
-        for key in ("rtt_min_ms", "filter_c"):
-            v = merged[key]
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1000:
-                raise HarnessError(f"hxwestwood.{key} {v!r} is invalid: allowed 1..1000")
-        if not isinstance(merged["filter_norm"], bool):
-            raise HarnessError(f"hxwestwood.filter_norm {merged['filter_norm']!r} is invalid: "
-                               "allowed true or false")
-        super().__init__(merged)
+        super().__init__({spec.name: spec.validate(
+            spec.default if value.get(spec.name) is None else value[spec.name],
+            f"hxwestwood.{spec.name}") for spec in PARAMS})
         self.in_force: Dict[str, str] = {}
 
     def apply(self, ctx: RunContext) -> None:

@@ -20,7 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence
 
 from harness.errors import HarnessError
-from harness.kernel.tcp import WINDOW_SEGMENTS_MAX
+from harness.kernel.tcp import WINDOW_CLAMP
 from harness.traffic.servers import iperf_servers
 from policies import FlowPlan, NodePair, Policy, PolicyViolation, RunContext
 from policies.routes import node_ip
@@ -43,15 +43,6 @@ PRIME_BYTES = "16K"
 #: Seconds to wait for the priming connection's tcp_metrics entry: the kernel writes it when
 #: the socket reaches TIME_WAIT, which can be after the iperf3 client has exited.
 METRICS_WAIT_S = 10.0
-
-
-def _check_segments(value: Any, key: str) -> Optional[int]:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= WINDOW_SEGMENTS_MAX:
-        raise HarnessError(f"{key} {value!r} is invalid: allowed an integer "
-                           f"1..{WINDOW_SEGMENTS_MAX} (segments) or null (unclamped)")
-    return value
 
 
 # -- verification from ss samples (pure) --------------------------------------------------
@@ -236,7 +227,7 @@ class CwndClamp(Policy):
     name = "cwnd_clamp"
 
     def __init__(self, value: Optional[int]):
-        super().__init__(_check_segments(value, "cwnd_clamp"))
+        super().__init__(WINDOW_CLAMP.validate(value, "cwnd_clamp"))
         self.metrics: Dict[str, str] = {}
 
     def apply(self, ctx: RunContext) -> None:
@@ -271,7 +262,7 @@ class RwndClamp(Policy):
     name = "rwnd_clamp"
 
     def __init__(self, value: Optional[int]):
-        super().__init__(_check_segments(value, "rwnd_clamp"))
+        super().__init__(WINDOW_CLAMP.validate(value, "rwnd_clamp"))
 
     @property
     def window_bytes(self) -> Optional[int]:

@@ -9,7 +9,7 @@ of its own, per-frame fading). The builder turns it into one 802.11 IBSS station
 settings the place implies (``Topology.medium``).
 
 Routes are static, as on a testbed whose routing daemon was stopped once its routes settled:
-- ``routing: etx``: an ETX snapshot from the medium's own link table (``harness.medium.links``):
+- ``routing: etx``: an ETX snapshot from the medium's own link table (``harness.medium.link_table``):
   ETX = 1 / (df x dr) from the delivery ratios of probe frames in both directions, shortest ETX
   paths between every pair, frozen as static routes (what OLSR with ETX converges to);
 - ``routing: pinned``: one path (``path: "1-23-16"``), routed hop by hop in both directions
@@ -33,10 +33,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import yaml
 
 from harness.errors import HarnessError
-from harness.kernel import naming
-from harness.kernel.wireless import RTS_THRESHOLD_MAX
-from harness.medium.links import DATA_FRAME_BYTES, LinkTable, link_table
-from harness.medium.spec import MediumSpec
+from harness.kernel import naming, wireless
+from harness.medium.link_table import DATA_FRAME_BYTES, LinkTable, link_table
+from harness.medium.spec import RATE_LOSS_DB, MediumSpec
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec, SchemaError
 
@@ -208,6 +207,18 @@ def _num(value: Any, where: str, key: str, lo: Optional[float] = None,
     return float(value)
 
 
+#: The radio settings a campus file may give, checked by the kernel's rules for them.
+RADIO_RULES = {"channel": wireless.CHANNEL, "txpower_dbm": wireless.TXPOWER_DBM,
+               "antenna_gain_dbi": wireless.ANTENNA_GAIN_DBI, "retry_limit": wireless.RETRY_LIMIT}
+
+
+def _radio_value(rule: ParamSpec, value: Any, where: str) -> Any:
+    try:
+        return rule.check(value, f"radio.{rule.name}")
+    except SchemaError as err:
+        raise _bad(where, err.path, err.problem) from None
+
+
 def _mapping(value: Any, allowed: Sequence[str], where: str, key: str) -> Dict[str, Any]:
     if not isinstance(value, dict):
         raise _bad(where, key, f"expected a mapping with keys {', '.join(allowed)}")
@@ -226,11 +237,9 @@ def _parse_campus(data: Any, where: str) -> Campus:
     radio = _mapping(data["radio"], RADIO_KEYS, where, "radio")
     if radio.get("phy", "b") != "b":
         raise _bad(where, "radio.phy", f"{radio['phy']!r}: only b (802.11b) is supported")
-    radio = {"phy": "b", "channel": int(_num(radio.get("channel", 1), where, "radio.channel", 1, 14)),
-             "txpower_dbm": _num(radio.get("txpower_dbm", 18), where, "radio.txpower_dbm", -10, 30),
-             "antenna_gain_dbi": _num(radio.get("antenna_gain_dbi", 0), where,
-                                      "radio.antenna_gain_dbi", -20, 40),
-             "retry_limit": int(_num(radio.get("retry_limit", 7), where, "radio.retry_limit", 1, 31))}
+    defaults = {"channel": 1, "txpower_dbm": 18, "antenna_gain_dbi": 0, "retry_limit": 7}
+    radio = {"phy": "b", **{key: _radio_value(rule, radio.get(key, defaults[key]), where)
+                            for key, rule in RADIO_RULES.items()}}
     prop = _mapping(data["propagation"], PROPAGATION_KEYS, where, "propagation")
     try:  # the medium's own rules for its keys
         MediumSpec.from_dict({"propagation": "indoor", **prop}, where=f"{where}: propagation")
@@ -322,7 +331,7 @@ def radio_rows(campus: Campus, ids: Sequence[int]) -> List[Dict[str, Any]]:
 
 def campus_links(campus: Campus, shadowing_seed: Optional[int] = None,
                  frame_bytes: int = DATA_FRAME_BYTES) -> LinkTable:
-    """The medium's link table of every router of the campus (``harness.medium.links``)."""
+    """The medium's link table of every router of the campus (``harness.medium.link_table``)."""
     spec = MediumSpec.from_dict(campus.medium(shadowing_seed))
     return link_table(radio_rows(campus, list(campus.routers)), spec, frame_bytes)
 
@@ -600,9 +609,9 @@ BUILDER = Builder(
         ParamSpec("rate", "choice", "fixed 802.11b rate in Mbit/s, or auto (minstrel)",
                   default="auto", choices=RATES_B + ("auto",)),
         ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
-        ParamSpec("rts_threshold", "int", "with rts: true, RTS/CTS only before frames longer "
-                  "than this many bytes (iw phy set rts N)", default=None, min=0, max=RTS_THRESHOLD_MAX,
-                  nullable=True, null_label="every frame (0)", omit_default=True),
+        wireless.RTS_THRESHOLD.variant(doc="with rts: true, " + wireless.RTS_THRESHOLD.doc,
+                                       nullable=True, null_label="every frame (0)",
+                                       omit_default=True),
         ParamSpec("shadowing_seed", "int", "seed of the static shadowing (another layout of "
                   "the same buildings)", default=None, min=0, nullable=True,
                   null_label="the campus file's"),
@@ -614,8 +623,9 @@ BUILDER = Builder(
                   omit_default=True),
         ParamSpec("rate_loss", "floatmap", "receiver implementation loss in dB per rate "
                   "(Mbit/s), e.g. {5.5: 4.6, 11: 2.7} (medium.rate_loss over the campus: routes "
-                  "and link checks follow it)", default=None, min=-20.0, max=40.0,
-                  nullable=True, null_label="none (the ideal formulas)", omit_default=True),
+                  "and link checks follow it)", default=None, min=RATE_LOSS_DB.min,
+                  max=RATE_LOSS_DB.max, nullable=True, null_label="none (the ideal formulas)",
+                  omit_default=True),
         ParamSpec("rx_sensitivity", "float", "power (dBm) from which a radio locks onto a "
                   "frame and senses the medium busy, in place of the campus file's (routes and "
                   "link checks follow it)", default=None, min=-100.0, max=-60.0, nullable=True,

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from harness.errors import HarnessError
-from harness.kernel.wireless import MODES, PHY_MODES, RATE_CHOICES
+from harness.kernel.wireless import CHANNEL, MODES, PHY_MODES, RATE_CHOICES, RETRY_LIMIT, TXPOWER_DBM
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec
 from topologies.geometry import DEFAULT as DEFAULT_GEOMETRY
@@ -27,14 +26,8 @@ def build(hops: int = 3, spacing: float = 200.0, mode: str = "ibss",
           phy: str = "g", txpower_dbm: Optional[float] = None,
           retry_limit: Optional[int] = None) -> Topology:
     """Chain of ``hops`` hops. ``rate`` in Mbit/s or None (auto); ``rts`` True = RTS/CTS always."""
-    if not isinstance(hops, int) or hops < 1:
-        raise HarnessError(f"hops {hops!r} is invalid: allowed an integer >= 1")
-    if not (isinstance(spacing, (int, float)) and spacing > 0):
-        raise HarnessError(f"spacing {spacing!r} is invalid: allowed a distance > 0 (metres)")
-    if mode not in MODES:
-        raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(MODES)}")
-    if not isinstance(rts, bool):
-        raise HarnessError(f"rts {rts!r} is invalid: allowed true or false")
+    hops, spacing = BUILDER.argument("hops", hops), BUILDER.argument("spacing", spacing)
+    mode, rts = BUILDER.argument("mode", mode), BUILDER.argument("rts", rts)
     topo = Topology(f"chain{hops}-{mode}")
     n = hops + 1
     for i in range(n):
@@ -70,10 +63,8 @@ BUILDER = Builder(
         ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
         ParamSpec("phy", "choice", "802.11b (DSSS/CCK) or g (OFDM)", default="g",
                   choices=PHY_MODES),
-        ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14),
-        ParamSpec("txpower_dbm", "float", "transmit power", default=None, min=-10.0, max=30.0,
-                  nullable=True, null_label="radio default"),
-        ParamSpec("retry_limit", "int", "short and long retry limit", default=None, min=1,
-                  max=31, nullable=True, null_label="kernel default"),
+        CHANNEL,
+        TXPOWER_DBM.variant(nullable=True, null_label="radio default"),
+        RETRY_LIMIT.variant(nullable=True, null_label="kernel default"),
     ),
 )

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from harness.errors import HarnessError
 from harness.kernel import shaping
 from harness.kernel.hostapd import SECURITY
-from harness.kernel.wireless import PHY_MODES, RATE_CHOICES
+from harness.kernel.wireless import CHANNEL, PHY_MODES, RATE_CHOICES, TXPOWER_DBM
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec
 from topologies.geometry import GEOMETRIES
@@ -30,10 +29,7 @@ def build(wireless: bool = False, distance: float = 15.0, walls: int = 2,
           txpower_dbm: Optional[float] = None, bw: float = 100.0,
           queue: int = shaping.DEFAULT_QUEUE) -> Topology:
     """The wired control (``wireless`` false) or the hybrid LAN; see the module docstring."""
-    if not isinstance(wireless, bool):
-        raise HarnessError(f"wireless {wireless!r} is invalid: allowed true or false")
-    if not isinstance(walls, int) or isinstance(walls, bool) or walls < 0:
-        raise HarnessError(f"walls {walls!r} is invalid: allowed an integer >= 0")
+    wireless, walls = BUILDER.argument("wireless", wireless), BUILDER.argument("walls", walls)
     topo = Topology("lan-hybrid" if wireless else "lan-wired")
     topo.add_host("server")
     if not wireless:
@@ -43,8 +39,7 @@ def build(wireless: bool = False, distance: float = 15.0, walls: int = 2,
     if not wireless:
         topo.add_link("client", "sw1", bw=bw, queue=queue)
         return topo
-    if not (isinstance(distance, (int, float)) and distance > 0):
-        raise HarnessError(f"distance {distance!r} is invalid: allowed metres > 0")
+    distance = BUILDER.argument("distance", distance)
     topo.add_access_point("ap1", (0.0, 0.0, 0.0), channel=channel, rate=rate, phy=phy,
                           security=security, passphrase=passphrase, txpower_dbm=txpower_dbm)
     topo.add_link("ap1", "sw1", bw=bw, queue=queue)
@@ -75,13 +70,13 @@ BUILDER = Builder(
         ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s, or auto (minstrel)", default=54,
                   choices=RATE_CHOICES),
         ParamSpec("phy", "choice", "802.11b or g", default="g", choices=PHY_MODES),
-        ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14),
+        CHANNEL,
         ParamSpec("security", "choice", "open, or WPA2-PSK (needs passphrase)", default="open",
                   choices=SECURITY),
         ParamSpec("passphrase", "str", "WPA2 passphrase (8..63 characters)", default=None,
                   nullable=True, null_label="none"),
-        ParamSpec("txpower_dbm", "float", "transmit power of the access point and the client",
-                  default=None, min=-10.0, max=30.0, nullable=True, null_label="medium default"),
+        TXPOWER_DBM.variant(doc="transmit power of the access point and the client",
+                            nullable=True, null_label="medium default"),
         ParamSpec("bw", "float", "Mbit/s of every wired link (netem rate)", default=100.0,
                   min=shaping.MIN_MBIT, max=shaping.MAX_MBIT),
         ParamSpec("queue", "int", "packets in front of each shaped wired link", default=1000,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Optional
 
 from harness.errors import HarnessError
-from harness.kernel.wireless import RATE_CHOICES
+from harness.kernel.wireless import CHANNEL, RATE_CHOICES, RETRY_LIMIT, TXPOWER_DBM
 from harness.net.topo import Topology
 from harness.params import Builder, ParamSpec
 from topologies.chain import station_name
@@ -37,20 +37,15 @@ def build(hops: int = 3, nodes: Optional[int] = None, spacing: float = 1.0,
           txpower_dbm: Optional[float] = None, retry_limit: Optional[int] = None) -> Topology:
     """``hops``-hop enforced mesh path of ``hops + 1`` mesh points (plus bystanders up to
     ``nodes``); ``rate`` in Mbit/s or None (minstrel)."""
-    if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops < MAX_NODES:
-        raise HarnessError(f"topology.hops {hops!r} is invalid: allowed 1..{MAX_NODES - 1}")
+    hops = BUILDER.argument("hops", hops, "topology.hops")
+    nodes = BUILDER.argument("nodes", nodes, "topology.nodes", null_ok=True)
     total = hops + 1 if nodes is None else nodes
-    if isinstance(total, bool) or not isinstance(total, int) or not 2 <= total <= MAX_NODES:
-        raise HarnessError(f"topology.nodes {nodes!r} is invalid: allowed 2..{MAX_NODES} "
-                           "mesh points, or null (hops + 1)")
     if hops + 1 > total:
         raise HarnessError(f"topology.hops {hops} needs {hops + 1} mesh points but "
                            f"topology.nodes is {total}: a path cannot be longer than the "
                            f"nodes; allowed hops 1..{total - 1} (or nodes >= {hops + 1})")
-    if not (isinstance(spacing, (int, float)) and spacing > 0):
-        raise HarnessError(f"topology.spacing {spacing!r} is invalid: allowed a distance > 0 m")
-    if not isinstance(rts, bool):
-        raise HarnessError(f"topology.rts {rts!r} is invalid: allowed true or false")
+    spacing = BUILDER.argument("spacing", spacing, "topology.spacing")
+    rts = BUILDER.argument("rts", rts, "topology.rts")
     topo = Topology(f"mesh{hops}-{total}")
     def add(name: str, x: float, y: float) -> None:
         topo.add_station(name, (x, y, 0.0), mode="mesh", channel=channel, rate=rate, rts=rts,
@@ -83,10 +78,9 @@ BUILDER = Builder(
         ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s, or auto (minstrel)",
                   default="auto", choices=RATE_CHOICES),
         ParamSpec("rts", "bool", "RTS/CTS before every data frame", default=False),
-        ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14),
-        ParamSpec("txpower_dbm", "float", "transmit power", default=None, min=-10.0, max=30.0,
-                  nullable=True, null_label="radio default"),
-        ParamSpec("retry_limit", "int", "short and long retry limit of every radio",
-                  default=None, min=1, max=31, nullable=True, null_label="kernel default"),
+        CHANNEL,
+        TXPOWER_DBM.variant(nullable=True, null_label="radio default"),
+        RETRY_LIMIT.variant(doc="short and long retry limit of every radio", nullable=True,
+                            null_label="kernel default"),
     ),
 )

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from harness.errors import HarnessError
-from harness.experiment import paths
+from harness.experiment import param_paths
 from harness.experiment.results import ResultSet, flow_rtt_ms, load_results
 from harness.experiment.sweep import mapping_text
 
@@ -97,7 +97,7 @@ def param_columns(rec: Dict[str, Any], sweep_keys: Sequence[str] = ()) -> Dict[s
     params = rec.get("params") or {}
     out: Dict[str, Any] = {}
     for key in sweep_keys:
-        value = point[key] if key in point else paths.get(params, key, None)
+        value = point[key] if key in point else param_paths.get(params, key, None)
         out[key] = _cell(value)
     for key, value in _flatten(params, "", paths_style=True).items():
         out.setdefault(key, value)
@@ -227,7 +227,7 @@ def _flatten(data: Dict[str, Any], prefix: str, *, paths_style: bool) -> Dict[st
 
     def name(base: str, key: Union[str, int]) -> str:
         if paths_style:
-            return paths.join(base, key) if base else str(key)
+            return param_paths.join(base, key) if base else str(key)
         return f"{base}_{key}" if base else str(key)
 
     def walk(value: Any, at: str) -> None:

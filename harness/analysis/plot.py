@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Ty
 
 from harness.analysis import stats
 from harness.errors import HarnessError
-from harness.experiment import paths
+from harness.experiment import param_paths
 from harness.experiment.registry import default_registry
 from harness.experiment.results import ResultSet, load_results
 from harness.experiment.results import metric as get_metric
@@ -45,7 +45,7 @@ def value_label(path: str, value: Any, params: Optional[Dict[str, Any]] = None,
 
 def short_name(path: str) -> str:
     """``policy.mac.rts -> rts``; ``flows[0].congestion -> congestion``."""
-    return paths.parse(path)[-1][0]
+    return param_paths.parse(path)[-1][0]
 
 
 @dataclass
@@ -77,10 +77,10 @@ def resolve_axes(rs: ResultSet, x: Optional[str], group: Union[None, str, Sequen
 
 def _check_path(rs: ResultSet, path: str, option: str) -> None:
     try:
-        paths.parse(path)
+        param_paths.parse(path)
     except HarnessError as err:
         raise HarnessError(f"{option}: {err}") from None
-    found = any(paths.get(r.get("params", {}), path, KeyError) is not KeyError for r in rs.records)
+    found = any(param_paths.get(r.get("params", {}), path, KeyError) is not KeyError for r in rs.records)
     if not found:
         swept = ", ".join(rs.sweep_keys) or "none"
         raise HarnessError(f"{option} {path}: no run has this parameter; swept here: {swept}",

@@ -9,7 +9,7 @@ import math
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from harness.analysis import stats
-from harness.experiment import paths
+from harness.experiment import param_paths
 
 Series = Dict[Any, List[float]]
 #: A number per run record (None: the record does not have it), e.g. ``packets_per_s``.
@@ -136,7 +136,7 @@ def retry_drops(rec: Mapping[str, Any]) -> Optional[float]:
 
 
 def param(rec: Mapping[str, Any], path: str) -> Any:
-    return paths.get(rec.get("params") or {}, path, None)
+    return param_paths.get(rec.get("params") or {}, path, None)
 
 
 def collect(records: Iterable[Mapping[str, Any]], x: str, metric: Metric,

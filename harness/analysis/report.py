@@ -224,12 +224,12 @@ def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png",
 
 
 def topology_figure(rs: ResultSet, path: Path, fmt: str) -> Optional[Path]:
-    """The picture of the first finished run (``harness.experiment.scene``); None when there
+    """The picture of the first finished run (``harness.experiment.run_scene``); None when there
     is none, or its parameters do not build here (another version's record)."""
     if not rs.ok:
         return None
     from harness.analysis.topology_figure import draw_scene
-    from harness.experiment.scene import scene_of_record
+    from harness.experiment.run_scene import scene_of_record
     try:
         scene = scene_of_record(rs.ok[0])
     except (HarnessError, KeyError, TypeError, ValueError):  # a builder or a record of another version

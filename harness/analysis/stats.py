@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from harness.experiment import paths
+from harness.experiment import param_paths
 
 
 def mean(xs: Sequence[float]) -> float:
@@ -116,7 +116,7 @@ def summarize(xs: Sequence[float], level: float = 0.95) -> Summary:
 
 def param(record: Dict[str, Any], path: str) -> Any:
     """A run parameter of a record by dotted path (``topology.hops``, ``policy.mac.rts``)."""
-    return paths.get(record["params"], path, None)
+    return param_paths.get(record["params"], path, None)
 
 
 def group_by(records: Iterable[Dict[str, Any]], keys: Sequence[str]) -> Dict[Tuple[Any, ...], List[Dict[str, Any]]]:

@@ -2,9 +2,10 @@
 
 - ``harness bench medium [--json]``: the fidelity report: one saturated UDP (or TCP) sender
   over one hop through real Linux and mediumd, goodput against harness.medium.analytic, per
-  PHY/rate (``udp_1hop_<phy>_<rate>``, variants ``_rts``/``_sp``, ``tcp``). Runs in the VM when
-  needed, twice by default: on a quiet host, and with every host core saturated by a CPU load
-  the bench starts itself; the two passes are printed side by side.
+  PHY/rate (``udp_1hop_<phy>_<rate>``, variants ``_rts``/``_sp``, ``tcp``), by the checks of
+  bench/medium_fidelity.py. Runs in the VM when needed, twice by default: on a quiet host, and
+  with every host core saturated by a CPU load the bench starts itself; the two passes are
+  printed side by side.
 - ``harness bench clock``: wall seconds per emulated second, goodput and delivery lag of
   one-hop and chain cases, in virtual time and on the wall clock (bench/clock.py).
 - ``harness bench core``: events per second of the simulation core (bench/medium_core.py).
@@ -16,10 +17,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List
 
 from harness.cli.options import add_clock_option
@@ -27,7 +31,9 @@ from harness.errors import HarnessError
 
 if TYPE_CHECKING:
     from harness.cli import Subparsers
-    from harness.medium.fidelity import Check
+
+#: A fidelity check (``Check`` of bench/medium_fidelity.py, loaded by path: no static type).
+Check = Any
 
 #: The report's default checks: every 802.11b rate (long preamble, basic {1, 2}), the
 #: mandatory and top 802.11g ERP-OFDM rates (short slot, basic {6, 12, 24}), and variants.
@@ -74,7 +80,7 @@ def register(sub: Subparsers) -> None:
 def parse_check(text: str, duration: float, tolerance: float) -> Check:
     """``g:54:rts`` -> a fidelity Check; errors name the allowed values."""
     from harness.kernel import wireless
-    from harness.medium.fidelity import udp_check
+    fidelity = load_bench("medium_fidelity")
     parts = text.strip().split(":")
     if len(parts) not in (2, 3) or parts[0] not in wireless.PHY_MODES:
         raise HarnessError(f"--checks item {text!r} is invalid: allowed PHY:RATE[:rts|:sp|:tcp] "
@@ -92,8 +98,7 @@ def parse_check(text: str, duration: float, tolerance: float) -> Check:
         raise HarnessError(f"--checks variant {variant!r} in {text!r} is invalid: allowed "
                            "rts, sp, tcp")
     if variant == "tcp":
-        from harness.medium.fidelity import tcp_check
-        return tcp_check(phy, rate, duration=duration, tolerance_pct=tolerance)
+        return fidelity.tcp_check(phy, rate, duration=duration, tolerance_pct=tolerance)
     if variant == "sp" and (phy != "b" or rate == 1.0):
         raise HarnessError(f"--checks {text!r}: short preamble exists only for 802.11b 2..11 Mbit/s")
     if variant == "sp":
@@ -103,8 +108,8 @@ def parse_check(text: str, duration: float, tolerance: float) -> Check:
         raise HarnessError(f"--checks {text!r}: the kernel sends 802.11b with the long preamble "
                            "in an IBSS (no per-frame short-preamble flag reaches the medium); "
                            "allowed variants here: rts")
-    return udp_check(phy, rate, rts=variant == "rts", short_preamble=variant == "sp",
-                     duration=duration, tolerance_pct=tolerance)
+    return fidelity.udp_check(phy, rate, rts=variant == "rts", short_preamble=variant == "sp",
+                              duration=duration, tolerance_pct=tolerance)
 
 
 def _argv(args: argparse.Namespace) -> List[str]:
@@ -156,7 +161,7 @@ def one_pass(args: argparse.Namespace) -> Dict[str, Any]:
 
 def measure_pass(checks: List[Check], show: bool) -> Dict[str, Any]:
     from harness.kernel.host import in_vm
-    from harness.medium.fidelity import run_check
+    run_check = load_bench("medium_fidelity").run_check
     for check in checks:
         try:
             run_check(check)
@@ -267,11 +272,36 @@ def row(check: Check) -> str:
     return "\n".join(lines)
 
 
-def _script(name: str, extra: List[str]) -> int:
+def _bench_file(name: str) -> Path:
     from harness.paths import project_file
     path = project_file("bench", name)
     if not path.exists():
         raise HarnessError(f"{path} is missing", hint="it is part of the checkout, not installs")
+    return path
+
+
+def load_bench(name: str) -> ModuleType:
+    """The module ``bench/<name>.py``, loaded by its path once per process: the benches sit
+    above the harness's layers (a fidelity check builds a network and runs flows), so they
+    are files of the checkout, not modules of the package. Registered as ``name``, the name the
+    bench scripts import it by, so both share one module."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, _bench_file(f"{name}.py"))
+    if spec is None or spec.loader is None:
+        raise HarnessError(f"bench/{name}.py cannot be loaded as a module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # before it runs: its dataclasses look themselves up there
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _script(name: str, extra: List[str]) -> int:
+    path = _bench_file(name)
     extra = extra[1:] if extra[:1] == ["--"] else extra
     return subprocess.call([sys.executable, str(path), *extra])
 

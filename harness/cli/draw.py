@@ -52,7 +52,7 @@ def _record(root: Path, run_id: Any) -> Dict[str, Any]:
 
 def cmd_draw(args: argparse.Namespace) -> int:
     from harness.analysis.topology_figure import draw_scene
-    from harness.experiment.scene import scene_of_params, scene_of_record
+    from harness.experiment.run_scene import scene_of_params, scene_of_record
     target = Path(args.target)
     if target.is_dir():
         if args.options:

@@ -1,8 +1,14 @@
 """The registry's contents: the builders of ``topologies/``, the policies and medium settings.
 
 Builders declare themselves in their own modules (``topologies.BUILDERS``). Policies are
-declared here with their parameters and the dotted path of the factory that realises them
-(imported only when a run executes): add a policy here when you write its realisation.
+listed here with the dotted path of the factory that realises them (imported only when a run
+executes): add a policy here when you write its realisation. A policy whose value has a rule
+beyond true or false declares its parameters in its own module and checks its value with them
+(``policies.mac.PARAMS``, ``policies.westwood.PARAMS``, ``policies.segment_size.PARAM``, the
+old-kernel tables of ``policies.tcp``); this list takes them from there. A rule that several
+keys follow is declared once where its fact lives: a radio's (``harness.kernel.wireless``:
+``RETRY_LIMIT``, ``CHANNEL`` ...), a window clamp (``harness.kernel.tcp.WINDOW_CLAMP``), a host
+latency (``harness.kernel.shaping.DELAY_MS``), the medium's keys (``harness.medium.spec``).
 """
 from __future__ import annotations
 
@@ -10,9 +16,26 @@ from typing import TYPE_CHECKING, Any, Dict
 
 from harness.experiment.registry import ParamSpec, Policy, Registry, SchemaError
 from harness.kernel.mac80211 import VARIANTS as MAC80211_VARIANTS
-from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_SEGMENTS_MAX
-from harness.kernel.wireless import DSSS_RATES, RATE_CHOICES
-from harness.medium.spec import LINK_KEYS
+from harness.kernel.shaping import DELAY_MS
+from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_CLAMP
+from harness.kernel.wireless import DSSS_RATES
+from harness.medium.spec import (
+    CCK_INTERFERENCE_WEIGHT,
+    DB_AT_LEAST_0,
+    EXPONENT,
+    FADING_COHERENCE_MS,
+    FADING_MODELS,
+    LINK_KEYS,
+    METRES,
+    PROPAGATION_MODELS,
+    QUEUE_FRAMES,
+    RATE_LOSS_DB,
+    RETRY_SERIES,
+    RTS_FLAGS,
+)
+from policies import frame_travel, segment_size, westwood
+from policies import tcp as tcp_policies
+from policies.mac import PARAMS as MAC_PARAMS
 from topologies import BUILDERS
 
 if TYPE_CHECKING:
@@ -26,12 +49,10 @@ def _scalar(name: str, apply: str, spec: ParamSpec, doc: str) -> Policy:
 
 POLICIES = (
     _scalar("cwnd_clamp", "policies.window:cwnd_clamp",
-            ParamSpec("cwnd_clamp", "int", "max congestion window in segments", min=1, max=WINDOW_SEGMENTS_MAX,
-                      nullable=True, null_label="unclamped"),
+            WINDOW_CLAMP.variant(name="cwnd_clamp", doc="max congestion window in segments"),
             "route metric 'cwnd lock N' on the sender (verified with ss)"),
     _scalar("rwnd_clamp", "policies.window:rwnd_clamp",
-            ParamSpec("rwnd_clamp", "int", "max advertised window in segments", min=1, max=WINDOW_SEGMENTS_MAX,
-                      nullable=True, null_label="unclamped"),
+            WINDOW_CLAMP.variant(name="rwnd_clamp", doc="max advertised window in segments"),
             "receiver window limit (window clamp on the receiver)"),
     _scalar("delayed_ack", "policies.ack:delayed_ack",
             ParamSpec("delayed_ack", "bool", "Linux delayed ACK (false = quickack)", default=True),
@@ -43,26 +64,19 @@ POLICIES = (
             ParamSpec("congestion", "choice", "default congestion module for every flow",
                       default="cubic", choices=CONGESTION_MODULES),
             "default for flows that do not name one; loads the module"),
-    _scalar("tcp_buffers", "policies.tcp:tcp_buffers",
-            ParamSpec("tcp_buffers", "choice", "socket buffer limits of an older kernel",
-                      choices=("linux-2.6.14",), nullable=True, null_label="today's defaults"),
+    _scalar("tcp_buffers", "policies.tcp:tcp_buffers", tcp_policies.Buffers.PARAM,
             "net.ipv4.tcp_rmem, tcp_wmem, tcp_adv_win_scale in every node (paper 003)"),
-    _scalar("tcp_recovery", "policies.tcp:tcp_recovery",
-            ParamSpec("tcp_recovery", "choice", "loss recovery of an older kernel",
-                      choices=("linux-2.6.8",), nullable=True,
-                      null_label="today's (RACK, tail loss probe, F-RTO)"),
+    _scalar("tcp_recovery", "policies.tcp:tcp_recovery", tcp_policies.Recovery.PARAM,
             "net.ipv4.tcp_recovery, tcp_early_retrans, tcp_frto = 0 in every node (paper 000)"),
     _scalar("tx_delay", "policies.tx_delay:tx_delay",
-            ParamSpec("tx_delay", "float", "ms every packet waits before a node's radio (host "
-                      "latency)", min=0.001, max=100.0, nullable=True, null_label="none"),
+            DELAY_MS.variant(name="tx_delay", doc="ms every packet waits before a node's radio "
+                             "(host latency)", nullable=True, null_label="none"),
             "netem delay on every radio interface's egress, read back (paper 000)"),
     _scalar("adaptive_window", "policies.adaptive_window:adaptive_window",
             ParamSpec("adaptive_window", "bool", "window limit from the round-trip hop count "
                       "(paper 001's table)", default=False),
             "route 'cwnd lock N' on the sender, N from the RTHC of the route in force"),
-    _scalar("mss", "policies.segment_size:segment_size",
-            ParamSpec("mss", "int", "MSS the receiver advertises (bytes)", min=40, max=1460,
-                      nullable=True, null_label="Linux default"),
+    _scalar("mss", "policies.segment_size:segment_size", segment_size.PARAM,
             "route 'advmss N' on the receiver: smaller data segments (paper 004, Table 1)"),
     _scalar("warm_arp", "policies.warmup:warm_arp",
             ParamSpec("warm_arp", "bool", "ping along every flow before the flows start",
@@ -72,14 +86,7 @@ POLICIES = (
     Policy(
         name="hxwestwood", apply="policies.westwood:hxwestwood",
         doc="constants of the harness's Westwood+ module (congestion: hxwestwood; paper 003)",
-        params=(
-            ParamSpec("rtt_min_ms", "int", "Westwood+'s RTT_MIN: shortest bandwidth sampling "
-                      "interval (ms)", default=50, min=1, max=1000),
-            ParamSpec("filter_c", "int", "the bandwidth filter's constant C", default=7, min=1,
-                      max=1000),
-            ParamSpec("filter_norm", "bool", "true: the filter divides by C+1; false: by 8",
-                      default=True),
-        ),
+        params=westwood.PARAMS,
     ),
     _scalar("mesh_path", "policies.mesh_path:mesh_path",
             ParamSpec("mesh_path", "bool", "check and record the 802.11s path before the "
@@ -89,7 +96,7 @@ POLICIES = (
     _scalar("airtime_retry", "policies.airtime_retry:airtime_retry",
             ParamSpec("airtime_retry", "choice", "retry limit from the diameter's airtime "
                       "metric (paper 002 Eq. 5), Eq. 4's case", default=None,
-                      choices=("normal", "worst", "best"), nullable=True, null_label="off"),
+                      choices=tuple(frame_travel.CASES), nullable=True, null_label="off"),
             "largest limit keeping T_MultiHop under RTO_min, set on every mesh point at run time"),
     _scalar("mac80211", "policies.kernel_build:mac80211_build",
             ParamSpec("mac80211", "choice", "the build of the kernel's mac80211 the radios run "
@@ -97,18 +104,8 @@ POLICIES = (
                       null_label="the kernel's own"),
             "fail-avg-3.12: mac80211 rebuilt with Linux 3.12's mesh link-failure average "
             "(VM image only; loaded before the radios; paper 002)"),
-    Policy(
-        name="mac", apply="policies.mac:apply",
-        doc="802.11 settings of every radio (overrides the builder's rate/rts)",
-        params=(
-            ParamSpec("rate", "choice", "fixed PHY rate in Mbit/s or auto", default=None,
-                      choices=RATE_CHOICES, nullable=True, null_label="unchanged"),
-            ParamSpec("rts", "bool", "RTS/CTS on (threshold 0) or off", default=None,
-                      nullable=True, null_label="unchanged"),
-            ParamSpec("retry_limit", "int", "short and long retry limit", default=None,
-                      min=1, max=31, nullable=True, null_label="unchanged"),
-        ),
-    ),
+    Policy(name="mac", apply="policies.mac:apply", params=MAC_PARAMS,
+           doc="802.11 settings of every radio (overrides the builder's rate/rts)"),
 )
 
 #: Medium settings; names follow mediumd's config keys (docs/medium.md) so they pass through.
@@ -116,54 +113,52 @@ MEDIUM = (
     ParamSpec("enabled", "bool", "run mediumd (false: plain hwsim, every radio hears every frame)",
               default=True),
     ParamSpec("propagation", "choice", "propagation model", default=None, nullable=True,
-              null_label="the geometry's", choices=("free_space", "log_distance", "two_ray", "indoor")),
-    ParamSpec("exponent", "float", "path-loss exponent (log_distance)", default=None, min=1.0,
-              max=8.0, nullable=True, null_label="model default"),
-    ParamSpec("height", "float", "antenna height in metres (two_ray)", default=None, min=0.1,
-              nullable=True, null_label="model default"),
-    ParamSpec("tx_range", "float", "transmission range in metres", default=None, min=1.0,
-              nullable=True, null_label="from the model"),
-    ParamSpec("cs_range", "float", "carrier-sense/interference range in metres", default=None,
-              min=1.0, nullable=True, null_label="from the model"),
-    ParamSpec("capture_threshold", "float", "capture threshold in dB", default=None, min=0.0,
-              nullable=True, null_label="medium default"),
-    ParamSpec("cck_interference_weight", "float", "weight G of interference against CCK "
-              "payloads, S / (N + G I): 2 = the medium's, 16 = no suppression (docs/medium.md)",
-              default=None, min=0.01, nullable=True, null_label="medium default (2)",
-              omit_default=True),
+              null_label="the geometry's", choices=PROPAGATION_MODELS),
+    EXPONENT.variant(nullable=True, null_label="model default"),
+    METRES.variant(name="height", doc="antenna height in metres (two_ray)", nullable=True,
+                   null_label="model default"),
+    METRES.variant(name="tx_range", doc="transmission range in metres", nullable=True,
+                   null_label="from the model"),
+    METRES.variant(name="cs_range", doc="carrier-sense/interference range in metres",
+                   nullable=True, null_label="from the model"),
+    DB_AT_LEAST_0.variant(name="capture_threshold", doc="capture threshold in dB", nullable=True,
+                          null_label="medium default"),
+    CCK_INTERFERENCE_WEIGHT.variant(doc="weight G of interference against CCK payloads, "
+                                    "S / (N + G I): 2 = the medium's, 16 = no suppression "
+                                    "(docs/medium.md)", nullable=True,
+                                    null_label="medium default (2)", omit_default=True),
     ParamSpec("rate_loss", "floatmap", "receiver implementation loss in dB per rate (Mbit/s), "
               "e.g. {5.5: 4.6, 11: 2.7}: the SINR a rate's error formula sees is lowered by it "
-              "(docs/medium.md)", default=None, min=-20.0, max=40.0, nullable=True,
-              null_label="none (the ideal formulas)", omit_default=True),
+              "(docs/medium.md)", default=None, min=RATE_LOSS_DB.min, max=RATE_LOSS_DB.max,
+              nullable=True, null_label="none (the ideal formulas)", omit_default=True),
     ParamSpec("rts_flags", "choice", "which attempts use RTS/CTS: each rate-table entry's flag "
               "(per_entry, as mac80211 asks: minstrel flags its fallback entries) or the "
               "frame's first entry's (first_entry: the RTS threshold alone decides)",
               default=None, nullable=True, null_label="per_entry",
-              choices=("per_entry", "first_entry"), omit_default=True),
+              choices=RTS_FLAGS, omit_default=True),
     ParamSpec("retry_series", "choice", "how many tries a frame gets: its kernel rate "
               "table's entries (kernel; minstrel asks fewer than the retry limit at slow rates) "
               "or one series at the first entry's rate and RTS flag until a retry limit is "
               "reached (single: madwifi at a fixed rate, 11 tries)",
               default=None, nullable=True, null_label="kernel",
-              choices=("kernel", "single"), omit_default=True),
+              choices=RETRY_SERIES, omit_default=True),
     ParamSpec("nav_reset", "bool", "reset a NAV set from an overheard RTS when nothing starts "
               "on the air within 2 SIFS + CTS + PHY-RX-START delay + 2 slots (the RTS went "
               "unanswered), as 802.11 permits (9.3.2.4)", default=None, nullable=True,
               null_label="off", omit_default=True),
-    ParamSpec("queue", "int", "per-radio queue in frames", default=None, min=1, max=255,
-              nullable=True, null_label="medium default"),
+    QUEUE_FRAMES.variant(nullable=True, null_label="medium default"),
     ParamSpec("queues", "intmap", "per-node queue in frames, e.g. {ap1: 20} (overrides queue)",
-              default=None, min=0, max=255, nullable=True, null_label="none",
-              omit_default=True),
-    ParamSpec("shadowing", "float", "static log-normal shadowing sigma in dB", default=None,
-              min=0.0, nullable=True, null_label="none"),
+              default=None, min=QUEUE_FRAMES.min, max=QUEUE_FRAMES.max, nullable=True,
+              null_label="none", omit_default=True),
+    DB_AT_LEAST_0.variant(name="shadowing", doc="static log-normal shadowing sigma in dB",
+                          nullable=True, null_label="none"),
     ParamSpec("fading", "choice", "per-frame fading", default=None, nullable=True,
-              null_label="none", choices=("none", "rayleigh", "lognormal")),
-    ParamSpec("fading_sigma", "float", "lognormal fading sigma in dB", default=None, min=0.0,
-              nullable=True, null_label="none"),
-    ParamSpec("fading_coherence", "float", "fading coherence time in ms: a radio pair's fade "
-              "drifts (bursts of loss) instead of a fresh draw per frame", default=None, min=0.0,
-              nullable=True, null_label="per frame", omit_default=True),
+              null_label="none", choices=FADING_MODELS),
+    DB_AT_LEAST_0.variant(name="fading_sigma", doc="lognormal fading sigma in dB", nullable=True,
+                          null_label="none"),
+    FADING_COHERENCE_MS.variant(doc="fading coherence time in ms: a radio pair's fade drifts "
+                                "(bursts of loss) instead of a fresh draw per frame",
+                                nullable=True, null_label="per frame", omit_default=True),
     ParamSpec("links", "maplist", "overrides of single links, e.g. [{a: sta1, b: sta2, per: "
               "0.3}]: a, b (node names), one of loss / snr (dB) / none / model, per (an "
               "independent loss probability on every PPDU, after the SINR draw), oneway "

@@ -47,8 +47,8 @@ class Registry:
 
     def spec_for(self, path: str, params: Optional[Dict[str, Any]] = None) -> Optional[ParamSpec]:
         """The ``ParamSpec`` behind a resolved-parameter path (for labels such as "unclamped")."""
-        from harness.experiment import paths
-        steps = [name for name, _ in paths.parse(path)]
+        from harness.experiment import param_paths
+        steps = [name for name, _ in param_paths.parse(path)]
         if steps[0] == "topology" and len(steps) == 2:
             builder_name = (params or {}).get("topology", {}).get("builder")
             builders = [self.builders[builder_name]] if builder_name in self.builders \

@@ -202,13 +202,13 @@ def _read_runs(root: Path) -> List[Dict[str, Any]]:
 
 def select(records: List[Dict[str, Any]], where: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
     """Successful records whose parameters match ``where`` (``{"topology.rts": True}``)."""
-    from harness.experiment import paths
+    from harness.experiment import param_paths
     out = []
     for rec in records:
         if rec.get("status") != "ok":
             continue
         params = rec.get("params") or {}
-        if all(_equal(paths.get(params, k, _ABSENT), v) for k, v in (where or {}).items()):
+        if all(_equal(param_paths.get(params, k, _ABSENT), v) for k, v in (where or {}).items()):
             out.append(rec)
     return out
 
@@ -228,13 +228,13 @@ def series(records: List[Dict[str, Any]], x: str, metric_name: str = "throughput
 
     Example: ``series(rs.records, "policy.cwnd_clamp", where={"topology.hops": 3})``.
     """
-    from harness.experiment import paths
+    from harness.experiment import param_paths
     fn = metric(metric_name).fn
     out: Dict[Any, List[float]] = {}
     for rec in select(records, where):
         value = fn(rec)
         if value is not None:
-            out.setdefault(paths.get(rec["params"], x, None), []).append(value)
+            out.setdefault(param_paths.get(rec["params"], x, None), []).append(value)
     keys = list(out)
     if keys and all(isinstance(k, (int, float)) and not isinstance(k, bool) for k in keys):
         return {k: out[k] for k in sorted(keys)}

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import yaml
 
 from harness.errors import HarnessError
-from harness.experiment import paths
+from harness.experiment import param_paths
 from harness.experiment.registry import ParamSpec, Registry, SchemaError, default_registry
 from harness.kernel.tcp import CONGESTION_MODULES
 
@@ -25,11 +25,13 @@ SWEEPABLE = ("topology", "policy", "medium", "flows", "duration")
 DEFAULT_DURATION = 20.0
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
+#: Seconds of traffic: a flow's ``duration``, and the file's default for its flows.
+DURATION = ParamSpec("duration", "float", "seconds of traffic", min=0.1)
 FLOW_SPECS = (
     ParamSpec("src", "str", "sending node (a node name, or first/last)", required=True),
     ParamSpec("dst", "str", "receiving node (a node name, or first/last)", required=True),
     ParamSpec("congestion", "choice", "congestion module", choices=CONGESTION_MODULES),
-    ParamSpec("duration", "float", "seconds of traffic", min=0.1),
+    DURATION,
     ParamSpec("direction", "choice", "forward: src sends; reverse: dst sends (iperf3 -R)",
               default="forward", choices=("forward", "reverse")),
     ParamSpec("protocol", "choice", "transport", default="tcp", choices=("tcp", "udp")),
@@ -153,14 +155,13 @@ def _scalar(spec: ParamSpec, data: Dict[str, Any], key: str) -> Any:
 def _no_unknown(data: Dict[str, Any], allowed: Tuple[str, ...], at: str) -> None:
     for key in data:
         if key not in allowed:
-            raise SchemaError(paths.join(at, str(key)),
+            raise SchemaError(param_paths.join(at, str(key)),
                               f"unknown key; allowed here: {', '.join(allowed)}")
 
 
 def resolve(raw: Dict[str, Any], registry: Registry) -> Dict[str, Any]:
     """Full run parameters from the sweepable part of a file: every default filled in."""
-    duration = _scalar(ParamSpec("duration", "float", default=DEFAULT_DURATION, min=0.1),
-                       raw, "duration")
+    duration = _scalar(DURATION.variant(default=DEFAULT_DURATION), raw, "duration")
     topology = _resolve_topology(raw.get("topology"), registry)
     policy = _resolve_policy(raw.get("policy"), registry)
     medium = _resolve_params(raw.get("medium"), tuple(registry.medium.values()), "medium")
@@ -181,7 +182,7 @@ def _resolve_params(data: Any, specs: Tuple[ParamSpec, ...], at: str) -> Dict[st
     _no_unknown(data, tuple(s.name for s in specs), at)
     out = {}
     for spec in specs:
-        where = paths.join(at, spec.name)
+        where = param_paths.join(at, spec.name)
         if spec.name in data:
             value = spec.check(data[spec.name], where)
         elif spec.required:
@@ -225,7 +226,7 @@ def _resolve_policy(data: Any, registry: Registry) -> Dict[str, Any]:
                                     f"policies: {names}")
     out: Dict[str, Any] = {}
     for key, value in data.items():
-        where = paths.join("policy", str(key))
+        where = param_paths.join("policy", str(key))
         if key not in registry.policies:
             raise SchemaError(where, f"unknown policy; allowed: {names}")
         policy = registry.policies[key]
@@ -242,16 +243,16 @@ def _resolve_flows(data: Any, duration: float, default_cc: str) -> List[Dict[str
                                    "(each a mapping with src, dst, ...)")
     flows: List[Dict[str, Any]] = []
     for i, flow in enumerate(data):
-        at = paths.join("flows", i)
+        at = param_paths.join("flows", i)
         flow = dict(flow) if isinstance(flow, dict) else flow
         if isinstance(flow, dict):
             for end in ("src", "dst"):  # a router number (``src: 5``) names a node too
                 if isinstance(flow.get(end), int) and not isinstance(flow[end], bool):
                     flow[end] = str(flow[end])
         if isinstance(flow, dict) and "bitrate" in flow:
-            flow["bitrate"] = parse_bitrate(flow["bitrate"], paths.join(at, "bitrate"))
+            flow["bitrate"] = parse_bitrate(flow["bitrate"], param_paths.join(at, "bitrate"))
         if isinstance(flow, dict) and "bytes" in flow:
-            flow["bytes"] = parse_size(flow["bytes"], paths.join(at, "bytes"))
+            flow["bytes"] = parse_size(flow["bytes"], param_paths.join(at, "bytes"))
         out = _resolve_params(flow, FLOW_SPECS, at)
         for key in OPTIONAL_FLOW_KEYS:
             if out.get(key) is None:
@@ -261,12 +262,12 @@ def _resolve_flows(data: Any, duration: float, default_cc: str) -> List[Dict[str
         if out["duration"] is None:
             out["duration"] = duration
         if out["src"] == out["dst"]:
-            raise SchemaError(paths.join(at, "dst"), f"same node as src ({out['src']!r})")
+            raise SchemaError(param_paths.join(at, "dst"), f"same node as src ({out['src']!r})")
         if out.get("bytes") and (out["protocol"] != "tcp" or out["direction"] != "forward"):
-            raise SchemaError(paths.join(at, "bytes"), "a bulk transfer is TCP from src to dst: "
+            raise SchemaError(param_paths.join(at, "bytes"), "a bulk transfer is TCP from src to dst: "
                               "drop protocol/direction (swap src and dst instead of reverse)")
         if out["protocol"] == "udp" and out["bitrate"] is None:
-            raise SchemaError(paths.join(at, "bitrate"),
+            raise SchemaError(param_paths.join(at, "bitrate"),
                               "missing; required when protocol is udp (e.g. 2M)")
         if out in flows:
             first = flows.index(out)
@@ -322,7 +323,7 @@ def _check_sweep(data: Any, raw: Dict[str, Any], registry: Registry) -> Dict[str
         if not isinstance(key, str):
             raise SchemaError(at, "sweep keys are parameter paths such as topology.hops")
         try:
-            root = paths.parse(key)[0][0]
+            root = param_paths.parse(key)[0][0]
         except HarnessError as err:
             raise SchemaError(at, str(err)) from None
         if root not in SWEEPABLE:
@@ -334,14 +335,14 @@ def _check_sweep(data: Any, raw: Dict[str, Any], registry: Registry) -> Dict[str
         for i, value in enumerate(values):
             trial = copy.deepcopy(raw)
             try:
-                paths.set_value(trial, key, copy.deepcopy(value))
+                param_paths.set_value(trial, key, copy.deepcopy(value))
                 resolved = resolve(trial, registry)
             except SchemaError as err:
                 raise SchemaError(f"{at}[{i}]", f"value {value!r} gives {err.path}: {err.problem}"
                                   if err.path else err.problem) from None
             except HarnessError as err:
                 raise SchemaError(f"{at}[{i}]", str(err)) from None
-            value_now = paths.get(resolved, key, value)
+            value_now = param_paths.get(resolved, key, value)
             if any(_same_value(value_now, c) for c in canonical):
                 raise SchemaError(f"{at}[{i}]", f"duplicate value {value!r}")
             canonical.append(value_now)
@@ -387,7 +388,7 @@ def _walk_yaml(text: str) -> Tuple[Dict[str, int], List[Tuple[str, int, int]]]:
             seen: Dict[str, int] = {}
             for key_node, value_node in node.value:
                 key = str(key_node.value)
-                child = f"sweep.{key}" if in_sweep else paths.join(at, key)
+                child = f"sweep.{key}" if in_sweep else param_paths.join(at, key)
                 line = key_node.start_mark.line + 1
                 if key in seen:
                     duplicates.append((child, line, seen[key]))

@@ -241,7 +241,7 @@ class Store:
         try:
             old = yaml.safe_load(old_path.read_text())
             new = yaml.safe_load(new_text)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, ValueError):  # ValueError: a copy that is not UTF-8 text
             return ["the stored experiment.yaml is unreadable"]
         return diff(old, new)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
-from harness.experiment import paths, realise
+from harness.experiment import param_paths, realise
 from harness.experiment.registry import Registry, SchemaError, load_callable
 from harness.experiment.schema import ENDPOINT_ALIASES, Experiment, located, resolve, resolve_endpoint
 from harness.medium.spec import LINK_PHYSICS_KEYS
@@ -195,7 +195,7 @@ def _resolve_point(exp: Experiment, point: Dict[str, Any]) -> Dict[str, Any]:
     sweep lists may reveal it)."""
     raw = copy.deepcopy(exp.raw)
     for key, value in point.items():
-        paths.set_value(raw, key, copy.deepcopy(value))
+        param_paths.set_value(raw, key, copy.deepcopy(value))
     try:
         return resolve(raw, exp.registry)
     except HarnessError as err:

@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from harness.errors import HarnessError
 from harness.kernel import naming
-from harness.kernel.wireless import RTS_THRESHOLD_MAX
+from harness.kernel.tcp import WINDOW_SEGMENTS
+from harness.kernel.wireless import RTS_THRESHOLD
 from harness.medium import counters
 from harness.medium.control import MediumControlError
+from harness.medium.spec import PER
 from harness.net import scene as scenes
 from harness.net.network import Network
 from harness.net.nodes import Radio
@@ -357,8 +359,7 @@ class Session:
         handle = self.net.medium_handle
         if handle is None or not handle.running:
             return "\n".join(self._flow_line(r, None) for r in run_together(self.net, flows))
-        from harness.medium.fidelity import sampled
-        results, samples = sampled(handle, lambda: run_together(self.net, flows))
+        results, samples = counters.sampled(handle, lambda: run_together(self.net, flows))
         lines = [self._flow_line(r, None) for r in results]
         hops = [self.air_hops(src, dst) for src, dst in pairs]
         if all(hops) and counters.last_hops_carry_only_data(hops):
@@ -476,8 +477,9 @@ class Session:
                 per = float(value)
             except ValueError:
                 per = -1.0
-            if not 0.0 <= per <= 1.0:
-                raise HarnessError(f"loss {a} {b} {value}: allowed a probability 0..1 or off")
+            if not PER.accepts(per):
+                raise HarnessError(f"loss {a} {b} {value}: allowed off or a probability, "
+                                   f"{PER.allowed()}")
         ra, rb = self.radios_of(a)[0], self.radios_of(b)[0]
         if a == b:
             raise HarnessError(f"loss {a} {b}: a node has no link to itself")
@@ -490,11 +492,11 @@ class Session:
         if value in RTS_WORDS:
             rts: Any = RTS_WORDS[value]
             arg = "0" if rts else "off"
-        elif value.isdigit() and int(value) <= RTS_THRESHOLD_MAX:
+        elif value.isdigit() and RTS_THRESHOLD.accepts(int(value)):
             rts, arg = int(value), value
         else:
-            raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold "
-                               f"0..{RTS_THRESHOLD_MAX} (bytes)")
+            raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold in bytes, "
+                               f"{RTS_THRESHOLD.allowed()}")
         radios = self.radios_of(name)
         node = self.node(name)
         node.script([f"iw phy {shlex.quote(r.phy)} set rts {arg}" for r in radios])
@@ -513,10 +515,11 @@ class Session:
         from policies.routes import install
         if value == "off":
             segments = None
-        elif value.isdigit() and 1 <= int(value) <= 1024:
+        elif value.isdigit() and WINDOW_SEGMENTS.accepts(int(value)):
             segments = int(value)
         else:
-            raise HarnessError(f"cwnd {name} {value}: allowed a number of segments 1..1024 or off")
+            raise HarnessError(f"cwnd {name} {value}: allowed off or a number of segments, "
+                               f"{WINDOW_SEGMENTS.allowed()}")
         node = self.node(name)
         peers = [n for n in self.node_names if n != name and self.net.nodes[n].ip]
         metrics = {} if segments is None else {"cwnd": f"lock {segments}"}

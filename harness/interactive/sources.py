@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Un
 import yaml
 
 from harness.errors import HarnessError
-from harness.experiment import paths, schema
+from harness.experiment import param_paths, schema
 from harness.experiment.execute import build_topology, make_policies, medium_choice
 from harness.experiment.realise import flow_instances
 from harness.experiment.registry import default_registry
@@ -65,7 +65,7 @@ def parse_assignments(options: Sequence[str], *, bare_prefix: str = "") -> List[
         if "." not in key and "[" not in key and bare_prefix:
             key = f"{bare_prefix}.{key}"
         try:
-            paths.parse(key)
+            param_paths.parse(key)
             parsed = yaml.safe_load(value) if value.strip() else None
         except yaml.YAMLError:
             raise HarnessError(f"option {text!r}: the value is not valid YAML") from None
@@ -100,9 +100,9 @@ def from_experiment(path: Union[str, Path], options: Sequence[str] = ()) -> Setu
     raw = copy.deepcopy(exp.raw)
     given = dict(parse_assignments(options))
     for key, values in exp.sweep.items():
-        paths.set_value(raw, key, copy.deepcopy(given.pop(key, values[0])))
+        param_paths.set_value(raw, key, copy.deepcopy(given.pop(key, values[0])))
     for key, value in given.items():
-        paths.set_value(raw, key, value)
+        param_paths.set_value(raw, key, value)
     return _setup(exp.name, raw, seed=exp.seed, source=str(path))
 
 
@@ -116,7 +116,7 @@ def from_builder(name: str, options: Sequence[str] = ()) -> Setup:
     raw: Dict[str, Any] = {"topology": {"builder": name},
                            "flows": [{"src": "first", "dst": "last", "duration": 10}]}
     for key, value in parse_assignments(options, bare_prefix="topology"):
-        paths.set_value(raw, key, value)
+        param_paths.set_value(raw, key, value)
     return _setup(name, raw, seed=1, source=f"builder {name}")
 
 

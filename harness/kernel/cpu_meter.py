@@ -2,7 +2,7 @@
 
 A medium measurement is only about the air if the machine kept up: ``CpuMeter`` records, across
 one flow, how busy every CPU was and what share of one CPU mediumd used, so that a result
-can be judged (``harness.medium.fidelity.starved_reason``) and reported beside the goodput.
+can be judged (``starved_reason`` of bench/medium_fidelity.py) and reported beside the goodput.
 """
 from __future__ import annotations
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any, List
 
 from harness.errors import HarnessError
+from harness.params import ParamSpec
 
 #: Bytes per frame on an Ethernet wire besides the frame the kernel sees (8 + 4 + 12).
 ETHERNET_OVERHEAD = 24
@@ -82,16 +83,17 @@ def goodput_limit_mbps(bw_mbit: float, mss: int = 1448, mtu: int = 1500) -> floa
     return bw_mbit * mss / (mtu + 14 + ETHERNET_OVERHEAD)
 
 
-#: Longest host latency ``delay_lines`` does (ms): far beyond any driver's, short of the
+#: A host latency ``delay_lines`` does (ms): up to far beyond any driver's, short of the
 #: 200 ms minimum retransmission timeout.
-MAX_DELAY_MS = 100.0
+DELAY_MS = ParamSpec("delay_ms", "float", "ms every packet waits", min=0, max=100,
+                     min_exclusive=True)
 
 
 def check_delay(delay_ms: Any, where: str = "tx_delay") -> float:
     """A delay in ms that ``delay_lines`` does, or one clear error."""
-    if not _number(delay_ms) or not (0.0 < float(delay_ms) <= MAX_DELAY_MS):
-        raise HarnessError(f"{where} {delay_ms!r} is invalid: allowed a number of ms in "
-                           f"(0, {MAX_DELAY_MS:g}] or null (no delay)")
+    if not DELAY_MS.accepts(delay_ms):
+        raise HarnessError(f"{where} {delay_ms!r} is invalid: allowed {DELAY_MS.allowed()} "
+                           "(ms) or null (no delay)")
     return float(delay_ms)
 
 

@@ -15,6 +15,7 @@ from typing import Dict, Iterable, List, Mapping, Optional
 
 from harness.errors import HarnessError
 from harness.kernel.netns import Node, run
+from harness.params import ParamSpec
 
 #: Congestion modules of mainline Linux; reno and cubic are built in.
 MAINLINE_MODULES = ("reno", "cubic", "bic", "htcp", "vegas", "veno", "westwood", "illinois", "bbr")
@@ -26,8 +27,12 @@ CONGESTION_MODULES = MAINLINE_MODULES + HARNESS_MODULES
 #: Where a loaded module's parameters are (``/sys/module/<module>/parameters/<name>``).
 SYS_MODULE = Path("/sys/module")
 BUILTIN = ("reno", "cubic")
-#: The largest window a window clamp (congestion or receiver window) takes, in segments.
-WINDOW_SEGMENTS_MAX = 1024
+#: A window limit (congestion or receiver window) in segments (the prompt's ``cwnd N``).
+WINDOW_SEGMENTS = ParamSpec("window_segments", "int", "window limit in segments", min=1,
+                            max=1024)
+#: A window clamp, or null for none: the one rule of ``cwnd_clamp`` and ``rwnd_clamp``
+#: (the catalog offers it, the policies check it).
+WINDOW_CLAMP = WINDOW_SEGMENTS.variant(name="window_clamp", nullable=True, null_label="unclamped")
 ALLOWED_PATH = Path("/proc/sys/net/ipv4/tcp_allowed_congestion_control")
 AVAILABLE_PATH = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
 

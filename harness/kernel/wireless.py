@@ -16,6 +16,7 @@ import time
 from typing import Iterable, List, Optional, Sequence, Union
 
 from harness.errors import HarnessError
+from harness.params import ParamSpec
 
 MODES = ("ibss", "mesh")
 PHY_MODES = ("b", "g")
@@ -32,13 +33,29 @@ IFTYPE = {"ibss": "ibss", "mesh": "mp", "ap": "__ap", "managed": "managed"}
 Rts = Union[None, bool, int]
 
 
+# -- the rules of a radio's settings: each declared once, checked everywhere with it -------
+#: The 2.4 GHz channels (1..13, and 14).
+CHANNEL = ParamSpec("channel", "int", "2.4 GHz channel", default=1, min=1, max=14)
+#: An RTS threshold in bytes (802.11's dot11RTSThreshold range, as ``iw`` takes it).
+RTS_THRESHOLD = ParamSpec("rts_threshold", "int", "RTS/CTS only before frames longer than "
+                          "this many bytes (iw phy set rts N)", min=0, max=2347)
+#: The largest retry limit (maximum transmissions of a frame): mac80211 refuses
+#: ``iw phy X set retry`` above IEEE80211_MAX_TX_RETRY (docs/kernel.md, "iw"). mediumd itself
+#: takes up to 255, but no radio of the harness can hold more than this.
+RETRY_LIMIT_MAX = 31
+RETRY_LIMIT = ParamSpec("retry_limit", "int", "short and long retry limit",
+                        min=1, max=RETRY_LIMIT_MAX)
+#: The transmit powers a topology may give a radio (dBm).
+TXPOWER_DBM = ParamSpec("txpower_dbm", "float", "transmit power", min=-10.0, max=30.0)
+#: The antenna gains a topology may give a radio (dBi; the medium adds them to the link budget).
+ANTENNA_GAIN_DBI = ParamSpec("antenna_gain_dbi", "float", "antenna gain (dBi)", min=-20.0,
+                             max=40.0)
+
+
 def channel_freq(channel: int) -> int:
     """2.4 GHz channel number -> centre frequency (MHz)."""
-    if channel == 14:
-        return 2484
-    if isinstance(channel, int) and 1 <= channel <= 13:
-        return 2407 + 5 * channel
-    raise HarnessError(f"channel {channel!r} is invalid: allowed 1..14 (2.4 GHz)")
+    channel = CHANNEL.validate(channel, "channel")
+    return 2484 if channel == 14 else 2407 + 5 * channel
 
 
 def check_mode(mode: str) -> str:
@@ -68,24 +85,13 @@ def check_rate(rate: Optional[float], phy: str) -> Optional[float]:
     return value
 
 
-#: The largest RTS threshold in bytes (802.11's dot11RTSThreshold range, as ``iw`` takes it).
-RTS_THRESHOLD_MAX = 2347
-#: The largest retry limit (maximum transmissions of a frame: ``iw phy set retry`` takes a byte).
-RETRY_LIMIT_MAX = 255
-
-
 def check_rts(rts: Rts) -> Rts:
     if rts is None or isinstance(rts, bool):
         return rts
-    if isinstance(rts, int) and 0 <= rts <= RTS_THRESHOLD_MAX:
+    if isinstance(rts, int) and RTS_THRESHOLD.accepts(rts):
         return rts
     raise HarnessError(f"rts {rts!r} is invalid: allowed None (leave), True (always), "
-                       f"False (off) or a threshold 0..{RTS_THRESHOLD_MAX} bytes")
-
-
-def valid_retry_limit(value: object) -> bool:
-    """Whether ``value`` is a retry limit (an integer 1..RETRY_LIMIT_MAX, not a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= RETRY_LIMIT_MAX
+                       f"False (off) or a threshold in bytes, {RTS_THRESHOLD.allowed()}")
 
 
 def _fmt(rate: float) -> str:
@@ -135,8 +141,7 @@ def prepare_lines(phy: str, intf: str, mode: str, *, rts: Rts = None,
 
 def retry_lines(phy: str, retry_limit: int) -> List[str]:
     """Short and long retry limit of a phy (maximum transmissions of a frame)."""
-    if not valid_retry_limit(retry_limit):
-        raise HarnessError(f"retry_limit {retry_limit!r} is invalid: allowed 1..{RETRY_LIMIT_MAX}")
+    retry_limit = RETRY_LIMIT.validate(retry_limit, "retry_limit")
     return [f"iw phy {shlex.quote(phy)} set retry short {retry_limit} long {retry_limit}"]
 
 

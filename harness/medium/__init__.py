@@ -3,11 +3,12 @@
 ``spec`` validates a medium description (propagation, fading, link overrides, walls),
 ``config`` turns radios and a spec into the daemon's config text (pure), ``daemon`` starts
 and stops the daemon for a network, ``counters`` reduces its statistics, ``control`` is the
-client of its control socket, ``pcap`` reads its capture, ``build`` compiles it, ``analytic``
-holds the 802.11 airtime and DCF models that checks compare with, and ``fidelity`` runs the
-end-to-end checks of ``harness bench medium``.
+client of its control socket, ``pcap`` reads its capture, ``build`` compiles it,
+``link_table`` asks the medium's C core what each link delivers, ``propagation`` is its path
+loss in Python, and ``analytic`` holds the 802.11 airtime and DCF models that checks compare
+with (the end-to-end checks of ``harness bench medium``, which build a network, are a bench:
+bench/medium_fidelity.py).
 
-May import: ``harness.errors``, ``harness.kernel``; ``fidelity`` alone also uses the network
-API and traffic (it builds a two-station network to measure). Nothing here imports
-experiments, analysis or papers.
+May import: ``harness.errors``, ``harness.params``, ``harness.paths``, ``harness.kernel``.
+Nothing here imports the network API, traffic, experiments, analysis or papers.
 """

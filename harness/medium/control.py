@@ -16,7 +16,8 @@ import socket
 from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
-from harness.kernel.wireless import RETRY_LIMIT_MAX, valid_retry_limit
+from harness.kernel.wireless import RETRY_LIMIT
+from harness.medium.spec import PER
 
 #: ``set_link`` fields whose name on the control socket differs from the YAML's (the daemon's
 #: JSON, mediumd/daemon/commands.h): mapped here and nowhere else.
@@ -112,15 +113,18 @@ class MediumControl:
         self.request("set_txpower", radio=mac, dbm=float(dbm))
 
     def set_retry(self, mac: str, short: int, long: Optional[int] = None) -> None:
-        """The radio's retry limits (maximum transmissions, 1..255) from now on, as
-        ``iw phy X set retry short N long M`` sets them in the kernel (``long`` = ``short``
-        unless given)."""
+        """The radio's retry limits (maximum transmissions) from now on, as ``iw phy X set
+        retry short N long M`` sets them in the kernel (``long`` = ``short`` unless given).
+        Checked with the kernel's rule (``harness.kernel.wireless.RETRY_LIMIT``): mediumd would
+        take up to 255, a radio no more than 31."""
         long = short if long is None else long
+        limits: Dict[str, int] = {}
         for name, value in (("short", short), ("long", long)):
-            if not valid_retry_limit(value):
+            if not RETRY_LIMIT.accepts(value):
                 raise MediumControlError(f"set_retry {mac}: {name} {value!r} is invalid: allowed "
-                                         f"an integer 1..{RETRY_LIMIT_MAX}")
-        self.request("set_retry", radio=mac, short=short, long=long)
+                                         f"{RETRY_LIMIT.allowed()}")
+            limits[name] = int(value)
+        self.request("set_retry", radio=mac, **limits)
 
     def set_link(self, a: str, b: str, *, loss: Optional[float] = None,
                  snr: Optional[float] = None, none: bool = False, model: bool = False,
@@ -138,8 +142,9 @@ class MediumControl:
         fields: Dict[str, Any] = {"a": a, "b": b}
         fields.update({k: (float(v) if not isinstance(v, bool) else v) for k, v in given.items()})
         if per is not None:
-            if not 0.0 <= per <= 1.0:
-                raise MediumControlError(f"set_link {a} {b}: per must be within 0..1, got {per}")
+            if not PER.accepts(per):
+                raise MediumControlError(f"set_link {a} {b}: per {per!r} is invalid: allowed "
+                                         f"{PER.allowed()} (a probability)")
             fields["per"] = float(per)
         if oneway:
             fields["oneway"] = True

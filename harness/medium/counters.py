@@ -1,10 +1,15 @@
 """The medium's counters reduced for results: a summary, the delta between two snapshots,
-one link's or one radio's counters, the goodput of flows while they all send (pure)."""
+one link's or one radio's counters, the goodput of flows while they all send (pure); and
+``sampled``, which reads them from a running daemon while a function runs.
+"""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+import threading
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from harness.errors import HarnessError
+
+T = TypeVar("T")
 
 
 def summary(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
@@ -137,3 +142,64 @@ def last_hops_carry_only_data(paths: Sequence[Sequence[Tuple[str, str]]]) -> boo
     last = {path[-1] for path in paths if path}
     return not any((b, a) in last for path in paths for a, b in path)
 
+
+def sampled(handle: Any, fn: Callable[[], T], period: float = 0.5) -> Tuple[T, List[Dict[str, Any]]]:
+    """``fn()`` while a thread reads the medium's counters every ``period`` seconds.
+
+    Returns fn's result and the readings: the first taken before fn starts, the last after it
+    returns, each carrying ``read_monotonic_s``. Only the thread talks to the control socket
+    while fn runs."""
+    samples = [handle.stats()]
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.wait(period):
+            samples.append(handle.stats())
+    thread = threading.Thread(target=poll, name="medium-sampler", daemon=True)
+    thread.start()
+    try:
+        result = fn()
+    finally:
+        stop.set()
+        thread.join()
+    samples.append(handle.stats())
+    return result, samples
+
+
+def backlogged_goodput_mbps(samples: Sequence[Mapping[str, Any]], links: Sequence[Tuple[str, str]],
+                            payload_bytes: int) -> Tuple[float, float]:
+    """Goodput the medium delivered on ``links`` (tx node, rx node) while every sender had a
+    backlog, and the seconds that covers.
+
+    Concurrent flows started together do not run together when the air is hostile: a hidden
+    sender's handshake can lose its SYN to the other flow for seconds, and meanwhile the first
+    flow has the air to itself. So the air is judged only over sampling intervals in which each
+    sender was saturated: its medium queue held at least half its limit at both readings (a
+    saturated sender keeps its queue full; one still shaking hands holds a frame or two).
+    Each acknowledged frame on a link carries ``payload_bytes``."""
+    def radio(sample: Mapping[str, Any], node: str) -> Mapping[str, Any]:
+        for r in sample["radios"]:
+            if r.get("node") == node:
+                return r
+        raise ValueError(f"no radio of node {node!r} in the medium's stats")
+
+    wanted = set(links)
+
+    def successes(sample: Mapping[str, Any]) -> int:
+        return sum(l["successes"] for l in sample["links"]
+                   if (l.get("tx_node"), l.get("rx_node")) in wanted)
+
+    def saturated(sample: Mapping[str, Any]) -> bool:
+        for tx, _ in links:
+            r = radio(sample, tx)
+            if r["queue_len"] < r["queue_limit"] / 2:
+                return False
+        return True
+
+    frames, seconds = 0, 0.0
+    for before, after in zip(samples, samples[1:]):
+        if saturated(before) and saturated(after):
+            frames += successes(after) - successes(before)
+            seconds += after["read_monotonic_s"] - before["read_monotonic_s"]
+    mbps = frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0
+    return mbps, seconds

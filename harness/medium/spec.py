@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from harness.errors import HarnessError
 from harness.kernel import wireless
+from harness.params import ParamSpec
 
 PROPAGATION_MODELS = ("free_space", "log_distance", "two_ray", "indoor")
 FADING_MODELS = ("none", "rayleigh", "lognormal")
@@ -22,6 +23,28 @@ LINK_KEYS = ("a", "b", "loss", "snr", "none", "model", "per", "oneway")
 #: a topology's place fixes them (``Topology.medium``, a campus) and its routes depend on them.
 LINK_PHYSICS_KEYS = ("propagation", "exponent", "height", "tx_range", "cs_range", "shadowing",
                      "fading", "fading_sigma", "rate_loss")
+#: The ranges of medium keys that experiment files (``harness.experiment.catalog.MEDIUM``) and
+#: campus files name too: declared here, where the medium checks them, and taken from here.
+EXPONENT = ParamSpec("exponent", "float", "path-loss exponent (log_distance)", min=1.0, max=8.0)
+#: A distance or height (``tx_range``, ``cs_range``, ``height`` ...): any positive number.
+METRES = ParamSpec("metres", "float", "metres", min=0, min_exclusive=True)
+#: A threshold or sigma in dB that may be zero (``capture_threshold``, ``shadowing`` ...).
+DB_AT_LEAST_0 = ParamSpec("db", "float", "dB", min=0)
+#: How long a radio pair's fade drifts, ms (0: a fresh fade per frame).
+FADING_COHERENCE_MS = ParamSpec("fading_coherence", "float", "fading coherence time in ms",
+                                min=0)
+#: Weight G of interference against CCK payloads, S / (N + G I).
+CCK_INTERFERENCE_WEIGHT = ParamSpec("cck_interference_weight", "float", "weight G of "
+                                    "interference against CCK payloads", min=0,
+                                    min_exclusive=True)
+#: An independent loss probability on every PPDU of a link (``links[].per``, the prompt's
+#: ``loss``, the control socket's ``set_link``).
+PER = ParamSpec("per", "float", "a probability", min=0, max=1)
+#: Frames a radio's transmit queue holds besides the one in service (mediumd takes 0..255).
+QUEUE_FRAMES = ParamSpec("queue", "int", "per-radio queue in frames", min=0, max=255)
+#: Receiver implementation loss of one legacy rate, dB (``rate_loss: {rate: dB}``).
+RATE_LOSS_DB = ParamSpec("rate_loss", "float", "receiver implementation loss in dB", min=-20.0,
+                         max=40.0)
 
 
 # -- the spec ----------------------------------------------------------------------------
@@ -58,7 +81,7 @@ class LinkOverride:
             raise HarnessError(f"{where}.{kind} must be true")
         per = None
         if data.get("per") is not None:
-            per = _number(data["per"], f"{where}.per", "a probability 0..1", lo=0.0, hi=1.0)
+            per = _ruled(PER, data["per"], f"{where}.per", " (a probability)")
         oneway = data.get("oneway", False)
         if not isinstance(oneway, bool):
             raise HarnessError(f"{where}.oneway {oneway!r} is invalid: allowed true or false")
@@ -199,12 +222,12 @@ def _link_dict(link: LinkOverride) -> Dict[str, Any]:
 
 
 def _number(value: Any, key: str, allowed: str, *, lo: Optional[float] = None,
-            hi: Optional[float] = None, integer: bool = False, lo_open: bool = False) -> float:
+            hi: Optional[float] = None, integer: bool = False) -> float:
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if ok and integer:
         ok = float(value).is_integer()
     if ok and lo is not None:
-        ok = value > lo if lo_open else value >= lo
+        ok = value >= lo
     if ok and hi is not None:
         ok = value <= hi
     if not ok:
@@ -220,22 +243,22 @@ _DB = ("ref_loss", "system_loss", "wall_loss", "floor_loss", "rx_sensitivity", "
 def _check_key(key: str, value: Any, where: str) -> Any:
     """One medium key's value, checked; HarnessError names the key and what is allowed."""
     if key in _POSITIVE:
-        return _number(value, where, "a number > 0 (metres)", lo=0.0, lo_open=True)
+        return _ruled(METRES, value, where, " (metres)")
     if key in _DB:
         return _number(value, where, "a number (dB / dBm)")
     if key == "exponent":
-        return _number(value, where, "a number 1..8", lo=1.0, hi=8.0)
+        return _ruled(EXPONENT, value, where)
     if key in ("capture_threshold", "shadowing", "fading_sigma"):
-        return _number(value, where, "a number >= 0 (dB)", lo=0.0)
+        return _ruled(DB_AT_LEAST_0, value, where, " (dB)")
     if key == "cck_interference_weight":
-        return _number(value, where, "a number > 0 (2 = the medium's default, 16 = no "
-                       "suppression)", lo=0.0, lo_open=True)
+        return _ruled(CCK_INTERFERENCE_WEIGHT, value, where,
+                      " (2 = the medium's default, 16 = no suppression)")
     if key == "rate_loss":
         return _check_rate_loss(value, where)
     if key == "fading_coherence":
-        return _number(value, where, "a number >= 0 (ms; 0 = a fresh fade per frame)", lo=0.0)
+        return _ruled(FADING_COHERENCE_MS, value, where, " (ms; 0 = a fresh fade per frame)")
     if key == "queue":
-        return _number(value, where, "an integer 0..255 (frames)", lo=0, hi=255, integer=True)
+        return _ruled(QUEUE_FRAMES, value, where)
     if key == "queues":
         return _check_queues(value, where)
     if key == "spin_us":
@@ -286,12 +309,16 @@ def _check_queues(value: Any, where: str) -> Dict[str, int]:
         return {}
     if not isinstance(value, Mapping):
         raise HarnessError(f"{where} {value!r} is invalid: allowed a mapping node name -> "
-                           "frames (0..255), e.g. {ap1: 20}")
-    out: Dict[str, int] = {}
-    for node, frames in value.items():
-        out[str(node)] = int(_number(frames, f"{where}.{node}", "an integer 0..255 (frames)",
-                                     lo=0, hi=255, integer=True))
-    return out
+                           f"frames ({QUEUE_FRAMES.allowed()}), e.g. {{ap1: 20}}")
+    return {str(node): _ruled(QUEUE_FRAMES, frames, f"{where}.{node}")
+            for node, frames in value.items()}
+
+
+def _ruled(rule: ParamSpec, value: Any, where: str, note: str = "") -> Any:
+    """``value`` in the canonical form of ``rule``; the error in this module's words."""
+    if not rule.accepts(value):
+        raise HarnessError(f"{where} {value!r} is invalid: allowed {rule.allowed()}{note}")
+    return rule.check(value, where)
 
 
 def _choice(value: Any, allowed: Sequence[str], where: str) -> str:
@@ -317,9 +344,8 @@ def _check_rate_loss(value: Any, where: str) -> Dict[float, float]:
             r = float("nan")
         if isinstance(rate, bool) or r not in rates:
             raise HarnessError(f"{where}.{rate} is invalid: allowed rates {allowed} (Mbit/s)")
-        out[r] = float(_number(loss, f"{where}.{rate:g}" if isinstance(rate, (int, float))
-                               else f"{where}.{rate}", "a number -20..40 (dB)", lo=-20.0,
-                               hi=40.0))
+        out[r] = _ruled(RATE_LOSS_DB, loss, f"{where}.{rate:g}" if isinstance(rate, (int, float))
+                        else f"{where}.{rate}")
     return out
 
 

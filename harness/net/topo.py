@@ -153,16 +153,16 @@ def _position(position: Tuple[float, ...], name: str) -> Position:
 
 
 def _check_radio(name: str, channel: int, phy: str, rate: Optional[float], rts: wireless.Rts,
-                 retry_limit: Optional[int]) -> Optional[float]:
-    """A radio's settings (station or access point); returns the rate in canonical form."""
+                 retry_limit: Optional[int]) -> Tuple[Optional[float], Optional[int]]:
+    """A radio's settings (station or access point); returns the rate and the retry limit in
+    canonical form."""
     wireless.channel_freq(channel)
     wireless.check_phy_mode(phy)
     rate = wireless.check_rate(rate, phy)
     wireless.check_rts(rts)
-    if retry_limit is not None and not wireless.valid_retry_limit(retry_limit):
-        raise HarnessError(f"retry_limit {retry_limit!r} of {name!r} is invalid: allowed "
-                           f"1..{wireless.RETRY_LIMIT_MAX}")
-    return rate
+    if retry_limit is not None:
+        retry_limit = wireless.RETRY_LIMIT.validate(retry_limit, f"retry_limit of {name!r}")
+    return rate, retry_limit
 
 
 def _check_veth_params(a: str, b: str, params: Dict[str, Any]) -> Dict[str, Any]:
@@ -230,12 +230,10 @@ class Topology:
         pos = _position(position, name)
         if mode not in STATION_KINDS:
             raise HarnessError(f"mode {mode!r} is invalid: allowed {', '.join(STATION_KINDS)}")
-        rate = _check_radio(name, channel, phy, rate, rts, retry_limit)
-        if antenna_gain_dbi is not None and (isinstance(antenna_gain_dbi, bool) or not
-                                             isinstance(antenna_gain_dbi, (int, float)) or
-                                             not -20 <= antenna_gain_dbi <= 40):
-            raise HarnessError(f"antenna_gain_dbi {antenna_gain_dbi!r} of {name!r} is invalid: "
-                               "allowed a number of dBi in [-20, 40]")
+        rate, retry_limit = _check_radio(name, channel, phy, rate, rts, retry_limit)
+        if antenna_gain_dbi is not None:
+            antenna_gain_dbi = wireless.ANTENNA_GAIN_DBI.validate(
+                antenna_gain_dbi, f"antenna_gain_dbi of {name!r}")
         if ip is None:
             index = len(self.stations) + 1
             if index > 254:
@@ -246,9 +244,7 @@ class Topology:
         ip = _check_ip(ip, f"ip of {name!r}")
         self._check_unique_ip(ip)
         self.stations[name] = StationSpec(name, pos, mode, channel, rate, rts, txpower_dbm,
-                                          retry_limit, ip, phy,
-                                          None if antenna_gain_dbi is None
-                                          else float(antenna_gain_dbi))
+                                          retry_limit, ip, phy, antenna_gain_dbi)
         return name
 
     def add_host(self, name: str, *, ip: Optional[str] = None) -> str:
@@ -275,7 +271,7 @@ class Topology:
         it to a switch (its wired side) and link managed stations to it."""
         self._check_new_name(name)
         pos = _position(position, name)
-        rate = _check_radio(name, channel, phy, rate, rts, retry_limit)
+        rate, retry_limit = _check_radio(name, channel, phy, rate, rts, retry_limit)
         if ssid is not None:
             hostapd.check_ssid(ssid, f"access point {name!r}")
         hostapd.check_security(security, passphrase, f"access point {name!r}")

@@ -22,7 +22,7 @@ from studies.p000_campus.map_eleven import broken_path
 from studies.p000_campus.map_receiver import QUOTED
 
 if TYPE_CHECKING:
-    from harness.medium.links import LinkTable
+    from harness.medium.link_table import LinkTable
 
 RATE = 5.5
 

@@ -4,7 +4,7 @@ Paper 000 gives no coordinates or link qualities for the Purdue MAP testbed, onl
 its links (papers' section "Purdue MAP topology"). The campus builder's layout
 (``topologies/purdue_map.yaml``) is a stated assumption; these are the facts it must produce
 from its geometry and the medium's propagation model, read from the medium's link table
-(``harness.medium.links``: mean power, sensing and per-rate delivery of one frame, as
+(``harness.medium.link_table``: mean power, sensing and per-rate delivery of one frame, as
 ``mediumd`` computes them). Each fact has a precise criterion, fixed before the layout was
 judged (docs/campus.md):
 
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from harness.medium import analytic
-from harness.medium.links import LinkTable
+from harness.medium.link_table import LinkTable
 from topologies import campus as C
 
 #: The paper's 14 paths, source first (papers' "Hop counts and paths").

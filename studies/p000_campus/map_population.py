@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from harness.analysis import records as A
-from harness.medium.links import LinkTable
+from harness.medium.link_table import LinkTable
 from harness.medium.propagation import NOISE_FIGURE_DB
 from studies.p000_campus import map_analysis as M
 from studies.p000_campus import map_links as L

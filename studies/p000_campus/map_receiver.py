@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from harness.medium.links import LinkTable, link_table
+from harness.medium.link_table import LinkTable, link_table
 from harness.medium.propagation import NOISE_FIGURE_DB
 from harness.medium.spec import MediumSpec
 from studies.p000_campus import map_eleven

@@ -119,7 +119,7 @@ def test_fading_coherence_is_allowed_over_a_campus_where_fading_is_not(tmp_path)
 def test_a_subset_of_routers_keeps_its_links():
     campus = C.load_campus()
     whole = C.campus_links(campus)
-    from harness.medium.links import link_table
+    from harness.medium.link_table import link_table
     spec = MediumSpec.from_dict(campus.medium())
     part = link_table(C.radio_rows(campus, [16, 1, 13]), spec)
     for a, b in (("r1", "r16"), ("r16", "r13"), ("r13", "r1")):

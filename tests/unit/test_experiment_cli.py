@@ -156,6 +156,54 @@ def test_flow_naming_a_missing_node_is_refused_before_anything_starts(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml"]
 
 
+@pytest.mark.parametrize("argv", [[], ["--dry-run"], ["--quick"]])
+def test_a_binary_experiment_file_is_one_line_naming_it(tmp_path, monkeypatch, capsys, argv):
+    """Bytes that are not UTF-8 text: one line naming the file, exit 2, no traceback."""
+    path = tmp_path / "binary.yaml"
+    path.write_bytes(b"\x00\xff\xfe")
+    line = refused(capsys, [str(path), *argv], monkeypatch)
+    assert line == (f"harness run: error: {path}: not an experiment file: byte 1 is not UTF-8 "
+                    "text (an experiment is a YAML text file)")
+    # queued after a good file: refused before the good one runs
+    exp = tmp_path / "good.yaml"
+    exp.write_text(TEXT + f"output: {tmp_path / 'out'}\n")
+    line = refused(capsys, [str(exp), str(path), *argv], monkeypatch)
+    assert line.startswith(f"harness run: error: {path}: not an experiment file")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["cli", "draw"])
+def test_the_prompt_and_the_picture_refuse_a_binary_file_alike(tmp_path, monkeypatch, capsys,
+                                                                 command):
+    from harness.vm import dispatch
+    monkeypatch.setattr(dispatch, "needs_vm", lambda: pytest.fail("reached the VM decision"))
+    path = tmp_path / "binary.yaml"
+    path.write_bytes(b"\x00\xff\xfe")
+    assert cli.main([command, str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [f"harness {command}: error: {path}: not an experiment "
+                                         "file: byte 1 is not UTF-8 text (an experiment is a "
+                                         "YAML text file)"]
+    assert captured.out == ""
+
+
+def test_a_binary_experiment_file_fails_the_command_without_a_traceback(tmp_path):
+    """The real entry point (``python -m harness``): what a user sees on the terminal."""
+    import subprocess
+    import sys
+    path = tmp_path / "binary.yaml"
+    path.write_bytes(b"\x00\xff\xfe")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "HARNESS_ENGINE": "qemu"}
+    done = subprocess.run([sys.executable, "-m", "harness", "run", str(path), "--dry-run"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [f"harness run: error: {path}: not an experiment file: "
+                                        "byte 1 is not UTF-8 text (an experiment is a YAML "
+                                        "text file)"]
+
+
 def unwritable_cases(tmp_path):
     """(output path, reason expected in the message): each one a new user could type."""
     a_file = tmp_path / "taken"

@@ -341,7 +341,7 @@ def test_link_overrides_are_checked_mappings_whose_ends_are_the_topologys_radios
                                            r"allowed sta1, sta2, sta3"):
         schema.loads(head + "medium: {links: [{a: sta1, b: sta9, per: 0.3}]}\n")
     with pytest.raises(HarnessError, match=r"medium.links\[0\].per 1.5 is invalid: allowed a "
-                                           r"probability 0..1"):
+                                           r"number in \[0, 1\] \(a probability\)"):
         schema.loads(head + "medium: {links: [{a: sta1, b: sta2, per: 1.5}]}\n")
     with pytest.raises(HarnessError, match=r"medium.links: .*expected a list of mappings"):
         schema.loads(head + "medium: {links: {a: sta1}}\n")

@@ -107,6 +107,21 @@ def test_changed_parameters_are_detected_and_explained(tmp_path):
     assert (tmp_path / "experiment.yaml").read_text() == TEXT
 
 
+def test_a_binary_stored_copy_is_unreadable_not_a_traceback(tmp_path):
+    """A damaged experiment.yaml in the output (not UTF-8 text) is reported as one reason."""
+    exp, runs = planned()
+    store = Store(tmp_path)
+    store.prepare(TEXT, runs)
+    store.write(fake_record(runs[0]))
+    (tmp_path / "experiment.yaml").write_bytes(b"\x00\xff\xfe")
+    assert store.prepare(TEXT, runs).changes == ["the stored experiment.yaml is unreadable"]
+    (tmp_path / "experiment.yaml").write_bytes(b"\x00\xff\xfe")
+    changed = TEXT.replace("duration: 5", "duration: 6")
+    with pytest.raises(HarnessError, match=r"parameters changed \(the stored experiment.yaml "
+                                           r"is unreadable\)"):
+        store.prepare(changed, planned(changed)[1])
+
+
 def test_fresh_archives_instead_of_deleting(tmp_path):
     exp, runs = planned()
     store = Store(tmp_path)

@@ -7,6 +7,7 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.kernel.mesh import MeshPath
+from harness.kernel.wireless import RETRY_LIMIT_MAX
 from policies import frame_travel as ft
 
 BEST, WORST, NORMAL = ft.CASES["best"], ft.CASES["worst"], ft.CASES["normal"]
@@ -156,4 +157,4 @@ def test_retry_limit_is_the_largest_keeping_the_diameter_under_rto_min():
     # shorter diameters afford more retries; a huge metric leaves the smallest limit
     assert ft.retry_limit_for(3 * ft.airtime_metric(24), 3, NORMAL) > r
     assert ft.retry_limit_for(1e9, 5, NORMAL) == 1
-    assert ft.retry_limit_for(0, 0, NORMAL) == ft.MAX_RETRY
+    assert ft.retry_limit_for(0, 0, NORMAL) == RETRY_LIMIT_MAX

@@ -52,11 +52,12 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"propagation": "cost231"}, "medium.propagation 'cost231' is invalid: allowed free_space, "
                                  "log_distance, two_ray, indoor"),
     ({"fading": "rician"}, "allowed none, rayleigh, lognormal"),
-    ({"queue": 2.5}, "medium.queue 2.5 is invalid: allowed an integer 0..255"),
-    ({"queue": 300}, "allowed an integer 0..255"),
+    ({"queue": 2.5}, "medium.queue 2.5 is invalid: allowed an integer in [0, 255]"),
+    ({"queue": 300}, "allowed an integer in [0, 255]"),
+    ({"queue": True}, "medium.queue True is invalid: allowed an integer in [0, 255]"),
     ({"tx_range": -1}, "medium.tx_range -1 is invalid: allowed a number > 0"),
     ({"tx_range": "far"}, "medium.tx_range 'far' is invalid"),
-    ({"exponent": 0.5}, "allowed a number 1..8"),
+    ({"exponent": 0.5}, "medium.exponent 0.5 is invalid: allowed a number in [1.0, 8.0]"),
     ({"enabled": "yes"}, "medium.enabled 'yes' is invalid: allowed true or false"),
     ({"tx_range": 300, "cs_range": 200}, "allowed cs_range >= tx_range"),
     ({"fading": "lognormal"}, "medium.fading_sigma is required"),
@@ -69,7 +70,8 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"cck_interference_weight": 0}, "medium.cck_interference_weight 0 is invalid: allowed a "
                                       "number > 0"),
     ({"rate_loss": {7: 3}}, "medium.rate_loss.7 is invalid: allowed rates 1, 2, 5.5, 6, 9, 11"),
-    ({"rate_loss": {5.5: 99}}, "medium.rate_loss.5.5 99 is invalid: allowed a number -20..40"),
+    ({"rate_loss": {5.5: 99}}, "medium.rate_loss.5.5 99 is invalid: allowed a number in "
+                              "[-20.0, 40.0]"),
     ({"rate_loss": 3}, "medium.rate_loss 3 is invalid: allowed a mapping rate"),
     ({"basic_rates": {"n": [6]}}, "medium.basic_rates.n is invalid: allowed b, g"),
     ({"basic_rates": {"b": [6]}}, "medium.basic_rates.b rate 6 is invalid: allowed 1, 2, 5.5, 11"),
@@ -83,7 +85,8 @@ def test_defaults_and_catalog_keys_are_accepted():
     ({"walls": [[0, 0, 10, 0]]}, "need propagation: indoor"),
     ({"log_level": "loud"}, "allowed error, warn, info, debug"),
     ({"queues": [20]}, "medium.queues [20] is invalid: allowed a mapping node name -> frames"),
-    ({"queues": {"ap1": 256}}, "medium.queues.ap1 256 is invalid: allowed an integer 0..255"),
+    ({"queues": {"ap1": 256}}, "medium.queues.ap1 256 is invalid: allowed an integer in "
+                              "[0, 255]"),
 ])
 def test_bad_keys_name_the_key_and_the_allowed_values(data, message):
     with pytest.raises(HarnessError) as err:
@@ -365,8 +368,10 @@ def test_receiver_goodput_comes_from_the_server_report():
 
 
 def test_starved_regime_is_named():
-    from harness.medium.fidelity import cpu_bound, starved_reason, udp_check
-    c = udp_check("g", 54)
+    from harness.cli.bench import load_bench
+    fidelity = load_bench("medium_fidelity")  # bench/medium_fidelity.py
+    cpu_bound, starved_reason = fidelity.cpu_bound, fidelity.starved_reason
+    c = fidelity.udp_check("g", 54)
     c.medium = {"guest_cpu_busy": 0.9, "mediumd_cpu_share": 0.7, "busy_fraction": {"sta1": 0.4},
                 "lag_us": {"p50": 700}}
     assert cpu_bound(c) and starved_reason(c).startswith("CPU-bound: the machine was 90% busy")
@@ -387,7 +392,7 @@ def _reading(t: float, queues: dict, successes: dict) -> dict:
 def test_backlogged_goodput_counts_only_intervals_where_every_sender_is_saturated():
     """c is still shaking hands (queue 1) for the first second while a has the air alone:
     those frames must not count as the pair's throughput."""
-    from harness.medium.fidelity import backlogged_goodput_mbps
+    from harness.medium.counters import backlogged_goodput_mbps
     links = [("a", "b"), ("c", "b")]
     readings = [_reading(0.0, {"a": 50, "c": 0}, {("a", "b"): 0, ("c", "b"): 0}),
                 _reading(1.0, {"a": 50, "c": 1}, {("a", "b"): 150, ("c", "b"): 0}),
@@ -401,7 +406,7 @@ def test_backlogged_goodput_counts_only_intervals_where_every_sender_is_saturate
 
 
 def test_backlogged_goodput_is_zero_when_the_senders_never_overlap():
-    from harness.medium.fidelity import backlogged_goodput_mbps
+    from harness.medium.counters import backlogged_goodput_mbps
     readings = [_reading(t, {"a": 50, "c": 0}, {("a", "b"): 100 * t}) for t in range(4)]
     assert backlogged_goodput_mbps(readings, [("a", "b"), ("c", "b")], 1472) == (0.0, 0.0)
     with pytest.raises(ValueError, match="no radio of node 'x'"):

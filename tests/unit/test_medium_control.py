@@ -147,11 +147,14 @@ def test_connection_closed_before_reply_is_an_error(serve):
             ctl.stats()
 
 
-def test_set_retry_refuses_limits_outside_1_255_before_sending(tmp_path):
+def test_set_retry_refuses_what_a_radio_cannot_hold_before_sending(tmp_path):
+    """The kernel's rule (1..31, mac80211's limit), though mediumd itself would take 255."""
     ctl = MediumControl(str(tmp_path / "nothing.sock"))
-    for bad in (0, 256, 2.5, True):
-        with pytest.raises(MediumControlError, match="allowed an integer 1..255"):
+    for bad in (0, 32, 255, 2.5, True):
+        with pytest.raises(MediumControlError, match=r"allowed an integer in \[1, 31\]"):
             ctl.set_retry(A, bad)
+    with pytest.raises(MediumControlError, match=r"long 32 is invalid"):
+        ctl.set_retry(A, 7, 32)
 
 
 def test_set_link_needs_exactly_one_kind_before_sending(tmp_path):
@@ -160,7 +163,8 @@ def test_set_link_needs_exactly_one_kind_before_sending(tmp_path):
         ctl.set_link(A, B)
     with pytest.raises(MediumControlError, match="exactly one"):
         ctl.set_link(A, B, loss=90, none=True)
-    with pytest.raises(MediumControlError, match="per must be"):
+    with pytest.raises(MediumControlError, match=r"per 1.5 is invalid: allowed a number in "
+                                                 r"\[0, 1\] \(a probability\)"):
         ctl.set_link(A, B, model=True, per=1.5)
 
 

@@ -10,11 +10,13 @@ from harness.experiment.execute import detect_accel, iperf_flow, make_policies, 
 from harness.experiment.registry import default_registry
 from harness.kernel import shaping
 from harness.traffic.flows import SsSample, client_args
-from policies import FlowPlan, PolicyViolation, RunContext, routes
+from policies import FlowPlan, PolicyViolation, RunContext, routes, segment_size, westwood
 from policies.ack import DelayedAck
 from policies.mac import Mac
-from policies.tcp import TCP_RECOVERY, Congestion, Recovery, Sack
+from policies.segment_size import SegmentSize
+from policies.tcp import TCP_RECOVERY, Buffers, Congestion, Recovery, Sack
 from policies.tx_delay import TxDelay
+from policies.westwood import HxWestwood
 from policies.window import SEGMENT_BYTES, CwndClamp, RwndClamp, check_window
 from topologies import chain
 
@@ -121,9 +123,10 @@ def test_no_samples_is_a_failure_not_a_pass():
 
 @pytest.mark.parametrize("bad", [0, 1025, 2.5, "2", True])
 def test_window_values_are_checked(bad):
-    with pytest.raises(HarnessError, match="allowed an integer 1..1024"):
+    with pytest.raises(HarnessError, match=r"^cwnd_clamp: .*expected an integer in \[1, 1024\], "
+                                            r"or null \(unclamped\)$"):
         CwndClamp(bad)
-    with pytest.raises(HarnessError, match="rwnd_clamp"):
+    with pytest.raises(HarnessError, match=r"^rwnd_clamp: .*expected an integer in \[1, 1024\]"):
         RwndClamp(bad)
 
 
@@ -172,8 +175,12 @@ def test_bad_values_are_refused_with_allowed_values():
         Congestion("cubc")
     with pytest.raises(HarnessError, match="allowed rate, rts, retry_limit"):
         Mac({"power": 3})
-    with pytest.raises(HarnessError, match="1..31"):
+    with pytest.raises(HarnessError, match=r"mac.retry_limit: 40 is out of range; expected an "
+                                           r"integer in \[1, 31\], or null \(unchanged\)"):
         Mac({"retry_limit": 40})
+    with pytest.raises(HarnessError, match=r"mac.rts: 1 \(int\) is not allowed; expected true "
+                                           r"or false"):
+        Mac({"rts": 1})
 
 
 def test_old_loss_recovery_turns_off_what_linux_2_6_8_lacked():
@@ -184,8 +191,31 @@ def test_old_loss_recovery_turns_off_what_linux_2_6_8_lacked():
                                            "net.ipv4.tcp_frto": "0"}
     assert set(TCP_RECOVERY) == {"linux-2.6.8"}
     assert not Recovery(None).active and Recovery(None).record()["sysctls"] == {}
-    with pytest.raises(HarnessError, match="allowed linux-2.6.8 or null"):
+    with pytest.raises(HarnessError, match=r"^tcp_recovery: linux-2.4 \(str\) is not allowed; "
+                                           r"expected one of linux-2.6.8, or null"):
         Recovery("linux-2.4")
+    with pytest.raises(HarnessError, match=r"^tcp_buffers: .*expected one of linux-2.6.14, or null"):
+        Buffers("linux-2.6.8")
+
+
+def test_policies_check_their_value_with_the_rule_the_catalog_offers():
+    """The catalog takes these parameters from the policies' modules: one rule each."""
+    assert HxWestwood(None).value == {"rtt_min_ms": 50, "filter_c": 7, "filter_norm": True}
+    assert HxWestwood({"filter_c": 3}).value["filter_c"] == 3
+    with pytest.raises(HarnessError, match=r"^hxwestwood.filter_c: 0 is out of range; expected "
+                                           r"an integer in \[1, 1000\]"):
+        HxWestwood({"filter_c": 0})
+    with pytest.raises(HarnessError, match=r"^hxwestwood.filter_norm: 1 \(int\) is not allowed"):
+        HxWestwood({"filter_norm": 1})
+    assert SegmentSize(88).value == 88 and SegmentSize(None).value is None
+    for bad in (39, 1461, True):
+        with pytest.raises(HarnessError, match=r"^mss: .*expected an integer in \[40, 1460\], "
+                                               r"or null \(Linux default\)"):
+            SegmentSize(bad)
+    registry = default_registry()
+    assert registry.policies["hxwestwood"].params is westwood.PARAMS
+    assert registry.policies["mss"].params[0] is segment_size.PARAM
+    assert registry.policies["tcp_recovery"].params[0] is Recovery.PARAM
 
 
 def test_host_latency_is_a_netem_delay_on_every_radio_in_microseconds():
@@ -195,7 +225,7 @@ def test_host_latency_is_a_netem_delay_on_every_radio_in_microseconds():
         "tc qdisc replace dev wlan0 root netem delay 250us limit 1000"]
     assert not TxDelay(None).active and TxDelay(None).record()["value"] is None
     for bad in (0, -1, 101, "1ms", True):
-        with pytest.raises(HarnessError, match=r"allowed a number of ms in \(0, 100\] or null"):
+        with pytest.raises(HarnessError, match=r"allowed a number in \(0, 100\] \(ms\) or null"):
             TxDelay(bad)
     with pytest.raises(HarnessError, match="tx_delay"):
         make_policies({"policy": {"tx_delay": 0}}, default_registry())

@@ -1,4 +1,4 @@
-"""The picture's data (harness.net.scene, harness.experiment.scene) and the picture itself
+"""The picture's data (harness.net.scene, harness.experiment.run_scene) and the picture itself
 (harness.analysis.topology_figure), from descriptions only: no root, no kernel."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from harness.analysis.topology_figure import draw_scene
 from harness.errors import HarnessError
-from harness.experiment.scene import scene_of_params, scene_of_record
+from harness.experiment.run_scene import scene_of_params, scene_of_record
 from harness.interactive import sources
 from harness.net import scene as scenes
 from harness.net.topo import Topology

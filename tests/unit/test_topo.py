@@ -22,12 +22,19 @@ def test_station_defaults_and_addresses():
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"mode": "adhoc"}, "allowed ibss, mesh"),
-    ({"channel": 15}, "allowed 1..14"),
+    ({"channel": 15}, r"channel: 15 is out of range; expected an integer in \[1, 14\]"),
     ({"phy": "n"}, "allowed b, g"),
     ({"rate": 54, "phy": "b"}, "allowed None .auto. or 1, 2, 5.5, 11"),
     ({"rate": 7}, "Mbit/s"),
     ({"rts": "yes"}, "threshold"),
-    ({"retry_limit": 0}, "1..255"),
+    ({"retry_limit": 0}, r"retry_limit of 'sta1': 0 is out of range; expected an integer in "
+                         r"\[1, 31\]"),
+    # mac80211 refuses more than 31 (IEEE80211_MAX_TX_RETRY): so does the description
+    ({"retry_limit": 32}, r"retry_limit of 'sta1': 32 is out of range"),
+    ({"retry_limit": True}, r"retry_limit of 'sta1': true \(bool\) is not allowed"),
+    ({"rts": 2348}, r"threshold in bytes, an integer in \[0, 2347\]"),
+    ({"antenna_gain_dbi": 41}, r"antenna_gain_dbi of 'sta1': 41.0 is out of range; expected a "
+                               r"number in \[-20.0, 40.0\]"),
     ({"ip": "10.0.0.300"}, "not an IP"),
 ])
 def test_bad_station_parameters(kwargs, match):
@@ -86,8 +93,17 @@ def test_chain_builder():
     assert ("sta1", "sta2") not in routes
     mesh = build("chain", hops=2, mode="mesh", rate=54, rts=True)
     assert not mesh.routes and mesh.stations["sta1"].rts is True
-    with pytest.raises(HarnessError, match="allowed an integer >= 1"):
+    # build() from Python follows the rules an experiment file's topology keys follow
+    with pytest.raises(HarnessError, match=r"^hops: 0 is out of range; expected an integer in "
+                                           r"\[1, 64\]$"):
         chain.build(hops=0)
+    with pytest.raises(HarnessError, match=r"^spacing: 0.05 is out of range"):
+        chain.build(spacing=0.05)
+    with pytest.raises(HarnessError, match=r"^mode: adhoc \(str\) is not allowed; expected one "
+                                           r"of ibss, mesh$"):
+        chain.build(mode="adhoc")
+    with pytest.raises(HarnessError, match=r"^walls: 51 is out of range"):
+        build("lan", wireless=True, walls=51)
     with pytest.raises(HarnessError, match="allowed campus, chain"):
         build("ring")
 

@@ -1,8 +1,12 @@
 """End-to-end fidelity checks of the medium: one hop through real Linux, against analytic DCF.
 
-Why a module: ``harness bench medium`` (the fidelity report other tools read) and the
-emulation tests (``tests/emulation/test_medium_e2e.py``) must measure the same thing the
-same way. A check = one saturated flow over one hop at a fixed legacy rate, its goodput
+Why a module: ``harness bench medium`` (the fidelity report other tools read), the bench
+scripts beside it (``medium_e2e.py``, ``clock.py``) and the emulation tests
+(``tests/emulation/test_medium_e2e.py``) must measure the same thing the same way. Why here and
+not in ``harness.medium``: a check builds a network and runs flows, so it sits above the
+network and traffic layers; it is a bench of the model, not part of it. Loaded by its path
+(``harness.cli.bench.load_bench``) or, from the scripts of this directory, as
+``medium_fidelity``. A check = one saturated flow over one hop at a fixed legacy rate, its goodput
 (iperf3 receiver side) against ``harness.medium.analytic`` for the same frame sizes and settings.
 
 The flows themselves are run by ``harness.traffic`` (``run_together``, the receiver's
@@ -16,9 +20,8 @@ its own DCF exchange (docs/medium.md, 'Analytic goodput of one sender').
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Dict, Optional, Tuple
 
 from harness.errors import HarnessError
 from harness.kernel.cpu_meter import CpuMeter
@@ -26,8 +29,6 @@ from harness.medium import analytic
 from harness.medium.counters import stats_delta
 from harness.medium.daemon import handle_for
 from harness.medium.spec import MediumSpec
-
-T = TypeVar("T")
 
 MAC_HEADER = 26          # QoS data (IBSS with WMM); 24 without QoS
 LLC_FCS = 8 + 4
@@ -238,65 +239,3 @@ def medium_evidence(delta: Dict[str, Any], check: Optional[Check] = None) -> Dic
     if check is not None and check.protocol == "tcp" and fwd and rev and rev["successes"]:
         out["data_frames_per_ack_frame"] = round(fwd["successes"] / rev["successes"], 3)
     return out
-
-
-def sampled(handle: Any, fn: Callable[[], T], period: float = 0.5) -> Tuple[T, List[Dict[str, Any]]]:
-    """``fn()`` while a thread reads the medium's counters every ``period`` seconds.
-
-    Returns fn's result and the readings: the first taken before fn starts, the last after it
-    returns, each carrying ``read_monotonic_s``. Only the thread talks to the control socket
-    while fn runs."""
-    samples = [handle.stats()]
-    stop = threading.Event()
-
-    def poll() -> None:
-        while not stop.wait(period):
-            samples.append(handle.stats())
-    thread = threading.Thread(target=poll, name="medium-sampler", daemon=True)
-    thread.start()
-    try:
-        result = fn()
-    finally:
-        stop.set()
-        thread.join()
-    samples.append(handle.stats())
-    return result, samples
-
-
-def backlogged_goodput_mbps(samples: Sequence[Mapping[str, Any]], links: Sequence[Tuple[str, str]],
-                            payload_bytes: int) -> Tuple[float, float]:
-    """Goodput the medium delivered on ``links`` (tx node, rx node) while every sender had a
-    backlog, and the seconds that covers.
-
-    Concurrent flows started together do not run together when the air is hostile: a hidden
-    sender's handshake can lose its SYN to the other flow for seconds, and meanwhile the first
-    flow has the air to itself. So the air is judged only over sampling intervals in which each
-    sender was saturated: its medium queue held at least half its limit at both readings (a
-    saturated sender keeps its queue full; one still shaking hands holds a frame or two).
-    Each acknowledged frame on a link carries ``payload_bytes``."""
-    def radio(sample: Mapping[str, Any], node: str) -> Mapping[str, Any]:
-        for r in sample["radios"]:
-            if r.get("node") == node:
-                return r
-        raise ValueError(f"no radio of node {node!r} in the medium's stats")
-
-    wanted = set(links)
-
-    def successes(sample: Mapping[str, Any]) -> int:
-        return sum(l["successes"] for l in sample["links"]
-                   if (l.get("tx_node"), l.get("rx_node")) in wanted)
-
-    def saturated(sample: Mapping[str, Any]) -> bool:
-        for tx, _ in links:
-            r = radio(sample, tx)
-            if r["queue_len"] < r["queue_limit"] / 2:
-                return False
-        return True
-
-    frames, seconds = 0, 0.0
-    for before, after in zip(samples, samples[1:]):
-        if saturated(before) and saturated(after):
-            frames += successes(after) - successes(before)
-            seconds += after["read_monotonic_s"] - before["read_monotonic_s"]
-    mbps = frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0
-    return mbps, seconds

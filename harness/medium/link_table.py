@@ -27,7 +27,7 @@ from harness.medium.spec import MediumSpec
 from harness.paths import cache_dir
 
 #: Bytes of a 1500-byte IP packet on the air in an IBSS: IP + LLC/SNAP 8 + QoS header 26 + FCS 4
-#: (harness.medium.fidelity); the frames a full-sized TCP segment makes.
+#: (bench/medium_fidelity.py); the frames a full-sized TCP segment makes.
 DATA_FRAME_BYTES = 1538
 
 
