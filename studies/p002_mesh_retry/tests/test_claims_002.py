@@ -43,7 +43,12 @@ WHAT = "throughput (Mbit/s)"
 
 
 def radios(rec: Mapping[str, Any]) -> Dict[str, Dict[str, Any]]:
-    return rec["medium"]["summary"]["radios"]
+    """The medium's counters of the run's radios: one per node of the chain (hops + 1), so a
+    check that loops over them cannot pass on none."""
+    got = rec["medium"]["summary"]["radios"]
+    hops = rec["params"]["topology"]["hops"]
+    assert len(got) == hops + 1, f"{rec['run_id']}: {len(got)} radios counted on {hops} hops"
+    return got
 
 
 def check_limit_enforced(records: List[Mapping[str, Any]]) -> None:
@@ -114,6 +119,7 @@ def check_eq5(rec: Mapping[str, Any]) -> None:
     history = policy["history"]
     assert len(history) >= 2, f"evaluated {len(history)} time(s)"
     for step in history:
+        assert set(step["nodes"]) == set(radios(rec)), (step["t"], sorted(step["nodes"]))
         for node, d in step["nodes"].items():
             want = ft.retry_limit_for(d["diameter_metric"], d["diameter_hops"], case)
             print(f"t={step['t']} {node}: diameter {d['diameter_metric']:.0f} over "
@@ -193,7 +199,9 @@ def test_full_every_module_peaks_inside_5_to_9_with_both_ends_below(name):
 def test_full_limit_1_below_7_and_5_hops_below_3(name):
     rs = run_file(name, outcome=P.no_path)
     for hops in (3, 5):
-        for module, s in P.curves(rs.ok, hops).items():
+        curves = P.curves(rs.ok, hops)
+        assert sorted(curves) == sorted(P.MODULES), f"{hops} hops: curves of {sorted(curves)}"
+        for module, s in curves.items():
             if 1 not in s:      # every run at R = 1 found no path: no flow, below R = 7
                 print(f"{hops} hops {module}: R = 1 carried no flow (HWMP found no path)")
                 continue
@@ -268,7 +276,8 @@ def test_full_where_retry_series_end(name):
         for r in radios(rec).values():
             for k, n in enumerate(r["tries"]):
                 tries[k] += n
-        share = sum(tries[5:]) / max(1, sum(tries))
+        assert sum(tries), f"{rec['run_id']}: the medium counted no unicast frame"
+        share = sum(tries[5:]) / sum(tries)
         print(f"{rec['run_id']} {rec['point']}: {share:.3%} of frames used more than 5 "
               f"transmissions")
         assert share < 0.01, (rec["point"], tries)
@@ -278,14 +287,15 @@ def test_full_where_retry_series_end(name):
 @pytest.mark.parametrize("name", ["002_airtime_retry_reduced", "002_airtime_retry"])
 def test_full_eq5_policy_holds_its_limits(name):
     rs = run_file(name, outcome=P.no_path)
+    assert rs.ok, f"{name}: no finished run: the policy's limits were not checked"
     for rec in rs.ok:
         policy = rec["policies"]["airtime_retry"]
         case = ft.case(policy["value"])
-        for step in policy["history"]:
-            for d in step["nodes"].values():
-                if d["limit"] is not None:
-                    assert d["limit"] == ft.retry_limit_for(d["diameter_metric"],
-                                                            d["diameter_hops"], case)
+        decided = [d for step in policy["history"] for d in step["nodes"].values()
+                   if d["limit"] is not None]
+        assert decided, f"{rec['run_id']}: the policy decided no limit"
+        for d in decided:
+            assert d["limit"] == ft.retry_limit_for(d["diameter_metric"], d["diameter_hops"], case)
         assert all(r["retry_short"] == policy["limits"][n] for n, r in radios(rec).items())
     assert A.collect(rs.ok, "topology.hops", P.throughput_mbps)
 

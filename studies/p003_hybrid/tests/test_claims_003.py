@@ -47,9 +47,10 @@ def goodputs(records: Sequence[Mapping[str, Any]], topo: str, scen: str, mod: st
 def check_limits(records: Sequence[Mapping[str, Any]]) -> None:
     """Every single-flow goodput under its path's physical limit."""
     wired_limit, hybrid_limit = P.wired_limit_mbps(), P.analytic_hybrid_mbps()
-    for rec in P.select(records):
-        if P.scenario(rec) not in ("1 download", "1 upload"):
-            continue
+    single = [rec for rec in P.select(records) if P.scenario(rec) in ("1 download", "1 upload")]
+    assert {P.topology(rec) for rec in single} == {"wired", "hybrid"}, \
+        "no single flow on both paths: no limit was checked"
+    for rec in single:
         limit = wired_limit if P.topology(rec) == "wired" else hybrid_limit
         g = P.run_goodput_mbps(rec)
         line = (f"{rec['run_id']} {P.topology(rec)} {P.scenario(rec)} {P.module(rec)}: "
