@@ -50,7 +50,9 @@ def test_one_row_per_ok_run_and_flow_with_the_columns_in_order():
 def test_values_equal_the_records():
     recs = by_id()
     df = load_frame(DATA)
-    for row in df.to_dict("records"):
+    rows = df.to_dict("records")
+    assert rows, "no row to compare"
+    for row in rows:
         rec = recs[row["run_id"]]
         flow = rec["flows"][row["flow_index"]]
         assert row["repetition"] == rec["repetition"] and row["seed"] == rec["seed"]
