@@ -6,15 +6,14 @@ import json
 import math
 from pathlib import Path
 
+import pandas as pd
 import pytest
+from scipy.stats import t
 
-pd = pytest.importorskip("pandas")
-t = pytest.importorskip("scipy.stats").t
-
-from harness.analysis import load_frame, stats  # noqa: E402
-from harness.analysis.frame import RUN_COLUMNS, medium_columns  # noqa: E402
-from harness.errors import HarnessError  # noqa: E402
-from harness.experiment.results import flow_rtt_ms, load_results, series  # noqa: E402
+from harness.analysis import load_frame, stats
+from harness.analysis.frame import RUN_COLUMNS, medium_columns
+from harness.errors import HarnessError
+from harness.experiment.results import flow_rtt_ms, load_results, series
 
 DATA = Path(__file__).parent / "data" / "chain_small"
 
