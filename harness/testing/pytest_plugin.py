@@ -23,12 +23,13 @@ import shlex
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Dict, Iterator, List, Optional, Tuple, Union
 
 import pytest
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
+    from _pytest.nodes import Node
 
 REMOTE_REPORT_OPTION = "--harness-report"
 #: The outcome of a test a guest has started and not finished.
@@ -276,6 +277,15 @@ class RemoteItem(pytest.Item):
         self.keywords.update(original.keywords)
         self._location = original.location
 
+    def iter_markers_with_node(self, name: Optional[str] = None
+                               ) -> Iterator[Tuple[Node, pytest.Mark]]:
+        """The test's marks but xfail: the guest judged the xfail (a strict one that passed is
+        a failure there), and this item reports the guest's verdict as it came. Judged here
+        again, a failure from a strict xfail that passed would read as expected."""
+        for node, mark in super().iter_markers_with_node(name):
+            if mark.name != "xfail":
+                yield node, mark
+
     @property
     def location(self) -> Tuple[str, Optional[int], str]:
         return self._location
@@ -290,6 +300,8 @@ class RemoteItem(pytest.Item):
                                 "(the run was interrupted or the test was not collected there)")
         if outcome["outcome"] == "skipped":
             pytest.skip(f"[in VM] {outcome.get('reason', '')}")
+        if outcome["outcome"] == "xfailed":
+            pytest.xfail(f"[in VM] {outcome.get('reason', '')}")
         if outcome["outcome"] != "passed":
             raise RemoteFailure(outcome.get("longrepr") or "failed in the VM")
 
@@ -317,10 +329,13 @@ class OutcomeRecorder:
         entry = self.outcomes.setdefault(report.nodeid, {"outcome": "passed"})
         if entry["outcome"] == RUNNING:
             entry["outcome"] = "passed"
-        if report.failed:
+        if report.failed:  # a strict xfail that passed is one too
             entry["outcome"] = "failed"
             text = str(report.longrepr)
             entry["longrepr"] = (entry.get("longrepr", "") + f"[{report.when}] " + text).strip()
+        elif report.skipped and hasattr(report, "wasxfail") and entry["outcome"] == "passed":
+            entry["outcome"] = "xfailed"  # failed as its xfail mark expected
+            entry["reason"] = str(report.wasxfail)
         elif report.skipped and entry["outcome"] == "passed":
             entry["outcome"] = "skipped"
             longrepr = report.longrepr

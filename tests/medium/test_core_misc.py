@@ -264,7 +264,9 @@ def test_rts_failures_count_the_attempts_that_got_no_cts(sim):
     def links(rts: str):
         out = sim(conf, "duration 3\nwarmup 0\n" + "".join(
             f"flow {s} R payload 1000 rate 11{rts}\n" for s in ("A", "C")))
-        return [l for l in out["medium"]["links"] if l["rx"] == 1]
+        got = [l for l in out["medium"]["links"] if l["rx"] == 1]
+        assert len(got) == 2, got  # A -> R and C -> R
+        return got
 
     for l in links(" rts"):
         failed = l["attempts"] - l["successes"]

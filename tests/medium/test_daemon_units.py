@@ -20,6 +20,7 @@ def test_daemon_c_unit_tests_pass(tmp_path_factory):
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     tests = sorted(p.stem for p in (MEDIUMD_DIR / "daemon" / "tests").glob("test_*.c"))
+    assert tests, "no C unit test found"
     for name in tests:  # each program ran and said ok
         assert f"{name}\n" in proc.stdout, (name, proc.stdout)
     assert proc.stdout.count("ok\n") >= len(tests), proc.stdout

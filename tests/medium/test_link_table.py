@@ -40,6 +40,7 @@ def probes_against_table(sim, mediumsim_bin, tmp_path, conf: str, rate: float, n
     a binomial, plus 0.01)."""
     table = link_table(mediumsim_bin, tmp_path, conf, "--len", "1536")
     want = {l["rx"]: l["delivery"][f"{rate:g}"] for l in table["links"] if l["tx"] == "s"}
+    assert want, "the table lists no link from s: nothing to compare"
     scen = "duration 9\n" + "".join(f"frame {1000 + k * 20000} s broadcast len 1536 rate {rate:g}\n"
                                     for k in range(n))
     out = sim(conf, scen)
@@ -71,6 +72,7 @@ def test_link_table_lists_thresholds_and_senses_what_it_decodes(mediumsim_bin, t
     radio = table["radios"][0]
     assert radio["rx_sensitivity_dbm"] == -95 and radio["cs_threshold_dbm"] == -95
     assert abs(radio["noise_dbm"] - (-174 + 10 * math.log10(22e6) + 6)) < 1e-3
+    assert table["links"], "no link listed"
     for link in table["links"]:
         assert set(link["delivery"]) == {"1", "2", "5.5", "11"}
         # a frame can only be decoded if it was locked onto, and lock = sense here

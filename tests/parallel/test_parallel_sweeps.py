@@ -121,7 +121,6 @@ def test_ctrl_c_stores_nothing_of_the_runs_under_way_and_resume_finishes(experim
 
 
 def test_cluster_of_two_local_dask_workers(experiment, tmp_path):
-    pytest.importorskip("distributed")
     out = tmp_path / "out"
     env_before = os.environ.get("HARNESS_CLUSTER")
     assert env_before is None or env_before.startswith("local:")
@@ -143,7 +142,6 @@ def test_cluster_of_a_real_dask_scheduler_and_worker_processes(experiment, tmp_p
 
         harness run --cluster tcp://127.0.0.1:PORT ──► dask scheduler ──► dask worker (2 procs)
     """
-    pytest.importorskip("distributed")
     dask = Path(sys.executable).parent / "dask"
     if not dask.exists():
         pytest.skip("the dask command is not installed beside this Python")

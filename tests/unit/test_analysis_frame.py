@@ -6,15 +6,14 @@ import json
 import math
 from pathlib import Path
 
+import pandas as pd
 import pytest
+from scipy.stats import t
 
-pd = pytest.importorskip("pandas")
-t = pytest.importorskip("scipy.stats").t
-
-from harness.analysis import load_frame, stats  # noqa: E402
-from harness.analysis.frame import RUN_COLUMNS, medium_columns  # noqa: E402
-from harness.errors import HarnessError  # noqa: E402
-from harness.experiment.results import flow_rtt_ms, load_results, series  # noqa: E402
+from harness.analysis import load_frame, stats
+from harness.analysis.frame import RUN_COLUMNS, medium_columns
+from harness.errors import HarnessError
+from harness.experiment.results import flow_rtt_ms, load_results, series
 
 DATA = Path(__file__).parent / "data" / "chain_small"
 
@@ -50,7 +49,9 @@ def test_one_row_per_ok_run_and_flow_with_the_columns_in_order():
 def test_values_equal_the_records():
     recs = by_id()
     df = load_frame(DATA)
-    for row in df.to_dict("records"):
+    rows = df.to_dict("records")
+    assert rows, "no row to compare"
+    for row in rows:
         rec = recs[row["run_id"]]
         flow = rec["flows"][row["flow_index"]]
         assert row["repetition"] == rec["repetition"] and row["seed"] == rec["seed"]

@@ -53,6 +53,7 @@ def test_campus_has_32_routers_with_the_17_named_ids_in_4_buildings():
 
 def test_radios_are_as_on_map():
     topo = C.build()
+    assert len(topo.stations) == 32
     for s in topo.stations.values():
         assert (s.phy, s.txpower_dbm, s.antenna_gain_dbi, s.retry_limit, s.mode) == \
             ("b", 18.0, 2.0, 11, "ibss")

@@ -6,6 +6,7 @@ whereas a config error is exit 2), so these tests break if the two formats drift
 """
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -231,11 +232,10 @@ def test_topology_settings_reach_the_config():
 def mediumd_binary() -> Path:
     if Path("/sys/module/mac80211_hwsim").exists():
         pytest.skip("hwsim is loaded here: mediumd would register instead of stopping")
+    if shutil.which("make") is None or shutil.which("gcc") is None:
+        pytest.skip("building mediumd needs gcc and make")
     from harness.medium.build import ensure_mediumd
-    try:
-        return ensure_mediumd()
-    except HarnessError as err:
-        pytest.skip(f"mediumd cannot be built here: {err}")
+    return ensure_mediumd()  # a build that fails with the tools at hand is a failure
 
 
 @pytest.mark.parametrize("spec", [

@@ -72,7 +72,12 @@ def test_unplaced_nodes_stand_a_metre_apart_and_hosts_wire_to_stations():
     assert [s.position for s in topo.stations.values()] == [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)]
     assert topo.stations["sta2"].ip == "192.168.0.9/24" and topo.hosts["h1"].ip == "10.0.0.2/8"
     assert [(l.a, l.b, l.kind) for l in topo.links] == [("sta1", "h1", "veth")]
-    assert net.addController("c0").start() is None
+    c0 = net.addController("c0")
+    c0.start()  # a script's call: nothing to start, the switches are standalone
+    assert net.controllers == [c0] and c0.name == "c0"
+    with pytest.raises(HarnessError, match="an external OpenFlow controller"):
+        net.addController("c1", controller=RemoteController)
+    assert net.controllers == [c0]
     assert b.IP() == "192.168.0.9"
 
 

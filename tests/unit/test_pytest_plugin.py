@@ -1,4 +1,5 @@
-"""The options the VM's pytest inherits from the host's command line (pure logic)."""
+"""The options the VM's pytest inherits from the host's command line (pure logic), and the
+outcomes that cross between the VM's pytest and the host's (strict xfails among them)."""
 from __future__ import annotations
 
 from typing import Any, Dict
@@ -6,6 +7,8 @@ from typing import Any, Dict
 import pytest
 
 from harness.testing.pytest_plugin import _passthrough
+
+pytest_plugins = ["pytester"]
 
 
 class Options:
@@ -103,3 +106,66 @@ def test_a_shard_stops_taking_guests_after_the_restart_limit():
     assert len(scripted.asked) == SHARD_RESTARTS + 1
     assert len(scripted.batch.outcomes) == len(ids)
     assert all(o["outcome"] == "failed" for o in scripted.batch.outcomes.values())
+
+
+# -- strict xfails across the VM boundary: the guest judges, the host reports its verdict -----
+XFAIL_TESTS = '''
+import pytest
+
+@pytest.mark.xfail(strict=True, reason="paper: +24 %; ours: -11 %")
+def test_still_fails():
+    assert False
+
+@pytest.mark.xfail(strict=True, reason="paper: +24 %; ours: -11 %")
+def test_now_passes():
+    pass
+
+def test_plain():
+    pass
+
+@pytest.mark.skip(reason="no tool here")
+def test_skipped():
+    pass
+'''
+
+
+def test_the_guest_records_an_xfail_as_such_and_a_strict_xpass_as_a_failure(pytester):
+    import json
+    pytester.makepyfile(test_x=XFAIL_TESTS)
+    report = pytester.path / "outcomes.json"
+    pytester.runpytest_inprocess("-p", "harness.testing.pytest_plugin",
+                                 f"--harness-report={report}")
+    got = {k.split("::")[1]: v for k, v in json.loads(report.read_text()).items()}
+    assert got["test_still_fails"] == {"outcome": "xfailed", "reason": "paper: +24 %; ours: -11 %"}
+    assert got["test_now_passes"]["outcome"] == "failed"
+    assert "XPASS(strict)" in got["test_now_passes"]["longrepr"]
+    assert got["test_plain"] == {"outcome": "passed"}
+    assert got["test_skipped"]["outcome"] == "skipped"
+
+
+def test_the_host_reports_the_guests_verdicts_and_judges_no_xfail_again(pytester):
+    pytester.makeconftest('''
+import pytest
+from harness.testing.pytest_plugin import RemoteBatch, RemoteItem
+
+OUTCOMES = {
+    "test_x.py::test_still_fails": {"outcome": "xfailed", "reason": "paper: +24 %; ours: -11 %"},
+    "test_x.py::test_now_passes": {"outcome": "failed",
+                                   "longrepr": "[call] [XPASS(strict)] paper: +24 %; ours: -11 %"},
+    "test_x.py::test_plain": {"outcome": "passed"},
+    "test_x.py::test_skipped": {"outcome": "skipped", "reason": "no tool here"},
+}
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    batch = RemoteBatch.__new__(RemoteBatch)
+    batch.outcomes = OUTCOMES
+    for i, item in enumerate(items):
+        items[i] = RemoteItem.from_parent(item.parent, name=item.name, batch=batch,
+                                          original=item)
+''')
+    pytester.makepyfile(test_x=XFAIL_TESTS)
+    result = pytester.runpytest_inprocess("-rxs")
+    # the strict xfail that passed in the guest stays a failure here, not an expected one
+    result.assert_outcomes(passed=1, failed=1, skipped=1, xfailed=1)
+    result.stdout.fnmatch_lines(["*XPASS(strict)*"])

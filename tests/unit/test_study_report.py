@@ -64,7 +64,6 @@ def test_paper001_rows_read_the_sweep():
 
 
 def test_cwl_report_has_figures_claims_and_both_regimes(tmp_path):
-    pytest.importorskip("matplotlib")
     root = store(tmp_path / "res", "paper001_cwl_sweep", cwl_records())
     out = write_report(root)
     text = out.read_text()
@@ -78,7 +77,6 @@ def test_cwl_report_has_figures_claims_and_both_regimes(tmp_path):
 
 
 def test_paper004_sections(tmp_path):
-    pytest.importorskip("matplotlib")
     acks = [record(i, {"topology.hops": h, "policy.delayed_ack": d}, hops=h,
                    pps=(120.0 if d else 100.0) / h, delayed=d)
             for i, (h, d) in enumerate((h, d) for h in (1, 2, 3, 4, 5) for d in (True, False))]

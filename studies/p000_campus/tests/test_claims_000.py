@@ -20,7 +20,7 @@ import pytest
 
 from harness.analysis import records as A
 from harness.analysis import trends
-from harness.testing.study_runs import run_file, show, stored
+from harness.testing.study_runs import cases, not_reproduced, run_file, show, stored
 from studies.p000_campus import map_analysis as M
 
 pytestmark = [pytest.mark.emulation, pytest.mark.paper]
@@ -58,6 +58,35 @@ def test_throughput_falls_steeply_with_hop_count(tmp_path):
 LAYOUTS = ("000_map", "000_map_seed2", "000_map_seed3")
 CLAIMS = ("window_1hop", "spread_grows", "hop_scaling", "rts_1hop", "rts_3_4hops", "best_on",
           "best_off", "rtt_flip", "rtt_small", "rate_order_1hop", "auto_vs_55")
+#: The claims of 000.4 the three grids do not reproduce (findings.md, "the three layouts
+#: complete"; claims 4 and 10 hold on all three).
+GRID_NOT_REPRODUCED = {
+    "window_1hop": "paper: the window barely matters at 1 hop (spread across windows < 5 %, "
+                   "10-15 % on the longest links); ours: 36-102 % at every rate and RTS/CTS "
+                   "setting on all three layouts (000_map*)",
+    "spread_grows": "paper: the spread across windows grows with the hop count (<= 5, 8-27, "
+                    "34-389, 16-9277 % at 1-4 hops); ours: medians 66-74 % at every hop count "
+                    "on all three layouts (000_map*)",
+    "hop_scaling": "paper: 2 hops carry under half of 1 hop, 3 and 4 hops under a quarter "
+                   "(under 300 / 390 kbit/s); ours: 3 hops carry 0.28-0.30 of 1 hop on the "
+                   "default layout and seed 2, so it holds on seed 3 alone (000_map*)",
+    "rts_3_4hops": "paper: RTS/CTS helps at 3-4 hops, +24 % (3 hops, 5.5), +27 % (4 hops, 5.5), "
+                   "+19 % (4 hops, auto); ours: -10 to -12 %, -15 to -17 %, -20 to -24 % on the "
+                   "three layouts (000_map*)",
+    "best_on": "paper: best window with RTS/CTS on is 1 segment in 8 of 9 cells; ours: 3-5 "
+               "segments in every cell on all three layouts (000_map*)",
+    "best_off": "paper: best window with RTS/CTS off about ceil(1.5 h) (2, 2-3, 4-5, 6 at 1-4 "
+                "hops); ours: 3-5 at 1 hop, 3 at 2, 3-4 at 3, 3-5 at 4 hops, within 1 of it in "
+                "under 8 of 12 cells on every layout (000_map*)",
+    "rtt_flip": "paper: RTS/CTS raises the RTT at 1-2 hops and lowers it at 3-4; ours: at "
+                "3 hops it leaves it or raises it (131/131, 127/131, 114/122 ms off/on) on all "
+                "three layouts (000_map*)",
+    "rtt_small": "paper: RTT under 20 ms at 1-2 hops; ours: 27-33 of 84 averages under 20 ms "
+                 "(median 30-35 ms) on the three layouts (000_map*)",
+    "auto_vs_55": "paper: auto rate beats 5.5 Mbit/s at 1, 2, 4 hops but not at 3; ours: auto "
+                  "ahead at 3 hops too (1179/905, 1003/850, 923/741 kbit/s) on all three "
+                  "layouts (000_map*)",
+}
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +96,7 @@ def verdicts() -> Dict[str, List[M.Verdict]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("key", CLAIMS)
+@pytest.mark.parametrize("key", cases(CLAIMS, GRID_NOT_REPRODUCED))
 def test_full_claim_reproduced_on_two_of_three_layouts(verdicts, key):
     assert_reproduced({name: next(v for v in vs if v.key == key)
                        for name, vs in verdicts.items()})
@@ -80,7 +109,7 @@ def test_full_rtt_at_one_hop_is_the_window_over_the_throughput():
     with the window wherever the throughput does not. Holds if, on every layout, at 1 hop, the
     fixed rates, both RTS/CTS settings and windows 1, 2 and 4, the measured RTT is within 10 %
     of the law's; then at 2 Mbit/s no window of 3 or more in flight stays under 20 ms."""
-    worst = 0.0
+    worst, compared = 0.0, 0
     for name in LAYOUTS:
         grid = M.Grid.of(run_file(name).records)
         for rts in M.RTS:
@@ -90,7 +119,10 @@ def test_full_rtt_at_one_hop_is_the_window_over_the_throughput():
                       + ", ".join(f"window {w} {m:.1f} / {law:.1f} ms"
                                   for w, (m, law) in cells.items()))
                 worst = max([worst] + [abs(m / law - 1) for m, law in cells.values()])
-    print(f"largest departure from the law: {worst:.1%}")
+                compared += len(cells)
+    print(f"largest departure from the law: {worst:.1%} over {compared} cells")
+    # every layout x RTS/CTS setting x rate (2, 5.5 Mbit/s) x window (1, 2, 4) at 1 hop
+    assert compared == len(LAYOUTS) * len(M.RTS) * 2 * 3, f"{compared} cells compared"
     assert worst <= 0.10, f"measured RTT {worst:.0%} from the window over the throughput"
 
 
@@ -157,6 +189,9 @@ def test_full_link_table_predicts_which_paths_fail_at_11_mbits():
 
 
 @pytest.mark.slow
+@not_reproduced("paper: the spread across windows grows with the hop count (<= 5, 8-27, 34-389, "
+                "16-9277 % at 1-4 hops); ours with the sender's limit, every segment ACKed: "
+                "2, 17, 9, 10 % (000_window_quickack*)")
 def test_full_window_sensitivity_grows_with_hop_count_with_the_sender_limit():
     """The reading under test for claim 2 (the spread across windows grows with the hop count):
     the grid's spread, about the same at every hop count, is the receiver window's mechanics
@@ -192,6 +227,24 @@ def test_full_best_window_with_rts_on_stays_small_at_every_rate_with_the_sender_
     print(f"claim 6 at {M.rate_label(rate)}: {value} -> {holds}")
     assert holds, f"claim 6 at {M.rate_label(rate)}: best windows {value} (paper: 1)"
 
+#: The ids of the long-path claims a reading is tested on (``M.long_path_claims``' order).
+LONG = ("claim3", "claim5", "claim6", "claim7")
+#: What the paper says of them (5.5 Mbit/s, 3 and 4 hops).
+PAPER_LONG = {
+    "claim3": "paper: MAP's long paths carry under 300 kbit/s at 3 hops, <= 390 at 4",
+    "claim5": "paper: RTS/CTS helps at 3-4 hops (+24 % at 3, +27 % at 4)",
+    "claim6": "paper: best window with RTS/CTS on about 1 (<= 2) at 3 and 4 hops",
+    "claim7": "paper: best window with RTS/CTS off within 1 of ceil(1.5 h) (5 at 3 hops, 6 at 4)",
+}
+
+
+def long_cases(ours: Mapping[str, str], ids: Any = LONG) -> List[Any]:
+    """``index`` parameters of the long-path claims ``ids`` for a reading's test, those in
+    ``ours`` (the reading's numbers for a claim it does not give) as strict xfails."""
+    return cases(ids, {k: f"{PAPER_LONG[k]}; ours {v}" for k, v in ours.items()},
+                 values=[LONG.index(i) for i in ids])
+
+
 def assert_reproduced(rows: Dict[str, M.Verdict]) -> None:
     """A claim is reproduced when it holds on at least two of the three layouts; prints it
     with its regime and criterion, and our value on each layout."""
@@ -215,7 +268,12 @@ def fading_marks() -> Dict[float, List]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim3": "at 5 / 8 dB fading 921 / 771 kbit/s at 3 hops, 613 / 523 at 4 (000_fading)",
+    "claim5": "at 5 / 8 dB fading -14 / -16 % at 3 hops, -18 / -18 % at 4 (000_fading)",
+    "claim6": "at 5 / 8 dB fading best windows 4 / 4 at 3 hops, 6 / 4 at 4 (000_fading)",
+    "claim7": "at 5 and 8 dB fading best windows 4 at 3 hops and 4 at 4 (000_fading)",
+}))
 def test_full_lossier_hops_explain_the_claim(fading_marks, index):
     """The reading under test: MAP's hops lost more frames per attempt than the default
     layout's. If it explains a claim that fails on the default layout, the claim holds at one
@@ -252,7 +310,12 @@ def test_full_whole_segments_each_acked_explain_claim1():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim3": "with the sender's limit, every segment ACKed: 950 kbit/s at 3 hops, 694 at 4 (000_window_quickack_long)",
+    "claim5": "with the sender's limit, every segment ACKed: -11 % at 3 hops, -16 % at 4 (000_window_quickack_long)",
+    "claim6": "with the sender's limit, every segment ACKed: best windows 4 at 3 hops, 2 at 4 (000_window_quickack_long)",
+    "claim7": "with the sender's limit, every segment ACKed: best windows 1 at 3 hops, 2 at 4 (000_window_quickack_long)",
+}))
 def test_full_whole_segments_each_acked_on_long_paths(index):
     """The same mechanism at 3-4 hops, 5.5 Mbit/s: does a claim that fails on the grid hold?"""
     recs = run_file("000_window_quickack_long").records
@@ -263,6 +326,10 @@ def test_full_whole_segments_each_acked_on_long_paths(index):
 
 # -- slow: claim 12, 11 Mbit/s beside 5.5 Mbit/s on the three layouts ------------------------
 @pytest.mark.slow
+@not_reproduced(
+    "paper (claim 12): at a fixed 11 Mbit/s paths longer than 1 hop carry very little (median"
+    " under half of 5.5 Mbit/s's); ours: 11 Mbit/s carries 1.47-1.60 times 5.5 Mbit/s's "
+    "beyond 1 hop, on none of the three layouts (000_rate11)")
 def test_full_eleven_mbits_is_very_low_beyond_one_hop():
     """Claim 12 (§3, the authors' prior experience): at a fixed 11 Mbit/s the median path
     longer than 1 hop carries less than half of what it carries at 5.5 Mbit/s, on at least two
@@ -296,6 +363,10 @@ def test_full_receivers_worse_at_11_mbits_alone_give_claim_12():
 
 
 @pytest.mark.slow
+@not_reproduced(
+    "paper (claim 11): auto rate ahead of 5.5 Mbit/s at 1, 2, 4 hops, behind at 3; ours with "
+    "receivers 5.5 dB worse at 11 Mbit/s: holds on seed 3 alone (seed 1 ahead at 3 hops, "
+    "1016/939 kbit/s; seed 2 behind at 4, 498/536) (000_auto_eleven_loss)")
 def test_full_the_same_receivers_give_claim_11():
     """The reading under test: the receivers that make claim 12 hold (RUN_LOSS dB worse at
     11 Mbit/s alone) also give claim 11's pattern, auto rate ahead of 5.5 Mbit/s at 1, 2 and 4
@@ -327,7 +398,12 @@ def outside_marks() -> Dict[float, List]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim3": "with a hidden neighbour offering 0.5-6 Mbit/s: 349-947 kbit/s at 3 hops, 251-676 at 4 (000_outside*)",
+    "claim5": "with a hidden neighbour offering 0.5-6 Mbit/s: -7 to -11 % at 3 hops, -9 to -68 % at 4 (000_outside*)",
+    "claim6": "with a hidden neighbour offering 0.5-6 Mbit/s: best window 4 at 3 hops at every load (000_outside*)",
+    "claim7": "with a hidden neighbour offering 0.5-6 Mbit/s: best windows 2-4 at 3 hops, 1-4 at 4 (000_outside*)",
+}))
 def test_full_a_hidden_neighbour_explains_the_claim(outside_marks, index):
     """The reading under test: traffic from outside the testbed, which the path's routers
     cannot hear, broke MAP's long paths' frames. If it explains a claim that fails on the
@@ -347,7 +423,11 @@ def coherence_marks() -> Dict[float, List]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim3": "with fades of 50 / 300 ms coherence: 975 / 922 kbit/s at 3 hops, 670 / 660 at 4 (000_coherence)",
+    "claim5": "with fades of 50 / 300 ms coherence: -12 / -10 % at 3 hops, -16 / -17 % at 4 (000_coherence)",
+    "claim6": "with fades of 50 / 300 ms coherence: best windows 4 at 3 hops, 6 at 4 (000_coherence)",
+}))
 def test_full_bursty_loss_explains_the_claim(coherence_marks, index):
     """The reading under test: MAP's losses came in bursts (a fade lasting many frames), so a
     frame's retries met the same fade. If it explains a claim that fails on the default
@@ -366,7 +446,12 @@ def cck_marks() -> Dict[float, List]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim3": "with the CCK interference weight 16: 1007 kbit/s at 3 hops, 770 at 4 (000_cck_interference)",
+    "claim5": "with the CCK interference weight 16: -9 % at 3 hops, -16 % at 4 (000_cck_interference)",
+    "claim6": "with the CCK interference weight 16: best windows 4 at 3 and 4 hops (000_cck_interference)",
+    "claim7": "with the CCK interference weight 16: best windows 4 at 3 and 4 hops (000_cck_interference)",
+}))
 def test_full_fragile_data_explains_the_claim(cck_marks, index):
     """The reading under test: a hidden sender's frame broke MAP's 5.5 Mbit/s DATA as readily
     as its RTS (a receiver suppressing an overlapping 802.11b frame no better at CCK rates than
@@ -388,7 +473,12 @@ def per_frame_marks() -> Dict[float, List]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim3": "with RTS/CTS chosen per frame: 1071 kbit/s at 3 hops, 808 at 4 (000_per_frame_rts)",
+    "claim5": "with RTS/CTS chosen per frame: -11 % at 3 hops, -18 % at 4 (000_per_frame_rts)",
+    "claim6": "with RTS/CTS chosen per frame: best windows 4 at 3 and 4 hops (000_per_frame_rts)",
+    "claim7": "with RTS/CTS chosen per frame: best windows 4 at 3 and 4 hops (000_per_frame_rts)",
+}))
 def test_full_bare_attempts_with_rts_off_explain_the_claim(per_frame_marks, index):
     """The reading under test: with RTS/CTS off, MAP's madwifi sent every attempt bare, where
     Linux's minstrel puts a frame's fallback attempts behind RTS/CTS whatever the threshold.
@@ -407,6 +497,10 @@ def threshold_records() -> List:
 
 
 @pytest.mark.slow
+@not_reproduced(
+    "paper (claim 4): RTS/CTS costs a 1-hop flow 4 / 12 / 23 % at 2 / 5.5 Mbit/s / auto; ours"
+    " with the TCP ACKs bare: 5 / 11 / 18 %, auto 5.4 points off the paper's "
+    "(000_rts_threshold_1hop)")
 def test_full_acks_bare_give_the_papers_one_hop_costs(threshold_records):
     """The reading under test: MAP's RTS/CTS left its TCP ACKs bare (a driver threshold between
     the two frame lengths), which is why its exchange cost a 1-hop flow 4 / 12 / 23 % at 2 /
@@ -431,6 +525,10 @@ def test_full_acks_bare_give_the_papers_one_hop_costs(threshold_records):
 
 
 @pytest.mark.slow
+@not_reproduced(
+    "paper (claim 4): RTS/CTS costs 23 % at 1 hop at auto rate; ours at a fixed 11 Mbit/s "
+    "with the TCP ACKs bare: 17 %, as our auto rate's 18 % (it sends 99 % of its segments at "
+    "11 Mbit/s) (000_rts_threshold_1hop11)")
 def test_full_acks_bare_at_11_mbits_give_the_papers_auto_cost(threshold_records):
     """The reading under test: claim 4's auto-rate figure (+23 %) is the exchange's cost at
     11 Mbit/s with the ACKs bare, which MAP's rate control held on its 1-hop links and ours
@@ -454,7 +552,12 @@ def threshold_marks(threshold_records) -> Dict[float, List]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim3": "with the TCP ACKs bare (threshold 500 B): 1072 kbit/s at 3 hops, 811 at 4 (000_rts_threshold)",
+    "claim5": "with the TCP ACKs bare (threshold 500 B): -4 % at 3 hops, -13 % at 4 (000_rts_threshold)",
+    "claim6": "with the TCP ACKs bare (threshold 500 B): best windows 4 at 3 and 4 hops (000_rts_threshold)",
+    "claim7": "with the TCP ACKs bare (threshold 500 B): best windows 4 at 3 and 4 hops (000_rts_threshold)",
+}))
 def test_full_acks_bare_explain_the_claim(threshold_marks, index):
     """The reading under test: with the TCP ACKs bare, RTS/CTS keeps its protection of the data
     segments at two thirds of its cost, and pays on the long paths as on MAP. If it explains a
@@ -489,6 +592,10 @@ def test_full_control_frames_at_2_mbits_give_the_papers_one_hop_costs(basic_rate
 
 
 @pytest.mark.slow
+@not_reproduced(
+    "paper (claim 5): RTS/CTS helps at 3-4 hops (+24 %, +27 %, 5.5 Mbit/s); ours with RTS, "
+    "CTS and ACK at 2 Mbit/s: -15 % / -7 % at 3 hops, -19 % / -13 % at 4 (every frame / TCP "
+    "ACKs bare) (000_basic_rates)")
 def test_full_control_frames_at_2_mbits_make_rts_cts_pay_on_long_paths(basic_rates_records):
     """The reading under test: a CTS at 2 Mbit/s decodes farther than a 5.5 Mbit/s one and sets
     the NAV of hidden routers ours does not reach, which is why MAP's RTS/CTS paid on its 3-
@@ -515,7 +622,12 @@ def cck_loss_marks() -> Dict[float, List]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(4), ids=["claim3", "claim5", "claim6", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim3": "with receivers 4.6 dB worse at 5.5 Mbit/s: 791 kbit/s at 3 hops, 460 at 4 (000_cck_loss)",
+    "claim5": "with receivers 4.6 dB worse at 5.5 Mbit/s: -12 % at 3 hops, -15 % at 4 (000_cck_loss)",
+    "claim6": "with receivers 4.6 dB worse at 5.5 Mbit/s: best windows 4 at 3 and 4 hops (000_cck_loss)",
+    "claim7": "with receivers 4.6 dB worse at 5.5 Mbit/s: best windows 4 at 3 and 4 hops (000_cck_loss)",
+}))
 def test_full_receivers_at_the_quoted_cck_snrs_explain_the_claim(cck_loss_marks, index):
     """The reading under test: real 802.11b receivers need about 4.6 dB more SNR at 5.5 Mbit/s
     than the medium's ideal formulas (the SNRs quoted at a BER of 1e-5), so MAP's long paths
@@ -527,6 +639,9 @@ def test_full_receivers_at_the_quoted_cck_snrs_explain_the_claim(cck_loss_marks,
 
 # -- slow: the NAV of an unanswered RTS reset (a test of one reading, not the model) ---------
 @pytest.mark.slow
+@not_reproduced(
+    "paper (claim 5): RTS/CTS helps at 3-4 hops (+24 %, +27 %, 5.5 Mbit/s); ours with the NAV"
+    " of an unanswered RTS reset: -11 % at 3 hops, -19 % at 4 (000_nav_reset)")
 def test_full_the_nav_reset_of_an_unanswered_rts_explains_claim5():
     """The reading under test: on the long paths about a fifth of the RTS frames get no CTS,
     and each still holds its overhearers' NAV for the whole exchange it announced; cards that
@@ -543,7 +658,10 @@ def test_full_the_nav_reset_of_an_unanswered_rts_explains_claim5():
 
 # -- slow: MAP's MAC and TCP together (a test of one reading, not the model) -----------------
 @pytest.mark.slow
-@pytest.mark.parametrize("index", [1, 3], ids=["claim5", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim5": "with madwifi's tries and control rates, 2.6.8's recovery and 50 ms fades: -15 % at 3 and at 4 hops (000_all_facts)",
+    "claim7": "with madwifi's tries and control rates, 2.6.8's recovery and 50 ms fades: best windows 4 at 3 and 4 hops (000_all_facts)",
+}, ids=("claim5", "claim7")))
 def test_full_maps_mac_and_tcp_together_explain_the_claim(index):
     """The reading under test: what each earlier reading changed alone MAP had at once. With
     madwifi's tries (one series of 11, a missing CTS counted against its own limit), its
@@ -563,7 +681,10 @@ def test_full_maps_mac_and_tcp_together_explain_the_claim(index):
 
 # -- slow: host latency before the radio (what it would take; not the model) -----------------
 @pytest.mark.slow
-@pytest.mark.parametrize("index", [1, 3], ids=["claim5", "claim7"])
+@pytest.mark.parametrize("index", long_cases({
+    "claim5": "with every packet held 0.5-2 ms before each radio: -10 to -16 % at 3 hops, -15 to -19 % at 4 (000_tx_delay)",
+    "claim7": "with every packet held 0.5-2 ms before each radio: best windows 4 at 3 and 4 hops at every latency (000_tx_delay)",
+}, ids=("claim5", "claim7")))
 def test_full_host_latency_before_the_radio_gives_the_claim(index):
     """What it would take: a relay that hands a received frame to its radio within
     microseconds, as the emulated ones do, races the hidden sender two hops back from the same
@@ -599,8 +720,18 @@ def near_stall_claims() -> Dict[str, List]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(5), ids=["claim2", "claim3", "claim5", "claim6",
-                                                 "claim7"])
+@pytest.mark.parametrize("index", cases(("claim2", "claim3", "claim5", "claim6", "claim7"), {
+    "claim2": "paper: spreads across windows of 34-389 % at 3 hops, 16-9277 % at 4 (above the "
+              "largest 2-hop spread, 80 %); ours on the slow paths: 63-70 % (000_near_stall)",
+    "claim3": f"{PAPER_LONG['claim3']}; ours on the slow paths: 344 kbit/s at 3 hops, 264 at 4 "
+              "(000_near_stall)",
+    "claim5": f"{PAPER_LONG['claim5']}; ours on the slow paths: -19 % at 3 hops, -17 % at 4 "
+              "(000_near_stall)",
+    "claim6": f"{PAPER_LONG['claim6']}; ours on the slow paths: best windows 6 at 3 hops, 3 at 4 "
+              "(000_near_stall)",
+    "claim7": f"{PAPER_LONG['claim7']}; ours on the slow paths: best windows 4 at 3 and 4 hops "
+              "(000_near_stall)",
+}, values=range(5)))
 def test_full_paths_as_slow_as_maps_show_the_claim(near_stall_claims, index):
     """The reading under test: the paper's 3-4 hop window and RTS/CTS results are what a path
     shows that carries as little as MAP's long paths did (claim 3), whatever made them slow.
@@ -639,6 +770,10 @@ def old_recovery() -> Dict[str, Any]:
 
 
 @pytest.mark.slow
+@not_reproduced(
+    "reading: Linux 2.6.8's recovery costs windows 1-3 more than 4-6 on every lossy path; "
+    "ours: 14-17 % on the two paths losing 2-3 % of their segments, but on the near-stalled "
+    "1-16-29-30 its means are about half of 6.1's at every window group (000_old_recovery)")
 def test_full_old_recovery_costs_small_windows_more(old_recovery):
     """The mechanism the reading rests on: without RACK and the tail loss probe a window of
     fewer than four segments waits for the retransmission timeout after each end-to-end loss,
@@ -654,7 +789,16 @@ def test_full_old_recovery_costs_small_windows_more(old_recovery):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("claim", ["2", "5", "6", "7"])
+@pytest.mark.parametrize("claim", cases(("2", "5", "6", "7"), {
+    "2": "paper: 3-4 hop spreads across windows above the 2-hop ones; ours: fails with 6.1's "
+         "and 2.6.8's recovery on 1-23-16-13-22 (000_old_recovery)",
+    "5": "paper: RTS/CTS helps at 3-4 hops (+24 %, +27 %); ours: -14 to -15 % on the lossy paths "
+         "with 2.6.8's recovery, failing on 4 of them with either (000_old_recovery)",
+    "6": "paper: best window with RTS/CTS on about 1; ours: 4-5 with 2.6.8's recovery, failing "
+         "on 3 lossy paths with either (000_old_recovery)",
+    "7": "paper: best window with RTS/CTS off about ceil(1.5 h); ours: fails with either "
+         "recovery on 1-16-13-29-30 and 1-23-16-13-22 (000_old_recovery)",
+}))
 def test_full_old_recovery_explains_the_claim(old_recovery, claim):
     """The reading under test: the paper's 3-4 hop spreads (claim 2), RTS/CTS gain (claim 5)
     and best windows (claims 6, 7) come from its kernel's loss recovery. It explains a claim if
@@ -698,6 +842,10 @@ def retry_series() -> Dict[str, Dict[str, Any]]:
 
 
 @pytest.mark.slow
+@not_reproduced(
+    "reading: with madwifi's 11 tries in one series RTS/CTS on gains more than off; ours: "
+    "7-33 times fewer frames given up, but RTS/CTS on gains less on every lossy path and "
+    "costs 22-25 % instead of 14-15 % (000_retry_series*)")
 def test_full_retry_series_loses_fewer_frames(retry_series):
     """The mechanism the reading rests on: with 11 tries per frame, and an RTS failure not
     taking one of them, the path's radios give up on fewer frames on every path and RTS/CTS
@@ -716,7 +864,17 @@ def test_full_retry_series_loses_fewer_frames(retry_series):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("claim", ["2", "5", "6", "7"])
+@pytest.mark.parametrize("claim", cases(("2", "5", "6", "7"), {
+    "2": "paper: 3-4 hop spreads across windows above the 2-hop ones; ours with one series of "
+         "11 tries: spreads fall to 55-75 %, under the largest 2-hop spread (80 %), failing on "
+         "7 path runs (000_retry_series*)",
+    "5": "paper: RTS/CTS helps at 3-4 hops (+24 %, +27 %); ours with one series of 11 tries: "
+         "costs 22-25 %, failing on every lossy path (000_retry_series*)",
+    "6": "paper: best window with RTS/CTS on about 1; ours with one series of 11 tries: 3-5, "
+         "failing on 9 path runs (000_retry_series*)",
+    "7": "paper: best window with RTS/CTS off about ceil(1.5 h); ours with one series of 11 "
+         "tries: fails on 4 path runs (000_retry_series*)",
+}))
 def test_full_retry_series_explains_the_claim(retry_series, claim):
     """The reading under test: the paper's 3-4 hop spreads (claim 2), RTS/CTS gain (claim 5)
     and best windows (claims 6, 7) come from the tries MAP's driver gave each frame. It
@@ -743,7 +901,11 @@ def population() -> Dict[Any, Any]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("part", ["half_at_2", "quarter_beyond"])
+@pytest.mark.parametrize("part", cases(("half_at_2", "quarter_beyond"), {
+    "half_at_2": "paper (claim 3): 2 hops carry under half of 1 hop; ours over drawn routes "
+                 "with the quoted receivers: 0.40-0.56 of 1 hop, under half on seed 3 alone "
+                 "(000_population)",
+}))
 def test_full_the_campus_routes_with_quoted_receivers_explain_claim3(population, part):
     """The reading under test: claim 3 is what the routes a campus's ETX routing gives show at
     each hop count (the paper's named long paths being survivors among them), with receivers

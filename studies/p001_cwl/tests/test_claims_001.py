@@ -115,6 +115,7 @@ def test_adaptive_and_fixed_limits_side_by_side_each_hold_their_limit(tmp_path):
     series = paper001.side_by_side(rs.ok)
     show(series[7], WHAT, "policy", {**REGIME, "hops": 7})
     assert sorted(series[7], key=str) == sorted([paper001.ADAPTIVE_KEY, 3, 5], key=str)
+    assert len(rs.ok) == 3, f"{len(rs.ok)} finished runs: one per policy case expected"
     for rec in rs.ok:
         adaptive = rec["params"]["policy"].get("adaptive_window") is True
         name = "adaptive_window" if adaptive else "cwnd_clamp"

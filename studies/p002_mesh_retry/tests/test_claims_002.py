@@ -30,7 +30,7 @@ import pytest
 from harness.analysis import records as A
 from harness.analysis import trends
 from harness.medium.pcap import frame_tries, read_attempts
-from harness.testing.study_runs import run_file, show, stored
+from harness.testing.study_runs import cases, not_reproduced, run_file, show, stored
 from policies import frame_travel as ft
 from studies.p002_mesh_retry import mesh_claims as C
 from studies.p002_mesh_retry import paper as P
@@ -43,7 +43,12 @@ WHAT = "throughput (Mbit/s)"
 
 
 def radios(rec: Mapping[str, Any]) -> Dict[str, Dict[str, Any]]:
-    return rec["medium"]["summary"]["radios"]
+    """The medium's counters of the run's radios: one per node of the chain (hops + 1), so a
+    check that loops over them cannot pass on none."""
+    got = rec["medium"]["summary"]["radios"]
+    hops = rec["params"]["topology"]["hops"]
+    assert len(got) == hops + 1, f"{rec['run_id']}: {len(got)} radios counted on {hops} hops"
+    return got
 
 
 def check_limit_enforced(records: List[Mapping[str, Any]]) -> None:
@@ -114,6 +119,7 @@ def check_eq5(rec: Mapping[str, Any]) -> None:
     history = policy["history"]
     assert len(history) >= 2, f"evaluated {len(history)} time(s)"
     for step in history:
+        assert set(step["nodes"]) == set(radios(rec)), (step["t"], sorted(step["nodes"]))
         for node, d in step["nodes"].items():
             want = ft.retry_limit_for(d["diameter_metric"], d["diameter_hops"], case)
             print(f"t={step['t']} {node}: diameter {d['diameter_metric']:.0f} over "
@@ -160,7 +166,15 @@ SWEEPS = ["002_retry_sweep_reduced", "002_retry_sweep"]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", SWEEPS)
+@pytest.mark.parametrize("name", cases(SWEEPS, {
+    "002_retry_sweep_reduced": "paper (claim 1): every module peaks at R = 5-9, both ends below; "
+                               "ours: 7 of 12 curves peak outside 5-9 (at 16 or 31) and of the "
+                               "5 inside only one peak stands out of its runs' spread "
+                               "(margins 0.1-1.4 % against 0.6-1.8 %)",
+    "002_retry_sweep": "paper (claim 1): every module peaks at R = 5-9, both ends below; ours "
+                       "over 840 runs: a rise to a plateau holding R = 31 on all 12 curves, no "
+                       "peak resolved (margins 0.0-0.6 % against runs 1.8-4.4 % apart)",
+}))
 def test_full_every_module_peaks_inside_5_to_9_with_both_ends_below(name):
     rs = run_file(name, outcome=P.no_path)
     check_limit_enforced(rs.ok)
@@ -185,7 +199,9 @@ def test_full_every_module_peaks_inside_5_to_9_with_both_ends_below(name):
 def test_full_limit_1_below_7_and_5_hops_below_3(name):
     rs = run_file(name, outcome=P.no_path)
     for hops in (3, 5):
-        for module, s in P.curves(rs.ok, hops).items():
+        curves = P.curves(rs.ok, hops)
+        assert sorted(curves) == sorted(P.MODULES), f"{hops} hops: curves of {sorted(curves)}"
+        for module, s in curves.items():
             if 1 not in s:      # every run at R = 1 found no path: no flow, below R = 7
                 print(f"{hops} hops {module}: R = 1 carried no flow (HWMP found no path)")
                 continue
@@ -201,7 +217,15 @@ def test_full_limit_1_below_7_and_5_hops_below_3(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", SWEEPS)
+@pytest.mark.parametrize("name", cases(SWEEPS, {
+    "002_retry_sweep_reduced": "paper (claim 3): the curve turns down beyond a peak at R <= 7 "
+                               "at 5 hops, R <= 9 at 3 hops; ours over the reduced sweep: 9 of "
+                               "12 curves peak at R = 9-31 or hold R = 31 within the peak's runs' "
+                               "spread (R = 31 at most 1.5 % below the peak)",
+    "002_retry_sweep": "paper (claim 3): the curve turns down beyond a peak at R <= 7 at 5 hops, "
+                       "R <= 9 at 3 hops; ours over 840 runs: no curve of the 12 does, R = 31 "
+                       "0.0-1.6 % below the peak, within its runs' spread (a plateau)",
+}))
 def test_full_the_decline_starts_earlier_on_the_longer_path(name):
     """Claim 3: at 5 hops every module's curve turns down beyond a peak at R <= 7, at 3 hops
     beyond a peak at R <= 9; turning down: the largest limit lies outside the peak's own runs'
@@ -219,7 +243,12 @@ def test_full_the_decline_starts_earlier_on_the_longer_path(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", SWEEPS)
+@pytest.mark.parametrize("name", cases(SWEEPS, {
+    "002_retry_sweep_reduced": "paper (claim 4): every module's curve has one shape; ours over "
+                               "the reduced sweep (2 x 30 s): at 3 hops 5 modules rise to a "
+                               "plateau, illinois peaks then declines (its two runs at R = 31 "
+                               "below its peak's); the full sweep's 12 curves share one shape",
+}))
 def test_full_every_module_has_the_same_shape(name):
     """Claim 4: at each path length the six modules' curves share one shape, a peak with a
     decline beyond it or a rise to a plateau that holds the largest limit
@@ -247,7 +276,8 @@ def test_full_where_retry_series_end(name):
         for r in radios(rec).values():
             for k, n in enumerate(r["tries"]):
                 tries[k] += n
-        share = sum(tries[5:]) / max(1, sum(tries))
+        assert sum(tries), f"{rec['run_id']}: the medium counted no unicast frame"
+        share = sum(tries[5:]) / sum(tries)
         print(f"{rec['run_id']} {rec['point']}: {share:.3%} of frames used more than 5 "
               f"transmissions")
         assert share < 0.01, (rec["point"], tries)
@@ -257,20 +287,24 @@ def test_full_where_retry_series_end(name):
 @pytest.mark.parametrize("name", ["002_airtime_retry_reduced", "002_airtime_retry"])
 def test_full_eq5_policy_holds_its_limits(name):
     rs = run_file(name, outcome=P.no_path)
+    assert rs.ok, f"{name}: no finished run: the policy's limits were not checked"
     for rec in rs.ok:
         policy = rec["policies"]["airtime_retry"]
         case = ft.case(policy["value"])
-        for step in policy["history"]:
-            for d in step["nodes"].values():
-                if d["limit"] is not None:
-                    assert d["limit"] == ft.retry_limit_for(d["diameter_metric"],
-                                                            d["diameter_hops"], case)
+        decided = [d for step in policy["history"] for d in step["nodes"].values()
+                   if d["limit"] is not None]
+        assert decided, f"{rec['run_id']}: the policy decided no limit"
+        for d in decided:
+            assert d["limit"] == ft.retry_limit_for(d["diameter_metric"], d["diameter_hops"], case)
         assert all(r["retry_short"] == policy["limits"][n] for n, r in radios(rec).items())
     assert A.collect(rs.ok, "topology.hops", P.throughput_mbps)
 
 
 # -- slow: tests of readings (not the model) ---------------------------------------------------
 @pytest.mark.slow
+@not_reproduced("paper: throughput peaks at R = 5-9 and declines beyond; ours at 5 hops with 0.3 "
+                "loss per PPDU and one retry series: 0.49, 0.80, 0.41, 0.17 Mbit/s at R = 3-9, "
+                "no flow at 16, 1.47 at R = 31, the argmax (002_lossy_hops)")
 def test_full_lossy_hops_bring_the_papers_decline():
     """The reading under test: the paper's decline beyond the peak needs frames that use long
     retry series, which our one-room channel does not give. With every hop losing about half
@@ -288,7 +322,17 @@ def test_full_lossy_hops_bring_the_papers_decline():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("snr", [20.0, 25.0, 30.0, 35.0])
+@pytest.mark.parametrize("snr", cases(("20.0", "25.0", "30.0", "35.0"), {
+    "20.0": "paper: a peak at R = 5-9 with a decline beyond; ours on 20 dB hops with 160 ms fades: "
+          "the path collapses at every limit (0.19 Mbit/s at best, R = 31) (002_bursty_hops)",
+    "25.0": "paper: a peak at R = 5-9 with a decline beyond; ours on 25 dB hops with 160 ms fades: "
+          "a rise to R = 31 (0.01-0.26 Mbit/s at R = 3-9, 1.23 at 16, 1.88 at 31) "
+          "(002_bursty_hops)",
+    "30.0": "paper: a peak at R = 5-9 with a decline beyond; ours on 30 dB hops with 160 ms fades: "
+          "argmax R = 16 (3.71 Mbit/s), R = 31 3.67, R = 9 2.16 (002_bursty_hops)",
+    "35.0": "paper: a peak at R = 5-9 with a decline beyond; ours on 35 dB hops with 160 ms fades: "
+          "argmax R = 16 (4.19 Mbit/s), R = 31 4.11, R = 9 4.02 (002_bursty_hops)",
+}, values=(20.0, 25.0, 30.0, 35.0)))
 def test_full_fades_in_bursts_bring_the_papers_decline(snr):
     """The reading under test: the paper's decline beyond the peak needs losses in bursts. With
     every hop's mean SNR 0-14 dB above what 54 Mbit/s needs and Rayleigh fades drifting with
@@ -337,7 +381,14 @@ def test_full_a_trickle_to_the_far_end_frees_the_stalls():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("hops", [3, 5])
+@pytest.mark.parametrize("hops", cases(("3", "5"), {
+    "3": "paper: a peak at R = 5-9, both ends below, out of the runs' noise; ours at 3 hops on "
+         "3.12's link-failure average: flat from R = 3 (7.16-7.23 Mbit/s), best mean 0.3 % over "
+         "the next with runs 2.0 % apart, not resolved (002_fail_avg)",
+    "5": "paper: a peak at R = 5-9, both ends below; ours at 5 hops on 3.12's link-failure "
+         "average: the peak at R = 3 (4.37 Mbit/s against 4.09-4.15 at R = 5-31) "
+         "(002_fail_avg)",
+}, values=(3, 5)))
 def test_full_linux_312s_link_failure_average_brings_the_papers_shape(hops):
     """The reading under test: our curves' shape is Linux 6.1's, which breaks a mesh peer link
     (and every path through it) on one frame dropped at the retry limit after a clean run of
@@ -362,7 +413,11 @@ def test_full_linux_312s_link_failure_average_brings_the_papers_shape(hops):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module", [m for m in P.MODULES if m != "cubic"])
+@pytest.mark.parametrize("module", cases([m for m in P.MODULES if m != "cubic"], {
+    "vegas": "reading: on 3.12's link-failure average every module peaks at 5 hops at R <= 7 "
+             "with both ends below; ours: Vegas holds its own window at 5 segments, its curve "
+             "is flat from R = 3 (4.62-4.72 Mbit/s), argmax R = 31 (002_fail_avg_modules)",
+}))
 def test_full_every_module_declines_at_5_hops_on_312s_average(module):
     """The reading under test, over the sweep's other modules: 002_fail_avg gave cubic at 5 hops
     the paper's decline beyond an early peak (R = 3) on mac80211 rebuilt with 3.12's
@@ -388,7 +443,14 @@ def test_full_every_module_declines_at_5_hops_on_312s_average(module):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("snr", [30.0, 35.0])
+@pytest.mark.parametrize("snr", cases(("30.0", "35.0"), {
+    "30.0": "paper: a peak at R = 5-9, both ends below; ours on 30 dB fading hops with 3.12's "
+          "link-failure average: a rise to R = 31 (3.10-3.27 Mbit/s at R = 7-9, 3.69 at 31) "
+          "(002_fail_avg_bursty)",
+    "35.0": "paper: a peak at R = 5-9 out of the runs' noise; ours on 35 dB fading hops with "
+          "3.12's link-failure average: a plateau R = 5-16, top R = 9 (4.21 Mbit/s) 1.2 % over "
+          "R = 16 with runs 2.5 % apart, not resolved (002_fail_avg_bursty)",
+}, values=(30.0, 35.0)))
 def test_full_fades_with_linux_312s_average_bring_the_papers_shape(snr):
     """The reading under test: on the edited mac80211 the 5-hop peak sits at R = 3 because in
     one room only limits 1-3 drop frames; the paper's peak at 5-9 would need a channel that

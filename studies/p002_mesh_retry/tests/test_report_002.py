@@ -133,7 +133,6 @@ def test_metric_checks_read_the_path_check_of_a_record():
 
 
 def test_report_section_draws_both_figures_and_fills_the_table(tmp_path):
-    pytest.importorskip("matplotlib")
     root = store(tmp_path / "res", "paper002_retry_sweep", sweep_records())
     text = section(load_results(root), root / "report.md")
     assert "Paper 002: comparison with the paper" in text
@@ -152,7 +151,6 @@ def test_pages_close_with_paper_002s_own_out_of_scope_note(tmp_path):
 
 
 def test_fig2_panels_are_the_three_cases(tmp_path):
-    pytest.importorskip("matplotlib")
     assert P.fig2(tmp_path / "f.png").stat().st_size > 1000
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from harness.analysis import records as A
 from harness.analysis import trends
-from harness.testing.study_runs import run_file, show
+from harness.testing.study_runs import cases, not_reproduced, run_file, show
 from studies.p004_optimal_cwnd import paper as paper004
 
 pytestmark = [pytest.mark.emulation, pytest.mark.paper]
@@ -38,7 +38,9 @@ def check_delayed_ack_wins(records) -> None:
 
 
 def check_per_flow_falls(records) -> None:
-    for delayed, s in paper004.flows_per_flow(records).items():
+    lines = paper004.flows_per_flow(records)
+    assert lines, "no ACK scheme with two flow counts: nothing to compare"
+    for delayed, s in lines.items():
         regime = {**REGIME, "acks": "delayed" if delayed else "quickack"}
         show(s, "goodput per flow (kbit/s)", "flows", regime)
         trends.assert_decreasing(s, strict=True, what="goodput per flow (kbit/s)",
@@ -93,7 +95,14 @@ def test_quick_optimal_window_runs(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("hops", [7, 10])
+@pytest.mark.parametrize("hops", cases(("7", "10"), {
+    "7": "paper: the best window limit at 7 hops lies in n/3..n/2 (3); ours: goodput creeps up "
+         "to the largest limits, best 10 (632 kbit/s; limit 3: 539), no loss beyond n/2 "
+         "(004_optimal_window)",
+    "10": "paper: the best window limit at 10 hops lies in n/3..n/2 (3-4); ours: goodput creeps "
+          "up to the largest limits, best 12 (511 kbit/s; limit 4: 439), no loss beyond n/2 "
+          "(004_optimal_window)",
+}, values=(7, 10)))
 def test_full_best_window_in_n_over_3_to_n_over_2(hops):
     rs = run_file("004_optimal_window")
     s = A.collect(rs.records, "policy.cwnd_clamp", A.throughput_kbps,
@@ -105,6 +114,9 @@ def test_full_best_window_in_n_over_3_to_n_over_2(hops):
 
 
 @pytest.mark.slow
+@not_reproduced("paper: TCP-DA beats one ACK per segment at every hop count; ours: ahead at 12 "
+                "of 15 (+12 % on average), behind at 9 (-4.2 %), 10 (-14.3 %) and 15 hops "
+                "(-5.4 %), inside the 3 runs' 95 % intervals (004_ack_hops)")
 def test_full_delayed_ack_beats_ack_per_segment_at_every_hop_count():
     check_delayed_ack_wins(run_file("004_ack_hops").records)
 
