@@ -13,6 +13,7 @@ from typing import Dict, List
 import pytest
 
 from harness.errors import HarnessError
+from harness.medium.mobility import traces
 from harness.medium.mobility.models import MODELS, check, generate
 from harness.medium.mobility.trajectory import Area, Trajectory, Waypoint, build, node_random
 from harness.medium.mobility.walks import bounce, constant_velocity, gauss_markov, random_walk
@@ -327,27 +328,142 @@ def test_constant_velocity_reflects_or_stops_at_the_border():
     assert still.waypoints == (Waypoint(0, 95, 10, 0), Waypoint(10, 95, 10, 0))
 
 
+# -- ns-2 traces ---------------------------------------------------------------------------
+NS2 = """\
+# nodes: 3, pause: 2.00, max speed: 5.00, max x: 100.00, max y: 50.00
+$node_(0) set X_ 10.0
+$node_(0) set Y_ 10.0
+$node_(0) set Z_ 1.5
+$node_(1) set X_ 50.0
+$node_(1) set Y_ 40.0
+$node_(1) set Z_ 0.000000000000
+$node_(2) set X_ 1
+$node_(2) set Y_ 2
+$god_ set-dist 0 1 2
+$ns_ at 2.0 "$node_(0) setdest 40.0 50.0 5.0"
+$ns_ at 6.0 "$node_(0) setdest 10.0 50.0 2.0"
+$ns_ at 1.0 "$node_(1) setdest 90.0 10.0 10.0"
+$ns_ at 30.0 "$god_ set-dist 0 1 1"
+$ns_ at 10.0 "$node_(1) setdest 90.0 40.0 1.5e1"
+"""
+
+
+def test_ns2_setdest_with_an_interrupted_leg_and_a_wait():
+    trajs = traces.parse_ns2(NS2)
+    assert list(trajs) == ["sta1", "sta2", "sta3"]
+    # node 0: leaves (10, 10) at 2 s for (40, 50), 50 m at 5 m/s; at 6 s, 20 m along (x 22,
+    # y 26), it turns to (10, 50): 26.83 m at 2 m/s
+    assert trajs["sta1"].waypoints == (
+        Waypoint(0, 10, 10, 1.5), Waypoint(2, 10, 10, 1.5), Waypoint(6, 22, 26, 1.5),
+        Waypoint(6 + math.hypot(12, 24) / 2, 10, 50, 1.5))
+    assert trajs["sta1"].position_at(4) == (16, 18, 1.5)
+    # node 1: 50 m at 10 m/s arrives at 6 s, waits until 10 s, then 30 m at 15 m/s
+    assert trajs["sta2"].waypoints == (
+        Waypoint(0, 50, 40, 0), Waypoint(1, 50, 40, 0), Waypoint(6, 90, 10, 0),
+        Waypoint(10, 90, 10, 0), Waypoint(12, 90, 40, 0))
+    assert trajs["sta3"].waypoints == (Waypoint(0, 1, 2, 0),)
+
+
+def test_ns2_names_from_a_mapping_and_commands_in_time_order(tmp_path):
+    text = ('$node_(7) set X_ 0\n$node_(7) set Y_ 0\n'
+            '$ns_ at 5 "$node_(7) setdest 0 10 1"\n$ns_ at 1 "$node_(7) setdest 10 0 1"\n'
+            '$ns_ at 5 "$node_(7) setdest 0 0 0"\n')
+    path = tmp_path / "scen.ns2"
+    path.write_text(text)
+    traj = traces.read_ns2(path, {7: "car"})["car"]
+    # 1 s: east; 5 s: north from (4, 0), then at once (same time, later line) speed 0: stop
+    assert traj.waypoints == (Waypoint(0, 0, 0, 0), Waypoint(1, 0, 0, 0), Waypoint(5, 4, 0, 0))
+
+
+@pytest.mark.parametrize("text,words", [
+    ('$node_(0) set X_ 1\n$node_(0) set Y_ 1\n$ns_ at 1.0 "$node_(0) setdest 1 2"\n',
+     'line 3: cannot parse \'$ns_ at 1.0 "$node_(0) setdest 1 2"\'; expected one of '
+     '`$node_(i) set X_|Y_|Z_ <m>`, `$ns_ at <s> "$node_(i) setdest <x> <y> <m/s>"`'),
+    ('\n# ok\n$node_(0) set W_ 1\n', "line 3: cannot parse"),
+    ('$node_(0) set X_ abc\n', "line 1: cannot parse"),
+    ('$node_(0) set X_ 1\n$ns_ at 1 "$node_(0) setdest 5 5 2"\n',
+     "line 1: node 0 has no initial position"),
+    ('$node_(0) set X_ 1\n$node_(0) set Y_ 1\n$ns_ at 1 "$node_(0) setdest 5 5 -2"\n',
+     "line 3: speed -2 m/s is negative; expected a number >= 0"),
+])
+def test_ns2_lines_that_do_not_parse_name_the_file_and_line(tmp_path, text, words):
+    path = tmp_path / "bad.ns2"
+    path.write_text(text)
+    with pytest.raises(HarnessError) as err:
+        traces.read_ns2(path)
+    assert str(err.value).startswith(f"{path}, line ") and words in str(err.value)
+
+
+def test_ns2_node_without_a_name_in_the_mapping():
+    with pytest.raises(HarnessError, match=r"scen, line 3: node 2 has no name; the mapping "
+                                           r"names nodes 0, 1"):
+        traces.parse_ns2("$node_(0) set X_ 1\n\n$node_(2) set X_ 1\n", "scen",
+                         {0: "a", 1: "b"})
+
+
+# -- CSV -----------------------------------------------------------------------------------
+def test_csv_round_trip_gives_the_same_trajectories(tmp_path):
+    trajs = random_waypoint(NODES, AREA_3D, 120, 4, min_speed=0.3, max_speed=7, pause=1.5)
+    trajs.update(gauss_markov(["gm,1"], AREA_3D, 50, 4, alpha=0.3, mean_speed=2, speed_sd=1,
+                              direction_sd=90, time_step=0.1))   # a name that needs quoting
+    path = tmp_path / "moves.csv"
+    traces.write_csv(trajs, path)
+    back = traces.read_csv(path)
+    assert back == trajs and list(back) == list(trajs)
+    assert traces.format_csv(back) == path.read_text()
+    replayed = generate("csv", {"file": str(path)}, list(trajs), AREA_3D, 120, 0)
+    assert replayed == trajs
+
+
+def test_csv_without_z_interleaved_and_commented():
+    text = "# moves\ntime, node, x, y\n0,a,0,0\n0,b,5,5\n\n10,a,10,0\n"
+    trajs = traces.parse_csv(text)
+    assert trajs["a"].position_at(5) == (5, 0, 0)
+    assert trajs["b"].waypoints == (Waypoint(0, 5, 5, 0),)
+
+
+@pytest.mark.parametrize("text,words", [
+    ("t,node,x,y\n", "f.csv, line 1: header 't,node,x,y' is not allowed; expected "
+                     "time,node,x,y or time,node,x,y,z"),
+    ("# nothing\n", "f.csv: no header; expected time,node,x,y or time,node,x,y,z"),
+    ("time,node,x,y\n0,a,1\n", "f.csv, line 2: 3 fields; expected 4 (time,node,x,y)"),
+    ("time,node,x,y\n0,a,1,nan\n", "f.csv, line 2: y 'nan' is not a number"),
+    ("time,node,x,y,z\n5,a,1,1,1\n0,b,1,1,1\n4,a,1,1,1\n",
+     "f.csv, line 4: time 4 s of a is before its previous row's 5 s; a node's rows must be in "
+     "time order"),
+    ("time,node,x,y\n-1,a,1,1\n", "f.csv, line 2: time -1 s is negative"),
+])
+def test_csv_errors_name_the_file_and_line(text, words):
+    with pytest.raises(HarnessError) as err:
+        traces.parse_csv(text, "f.csv")
+    assert words in str(err.value)
+
+
 # -- the table and its checks --------------------------------------------------------------
 def test_the_table_declares_every_model_with_documented_parameters():
     assert set(MODELS) == {"random_waypoint", "random_walk", "gauss_markov",
-                           "constant_velocity"}
+                           "constant_velocity", "ns2", "csv"}
     for name, model in MODELS.items():
         assert model.name == name and model.doc
         assert all(isinstance(p, ParamSpec) and p.doc for p in model.params)
         assert len({p.name for p in model.params}) == len(model.params)
 
 
-def test_every_model_runs_from_its_declared_defaults_plus_the_required_keys():
+def test_every_model_runs_from_its_declared_defaults_plus_the_required_keys(tmp_path):
+    traces.write_csv(random_waypoint(["sta1"], AREA, 5, 0, min_speed=1, max_speed=2),
+                     tmp_path / "t.csv")
+    (tmp_path / "t.ns2").write_text("$node_(0) set X_ 1\n$node_(0) set Y_ 1\n")
     required = {"random_waypoint": {"min_speed": 1, "max_speed": 2},
                 "random_walk": {"min_speed": 1, "max_speed": 2, "interval": 1},
-                "gauss_markov": {"alpha": 0.5, "mean_speed": 1}, "constant_velocity": {}}
+                "gauss_markov": {"alpha": 0.5, "mean_speed": 1}, "constant_velocity": {},
+                "ns2": {"file": str(tmp_path / "t.ns2")}, "csv": {"file": str(tmp_path / "t.csv")}}
     for name in MODELS:
         assert list(generate(name, required[name], ["sta1"], AREA, 5, 0)) == ["sta1"]
 
 
 @pytest.mark.parametrize("model,params,words", [
     ("levy_walk", {}, "mobility.model: levy_walk (str) is not allowed; expected one of "
-                      "random_waypoint, random_walk, gauss_markov, constant_velocity"),
+                      "random_waypoint, random_walk, gauss_markov, constant_velocity, ns2, csv"),
     ("random_waypoint", {"min_speed": 1, "max_speed": 2, "interval": 3},
      "mobility.interval: unknown for model random_waypoint; allowed min_speed, max_speed, pause"),
     ("random_waypoint", {"max_speed": 2},
@@ -392,6 +508,8 @@ def test_every_model_runs_from_its_declared_defaults_plus_the_required_keys():
      "mobility.start[0].y is required: a number (m)"),
     ("constant_velocity", {"start": [{"node": "sta1", "x": 1, "y": 1, "w": 1}]},
      "mobility.start[0].w: unknown key; allowed node, x, y, z"),
+    ("ns2", {}, "mobility.file is required by model ns2: a string"),
+    ("ns2", {"file": "/nonexistent/scen.ns2"}, "mobility.file: cannot read /nonexistent/scen"),
 ])
 def test_bad_input_is_refused_with_the_key_and_what_is_allowed(model, params, words):
     with pytest.raises(HarnessError) as err:
@@ -427,3 +545,31 @@ def test_a_bad_run_is_refused(duration, seed, nodes, words):
         generate("random_walk", {"min_speed": 1, "max_speed": 2, "interval": 1}, nodes, AREA,
                  duration, seed)
     assert words in str(err.value)
+
+
+def test_a_trace_must_move_the_nodes_and_keep_them_inside(tmp_path):
+    path = tmp_path / "far.csv"
+    path.write_text("time,node,x,y\n0,sta1,1,1\n10,sta1,150,1\n0,sta2,1,1\n")
+    with pytest.raises(HarnessError) as err:
+        generate("csv", {"file": str(path)}, ["sta1", "sta2"], AREA, 10, 0)
+    assert str(err.value) == (f"{path}: node sta1 is at (150, 1, 0) at t=10 s, outside the area "
+                              "(x [0, 100], y [0, 50], z [0, 0]); expected every position "
+                              "inside it")
+    with pytest.raises(HarnessError, match=r"far.csv has no node sta3; expected the nodes "
+                                           r"sta1, sta2, sta3"):
+        generate("csv", {"file": str(path)}, ["sta1", "sta2", "sta3"], Area(0, 200, 0, 9), 10, 0)
+    with pytest.raises(HarnessError, match=r"far.csv moves sta2, not among the nodes; "
+                                           r"expected the nodes sta1"):
+        generate("csv", {"file": str(path)}, ["sta1"], Area(0, 200, 0, 9), 10, 0)
+
+
+def test_ns2_ids_map_names_and_must_be_distinct(tmp_path):
+    path = tmp_path / "s.ns2"
+    path.write_text(NS2)
+    area = Area(0, 100, 0, 50, 0, 2)
+    ids = {"ap": 2, "car": 0, "bus": 1}
+    trajs = generate("ns2", {"file": str(path), "ids": ids}, ["car", "bus", "ap"], area, 10, 0)
+    assert trajs["car"] == Trajectory("car", traces.parse_ns2(NS2)["sta1"].waypoints)
+    with pytest.raises(HarnessError, match=r"mobility.ids.car: id 0 is also bus's; expected "
+                                           r"one id per node"):
+        generate("ns2", {"file": str(path), "ids": {"car": 0, "bus": 0}}, ["car"], area, 10, 0)

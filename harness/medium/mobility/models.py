@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any, Dict, Mapping, Sequence, Tuple
 
 from harness.errors import HarnessError
-from harness.medium.mobility import walks, waypoint
+from harness.medium.mobility import traces, walks, waypoint
 from harness.medium.mobility.declare import KEY, Model
 from harness.medium.mobility.trajectory import Area, Trajectory
 from harness.params import ParamSpec
 
 MODELS: Dict[str, Model] = {m.name: m for m in (
-    waypoint.MODEL, walks.RANDOM_WALK, walks.GAUSS_MARKOV, walks.CONSTANT_VELOCITY)}
+    waypoint.MODEL, walks.RANDOM_WALK, walks.GAUSS_MARKOV, walks.CONSTANT_VELOCITY,
+    traces.NS2, traces.CSV)}
 
 #: ``mobility: {model: NAME, ...}``
 MODEL = ParamSpec("model", "choice", "the mobility model", choices=tuple(MODELS), required=True)
@@ -37,6 +38,6 @@ def check(mobility: Mapping[str, Any], area: Area) -> Tuple[Model, Dict[str, Any
 def generate(model: str, params: Mapping[str, Any], nodes: Sequence[str], area: Area,
              duration: float, seed: int) -> Dict[str, Trajectory]:
     """Trajectories of ``nodes`` by the model named ``model``: checked by its declaration
-    (errors name ``mobility.<key>``), over [0, duration]."""
+    (errors name ``mobility.<key>``), over [0, duration] (traces: as the file has them)."""
     name = MODEL.validate(model, f"{KEY}.model")
     return MODELS[name](nodes, area, duration, seed, params)
