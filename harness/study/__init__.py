@@ -1,7 +1,7 @@
 """Studies: what a reproduction of a paper needs from the harness, and where studies are found.
 
 A study is a package of the top-level ``studies`` folder (``studies/p001_cwl/``), found by
-looking there: the harness never imports a study by name. Its ``__init__`` provides
+looking there: the harness never imports a study by name. Its module ``paper`` provides
 ``PAPER`` (a ``claims.Paper``: the key, e.g. ``"001"``, and the claim table), ``rows(records)``
 (the claim rows our records fill), ``why_differ()``, ``ROWS_FROM`` (the experiment-name prefixes
 the study page's rows are computed from; optionally ``ROWS_READ_FAILED``, those of them whose
@@ -20,6 +20,7 @@ May import: ``harness.errors``, ``harness.paths``, ``harness.experiment``, ``har
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import pkgutil
 import sys
@@ -39,6 +40,8 @@ __all__ = ["page_records", "study_folder", "study_keys", "study_module", "study_
 
 #: The top-level packages whose subpackages are studies.
 DEFAULT_PACKAGES = "studies"
+#: The module of a study that holds what the harness reads (``studies/p001_cwl/paper.py``).
+INTERFACE = "paper"
 
 
 def _import_top(top: str) -> Optional[ModuleType]:
@@ -67,7 +70,9 @@ def _studies(packages: str) -> Dict[str, str]:
         for info in pkgutil.iter_modules(getattr(root, "__path__", [])):
             if not info.ispkg:
                 continue
-            name = f"{top}.{info.name}"
+            name = f"{top}.{info.name}.{INTERFACE}"
+            if importlib.util.find_spec(name) is None:
+                continue
             paper = getattr(importlib.import_module(name), "PAPER", None)
             if paper is None:
                 continue
@@ -79,7 +84,7 @@ def _studies(packages: str) -> Dict[str, str]:
 
 
 def studies() -> Dict[str, str]:
-    """Study key -> module name (``{"001": "studies.p001_cwl", ...}``)."""
+    """Study key -> its module (``{"001": "studies.p001_cwl.paper", ...}``)."""
     return _studies(os.environ.get("HARNESS_STUDIES", DEFAULT_PACKAGES))
 
 

@@ -1,18 +1,5 @@
 """Paper 002 (Rethfeldt et al.): congestion and flow control against the ARQ retry limit in
 an IEEE 802.11s mesh.
 
-A study of the harness (``harness.study``): ``paper`` holds the claims and the report sections,
-``experiments/`` the experiment files, ``tests/`` the claim tests, ``records/`` the committed
-run records, ``report.md`` the study's page. README.md says what the paper claims, what we find
-and how to rerun it. Imports the harness only; nothing in the harness imports this package.
+The study's README.md says what is where; ``paper`` is what the harness reads (harness.study).
 """
-from studies.p002_mesh_retry.paper import (  # noqa: F401  (the study's interface, harness.study)
-    OUT_OF_SCOPE,
-    PAGE_FROM,
-    PAPER,
-    ROWS_FROM,
-    page_sections,
-    report_section,
-    rows,
-    why_differ,
-)

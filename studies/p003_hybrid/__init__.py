@@ -1,16 +1,4 @@
 """Paper 003 (Kotsiolis, Antonopoulos, Koubias): TCP algorithms on a hybrid wired/wireless LAN.
 
-A study of the harness (``harness.study``): ``paper`` holds the claims and the report sections,
-``experiments/`` the experiment files, ``tests/`` the claim tests, ``records/`` the committed
-run records, ``report.md`` the study's page. README.md says what the paper claims, what we find
-and how to rerun it. Imports the harness only; nothing in the harness imports this package.
+The study's README.md says what is where; ``paper`` is what the harness reads (harness.study).
 """
-from studies.p003_hybrid.paper import (  # noqa: F401  (the study's interface, harness.study)
-    PAGE_FROM,
-    PAPER,
-    ROWS_FROM,
-    page_sections,
-    report_section,
-    rows,
-    why_differ,
-)

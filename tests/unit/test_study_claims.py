@@ -130,11 +130,12 @@ def test_a_study_is_found_by_looking_not_by_name(tmp_path, monkeypatch):
     (top / "helpers").mkdir()
     (top / "__init__.py").write_text("")
     (top / "helpers" / "__init__.py").write_text("")
-    (top / "mine" / "__init__.py").write_text(
+    (top / "mine" / "__init__.py").write_text("")
+    (top / "mine" / "paper.py").write_text(
         "from harness.study.claims import Paper\nPAPER = Paper('777', 'A paper', [])\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("HARNESS_STUDIES", "otherstudies")
-    assert study.studies() == {"777": "otherstudies.mine"}
+    assert study.studies() == {"777": "otherstudies.mine.paper"}
     assert study.study_of("paper777_sweep") == "777" and study.study_of("paper001_x") == ""
     assert study.study_module("777").PAPER.title == "A paper"
 
