@@ -1,7 +1,6 @@
-"""The campus builder (topologies/campus.py) and paper 000's link facts on its default layout.
+"""The campus builder (topologies/campus.py): its routers, radios, routes and bad input.
 
-The facts are read from the medium's own link table (``mediumsim --links``, built on the host:
-no VM); each is stated with its criterion in studies/p000_campus/map_links.py.
+The paper's statements about its links are study 000's tests (studies/p000_campus/tests/).
 """
 from __future__ import annotations
 
@@ -15,29 +14,7 @@ from harness.experiment import schema
 from harness.experiment.sweep import expand
 from harness.medium.config import config_text
 from harness.medium.spec import MediumSpec, medium_with_defaults
-from studies.p000_campus import map_links
 from topologies import campus as C
-
-FACTS = {f.key: f for f in map_links.link_facts()}
-
-
-@pytest.mark.parametrize("key", ["decode_2", "shortest_22_13", "longest_4_19_5_28",
-                                 "holds_11_23_1", "holds_11_5_28", "hidden", "weak"])
-def test_paper_link_fact_holds_on_the_default_layout(key):
-    fact = FACTS[key]
-    print(f"{fact.what}: {fact.detail}")
-    assert fact.holds, f"{fact.what}: {fact.detail}"
-
-
-def test_every_fact_is_checked():
-    assert set(FACTS) == {"decode_2", "shortest_22_13", "longest_4_19_5_28", "holds_11_23_1",
-                          "holds_11_5_28", "hidden", "weak"}
-
-
-def test_the_paths_use_the_18_links_of_the_paper():
-    assert len(map_links.path_links()) == 18
-    campus = C.load_campus()
-    assert sorted(tuple(p) for p in campus.paths) == sorted(map_links.PATHS)
 
 
 def test_campus_has_32_routers_with_the_17_named_ids_in_4_buildings():
