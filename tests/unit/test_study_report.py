@@ -1,39 +1,14 @@
 """Reports of experiments outside any study, and numbers read from records (synthetic records)."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict
 
 import pytest
 
 from harness.experiment.results import load_results
 from harness.study import study_section as section
-
-
-def record(i: int, point: Dict[str, Any], *, hops: int, pps: float, clamp: Optional[int] = None,
-           delayed: bool = False, mss: int = 1448, count: int = 1,
-           extra_policy: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    policy = {"congestion": "reno", "sack": False, "delayed_ack": delayed, "cwnd_clamp": clamp}
-    if extra_policy:
-        policy.update(extra_policy)
-    dur = 10.0
-    flows = [{"throughput_bps": pps / count * mss * 8, "bytes": int(pps / count * mss * dur),
-              "duration": dur, "mss": mss} for _ in range(count)]
-    return {"schema": 1, "run_id": f"r{i:04d}", "experiment": "x", "index": i, "repetition": 0,
-            "seed": i, "point": point, "status": "ok", "flows": flows,
-            "params": {"topology": {"builder": "chain", "hops": hops, "geometry": "ns2-001"},
-                       "policy": policy, "medium": {},
-                       "flows": [{"src": "first", "dst": "last", "count": count}]},
-            "environment": {"where": "vm", "accel": "tcg", "kernel": "6.1"}}
-
-
-def store(root: Path, name: str, recs: List[Dict[str, Any]]) -> Path:
-    (root / "runs").mkdir(parents=True)
-    (root / "experiment.yaml").write_text(f"name: {name}\n")
-    for r in recs:
-        (root / "runs" / f"{r['run_id']}.json").write_text(json.dumps(r))
-    return root
+from harness.testing.records import chain_record as record
+from harness.testing.records import store_records as store
 
 
 def test_other_experiments_get_no_paper_section(tmp_path):

@@ -3,9 +3,7 @@ paper's results, or against them: the criteria and the sections, not a measureme
 from __future__ import annotations
 
 import copy
-import json
 import math
-from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from harness.analysis import records as A
 from harness.experiment.results import load_results
 from harness.study import study_section as section
+from harness.testing.records import store_records as store
 from studies.p000_campus import map_analysis as M
 from studies.p000_campus import (
     map_auto_rate,
@@ -31,15 +30,6 @@ SHARE = {1: 1.0, 2: 1 / 3, 3: 1 / 6, 4: 1 / 8}
 RTS_COST = {2: 0.04, 5.5: 0.12, "auto": 0.23}
 #: Throughput lost per segment away from the best window, per hop count.
 SLOPE = {1: 0.01, 2: 0.03, 3: 0.08, 4: 0.1}
-
-def store(root: Path, name: str, recs: List[Dict[str, Any]]) -> Path:
-    """A results directory of ``recs`` for experiment ``name``."""
-    (root / "runs").mkdir(parents=True)
-    (root / "experiment.yaml").write_text(f"name: {name}\n")
-    for r in recs:
-        (root / "runs" / f"{r['run_id']}.json").write_text(json.dumps(r))
-    return root
-
 
 
 def paper_best(hops: int, rts: bool) -> int:

@@ -2,26 +2,15 @@
 not a measurement), and its model rows."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import pytest
 
 from harness.experiment.results import load_results
 from harness.study import study_section as section
+from harness.testing.records import store_records as store
 from policies import frame_travel as ft
 from studies.p002_mesh_retry import paper as P
-
-
-def store(root: Path, name: str, recs: List[Dict[str, Any]]) -> Path:
-    """A results directory of ``recs`` for experiment ``name``."""
-    (root / "runs").mkdir(parents=True)
-    (root / "experiment.yaml").write_text(f"name: {name}\n")
-    for r in recs:
-        (root / "runs" / f"{r['run_id']}.json").write_text(json.dumps(r))
-    return root
-
 
 
 def record(i: int, *, hops: int, module: str, limit: Optional[int], mbps: float,

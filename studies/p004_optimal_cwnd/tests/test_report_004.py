@@ -1,56 +1,13 @@
 """Study 004's report sections and page from stored records (synthetic records: the generation only)."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, Dict, List, Optional
-
 import pytest
 
 from harness.experiment.results import load_results
 from harness.study import write_report
+from harness.testing.records import chain_record as record
+from harness.testing.records import store_records as store
 from studies.p004_optimal_cwnd import paper as paper004
-
-
-def record(i: int, point: Dict[str, Any], *, hops: int, pps: float, clamp: Optional[int] = None,
-           delayed: bool = False, mss: int = 1448, count: int = 1,
-           extra_policy: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    policy = {"congestion": "reno", "sack": False, "delayed_ack": delayed, "cwnd_clamp": clamp}
-    if extra_policy:
-        policy.update(extra_policy)
-    dur = 10.0
-    flows = [{"throughput_bps": pps / count * mss * 8, "bytes": int(pps / count * mss * dur),
-              "duration": dur, "mss": mss} for _ in range(count)]
-    return {"schema": 1, "run_id": f"r{i:04d}", "experiment": "x", "index": i, "repetition": 0,
-            "seed": i, "point": point, "status": "ok", "flows": flows,
-            "params": {"topology": {"builder": "chain", "hops": hops, "geometry": "ns2-001"},
-                       "policy": policy, "medium": {},
-                       "flows": [{"src": "first", "dst": "last", "count": count}]},
-            "environment": {"where": "vm", "accel": "tcg", "kernel": "6.1"}}
-
-
-def store(root: Path, name: str, recs: List[Dict[str, Any]]) -> Path:
-    (root / "runs").mkdir(parents=True)
-    (root / "experiment.yaml").write_text(f"name: {name}\n")
-    for r in recs:
-        (root / "runs" / f"{r['run_id']}.json").write_text(json.dumps(r))
-    return root
-
-
-def cwl_records() -> List[Dict[str, Any]]:
-    """Peaks at limit ceil(0.4 h) with quickack, one higher with delayed ACK."""
-    recs, i = [], 0
-    for delayed in (False, True):
-        for h in (1, 2, 4, 7, 15):
-            peak = max(1, round(0.4 * h)) + (1 if delayed else 0)
-            for clamp in [1, 2, 3, 4, 5, 6, 8, None]:
-                x = 10 if clamp is None else clamp
-                pps = 100.0 / h if h <= 2 and clamp != 1 else 100.0 / h * (1 - 0.05 * abs(x - peak))
-                recs.append(record(i, {"topology.hops": h, "policy.cwnd_clamp": clamp,
-                                       "policy.delayed_ack": delayed},
-                                   hops=h, pps=pps, clamp=clamp, delayed=delayed))
-                i += 1
-    return recs
 
 
 def test_paper004_sections(tmp_path):
@@ -104,7 +61,9 @@ def test_one_page_per_paper_takes_each_claim_from_the_experiment_that_measures_i
     assert "Partly run" not in page
     assert "| 1.3 |" in page and (a / "report.md").exists()
 
-    other = store(tmp_path / "p1", "paper001_cwl_sweep", cwl_records()[:3])
+    # an experiment of another study beside them
+    other = store(tmp_path / "p1", "paper001_cwl_sweep",
+                  [record(i, {"topology.hops": 1}, hops=1, pps=100.0) for i in range(3)])
     with pytest.raises(HarnessError, match="one paper"):
         cmd_report(argparse.Namespace(results=[str(a), str(other)], output=str(out), fmt="png"))
     assert not (other / "report.md").exists()  # nothing written for a refused request
