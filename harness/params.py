@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from harness.errors import HarnessError
 
 # intmap: name -> int; floatmap: name -> number (a numeric name is written as %g: 11.0 -> "11");
 # maplist: a list of mappings whose keys are ``choices`` (the owner checks their values);
-# listmap: name -> a non-empty list of numbers, within [min, max] when given
-TYPES = ("int", "float", "bool", "str", "choice", "intmap", "floatmap", "maplist", "listmap")
+# listmap: name -> a non-empty list of numbers, within [min, max] when given;
+# mapping: a mapping whose rules live with its owner, who passes them as ``check_with``
+TYPES = ("int", "float", "bool", "str", "choice", "intmap", "floatmap", "maplist", "listmap",
+         "mapping")
 
 
 class SchemaError(HarnessError):
@@ -55,10 +57,16 @@ class ParamSpec:
     #: Added after records were stored: left out of a run's parameters (so out of its id and
     #: seed) while it holds its default, so that adding it kept every stored run id.
     omit_default: bool = False
+    #: ``mapping`` only: (value, path) -> its canonical form, raising ``SchemaError`` that
+    #: names the key inside it (``medium.mobility.max_speed``). The owner of a structured
+    #: key writes its rules once, beside its code, and the schema calls them.
+    check_with: Optional[Callable[[Dict[str, Any], str], Any]] = None
 
     def __post_init__(self) -> None:
         if self.type not in TYPES:
             raise ValueError(f"ParamSpec {self.name}: type {self.type!r} not in {TYPES}")
+        if (self.type == "mapping") != (self.check_with is not None):
+            raise ValueError(f"ParamSpec {self.name}: check_with goes with type mapping")
         if self.type in ("choice", "maplist") and not self.choices:
             raise ValueError(f"ParamSpec {self.name}: {self.type} needs choices")
         if self.min_exclusive and (self.min is None or self.type not in ("int", "float")):
@@ -108,6 +116,8 @@ class ParamSpec:
             text = "a list of mappings with keys " + ", ".join(_fmt(c) for c in self.choices)
         elif self.type == "listmap":
             text = "a mapping name -> a non-empty list of numbers"
+        elif self.type == "mapping":
+            text = f"a mapping ({self.doc})" if self.doc else "a mapping"
         elif self.type == "bool":
             text = "true or false"
         else:
@@ -157,6 +167,10 @@ class ParamSpec:
             return dict(sorted(out.items()))
         if self.type == "maplist":
             return self._check_maplist(value, path, bad)
+        if self.type == "mapping":
+            if not isinstance(value, dict) or self.check_with is None:
+                raise bad
+            return self.check_with(value, path)
         if self.type == "listmap":
             if not isinstance(value, dict):
                 raise bad

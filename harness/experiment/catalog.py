@@ -19,6 +19,8 @@ from harness.kernel.mac80211 import VARIANTS as MAC80211_VARIANTS
 from harness.kernel.shaping import DELAY_MS
 from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_CLAMP
 from harness.kernel.wireless import DSSS_RATES
+from harness.medium.mobility.models import MODELS as MOBILITY_MODELS
+from harness.medium.mobility.setting import canonical as mobility_canonical
 from harness.medium.spec import (
     CCK_INTERFERENCE_WEIGHT,
     DB_AT_LEAST_0,
@@ -170,6 +172,12 @@ MEDIUM = (
               nullable=True, null_label="the set each radio joined with: every DSSS rate in "
               "802.11b", omit_default=True),
     ParamSpec("pcap", "bool", "write a radiotap pcap of every frame", default=False),
+    ParamSpec("mobility", "mapping", "nodes that move: model (one of "
+              + ", ".join(MOBILITY_MODELS) + ") and its parameters, area "
+              "{x: [min, max], y: [min, max], z: [min, max]}, nodes (default every node with "
+              "a radio), duration (s, default the run's); docs/mobility.md", default=None,
+              nullable=True, null_label="nodes stay where the topology puts them",
+              omit_default=True, check_with=mobility_canonical),
 )
 
 
@@ -206,10 +214,13 @@ def check_network_fits(params: Dict[str, Any]) -> None:
         try:
             spec = (MediumSpec.from_dict(medium_with_defaults(topo.medium, settings))
                     if enabled else None)
+        except SchemaError:  # placed at its key already (medium.mobility...)
+            raise
         except HarnessError as err:  # names its medium key itself
             raise SchemaError("", str(err)) from None
         if spec is not None:
             _check_link_ends(spec, topo)
+            _check_mobility_fits(spec, topo)
         check_topology(topo, medium_for(topo, spec))
     except SchemaError:
         raise
@@ -226,6 +237,17 @@ def _check_link_ends(spec: MediumSpec, topo: Topology) -> None:
             if ":" not in name and name not in radios:
                 raise SchemaError(f"medium.links[{i}].{key}", f"{name!r} is not a node with "
                                   f"a radio in this topology; allowed {', '.join(radios)}")
+
+
+def _check_mobility_fits(spec: MediumSpec, topo: Topology) -> None:
+    """``medium.mobility`` made into trajectories once, with seed 0, for this topology's
+    nodes: a node that is not there, a node outside the area, a trace file that moves other
+    nodes fail here, before the run (a few ms: the models are pure Python)."""
+    if spec.mobility is None:
+        return
+    positions = {name: node.position for name, node in topo.stations.items()}
+    positions.update((name, ap.position) for name, ap in topo.access_points.items())
+    spec.mobility.trajectories(positions, seed=0)
 
 
 def check_one_retry_limit(params: Dict[str, Any]) -> None:

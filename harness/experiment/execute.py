@@ -149,6 +149,8 @@ def collect_medium(net: Network) -> Dict[str, Any]:
     handle = daemon.handle_for(net)
     if handle is not None and getattr(handle, "pcap_path", None):
         out["pcap"] = str(handle.pcap_path)
+    if handle is not None and getattr(handle, "mobility", None):
+        out["mobility"] = handle.mobility  # the trajectories, replayable (mobility.record)
     return out
 
 
@@ -310,6 +312,7 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         phase("priming")
         queues = QueueSampler(net, QUEUE_INTERVAL) if any(
             n.queue_interfaces() for n in net.nodes.values()) else None
+        daemon.start_mobility(net)  # nodes move from here, as traffic starts
         try:
             runs = run_flows(net, instances, plans)
         finally:

@@ -27,13 +27,22 @@ def builder_arguments(topology: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def medium_settings(params: Dict[str, Any]) -> Dict[str, Any]:
-    """Medium keys with values: the geometry's ranges unless ``medium`` sets them; nulls dropped."""
+    """Medium keys with values: the geometry's ranges unless ``medium`` sets them; nulls dropped;
+    ``mobility`` lasting until the last flow ends unless it says how long."""
     medium = dict(params.get("medium") or {})
     preset = geometry.medium_defaults(params["topology"].get("geometry", "custom"))
     for key, value in preset.items():
         if medium.get(key) is None:
             medium[key] = value
+    if medium.get("mobility") and medium["mobility"].get("duration") is None:
+        medium["mobility"] = dict(medium["mobility"], duration=flows_end(params))
     return {k: v for k, v in medium.items() if v is not None}
+
+
+def flows_end(params: Dict[str, Any]) -> float:
+    """Seconds from the first flow's start to the end of the last one: how long nodes move
+    (the medium starts their trajectories as the flows start: execute.run_flows' caller)."""
+    return max(float(f["start"]) + float(f["duration"]) for f in params["flows"])
 
 
 def flow_instances(params: Dict[str, Any], nodes: List[str],

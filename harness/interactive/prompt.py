@@ -210,7 +210,8 @@ class Prompt(cmd.Cmd):
 
     def do_move(self, arg: str) -> None:
         """move NODE X Y [Z]: put a node's radio at (X, Y[, Z]) metres; the medium takes the new
-        position at once, also in the middle of a flow."""
+        position at once, also in the middle of a flow (not a node that follows a trajectory,
+        medium.mobility: the medium places it at every frame)."""
         words = arg.split()
         if len(words) not in (3, 4):
             raise HarnessError("usage: move NODE X Y [Z] (metres)")

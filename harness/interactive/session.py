@@ -29,7 +29,7 @@ from harness.errors import HarnessError
 from harness.kernel import naming
 from harness.kernel.tcp import WINDOW_SEGMENTS
 from harness.kernel.wireless import RTS_THRESHOLD
-from harness.medium import counters
+from harness.medium import counters, daemon
 from harness.medium.control import MediumControlError
 from harness.medium.spec import PER
 from harness.net import scene as scenes
@@ -436,6 +436,7 @@ class Session:
         from harness.experiment.execute import run_flows
         for p in self.plans:
             self._note_pair(p.sender, p.receiver)
+        daemon.start_mobility(self.net)  # moving nodes start over with the flows, as in a run
         runs = run_flows(self.net, self.flows, self.plans)
         return "\n".join(f"flow {i} ({f.get('congestion') or f['protocol']}): "
                          + self._flow_line(run.result, run) for i, (f, run) in
@@ -445,6 +446,11 @@ class Session:
     def move(self, name: str, x: float, y: float, z: Optional[float] = None) -> str:
         radios = self.radios_of(name)
         handle = self.medium()
+        if handle.moving(name):  # mediumd refuses too; this names the node and the key
+            raise HarnessError(f"move {name}: {name} follows a trajectory (medium.mobility, "
+                               f"model {handle.mobility['model'] if handle.mobility else '?'}):"
+                               " the medium puts it where the trajectory says at every frame; "
+                               "allowed: move a node that does not move")
         z = radios[0].position[2] if z is None else z
         for radio in radios:
             handle.control.set_position(radio.mac, x, y, z)

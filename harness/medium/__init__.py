@@ -6,7 +6,7 @@ and stops the daemon for a network, ``counters`` reduces its statistics, ``contr
 client of its control socket, ``pcap`` reads its capture, ``build`` compiles it,
 ``link_table`` asks the medium's C core what each link delivers, ``propagation`` is its path
 loss in Python, ``mobility`` turns mobility models and traces into the trajectories the
-medium will place moving nodes by (docs/mobility.md), and ``analytic`` holds the 802.11
+medium places moving nodes by (``medium.mobility``; docs/mobility.md), and ``analytic`` holds the 802.11
 airtime and DCF models that checks compare with (the end-to-end checks of ``harness bench
 medium``, which build a network, are a bench: bench/medium_fidelity.py).
 

@@ -107,7 +107,14 @@ class MediumControl:
         return self.request("stats")
 
     def set_position(self, mac: str, x: float, y: float, z: float = 0.0) -> None:
+        """Teleport a radio. Refused (``MediumControlError``) for a radio that follows a
+        trajectory: the medium would put it back on it at the next frame."""
         self.request("set_position", radio=mac, x=float(x), y=float(y), z=float(z))
+
+    def start_mobility(self) -> float:
+        """Make now the trajectories' time 0 (radios with ``waypoint`` lines start along them
+        from here); returns mediumd's uptime in s at that moment."""
+        return float(self.request("start_mobility")["uptime_s"])
 
     def set_txpower(self, mac: str, dbm: float) -> None:
         self.request("set_txpower", radio=mac, dbm=float(dbm))

@@ -29,8 +29,15 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 from harness.errors import HarnessError
 from harness.kernel import cleanup, cpu_layout, naming
 from harness.kernel.host import in_virtual_time
-from harness.medium.config import _radio_label, _radio_rows, config_text
+from harness.medium.config import (
+    _radio_label,
+    _radio_rows,
+    config_text,
+    medium_seed,
+    run_trajectories,
+)
 from harness.medium.control import MediumControl, MediumControlError
+from harness.medium.mobility import record
 from harness.medium.spec import MediumSpec, spec_of
 
 #: How long mediumd may take to register and answer its control socket (TCG is slow).
@@ -56,6 +63,9 @@ class MediumHandle:
         self.control = MediumControl(str(self.control_path), timeout=10.0)
         self.final_stats: Optional[Dict[str, Any]] = None
         self.exit_code: Optional[int] = None
+        #: the nodes' trajectories as the run record keeps them (mobility.record.entry);
+        #: None when no node moves
+        self.mobility: Optional[Dict[str, Any]] = None
         self._keep_dir = keep_dir
         self._lock = threading.Lock()
 
@@ -92,6 +102,19 @@ class MediumHandle:
             link.setdefault("tx_node", self.names.get(str(link.get("tx", "")).lower()))
             link.setdefault("rx_node", self.names.get(str(link.get("rx", "")).lower()))
         return stats
+
+    def moving(self, node: str) -> bool:
+        """Whether ``node`` follows a trajectory in this medium."""
+        return self.mobility is not None and node in self.mobility["nodes"]
+
+    def start_mobility(self) -> None:
+        """Make now the trajectories' time 0 (they ran from mediumd's start): the harness
+        does it as the flows start, so that motion and traffic share their time axis; the
+        record notes when (``started_at_uptime_s``, mediumd's uptime then)."""
+        if self.mobility is None:
+            return
+        uptime = self.control.start_mobility()
+        self.mobility["started_at_uptime_s"] = round(uptime, 6)
 
     def log_tail(self, chars: int = 2000) -> str:
         try:
@@ -180,9 +203,22 @@ def start_for(network: Any, spec: Optional[MediumSpec] = None) -> Optional[Mediu
         return None
     binary = mediumd_binary()
     tag = getattr(network, "tag", "0000")
-    text = config_text(network, spec, getattr(network, "seed", 0))
-    return launch(binary, text, spec, tag=tag, names={
+    seed = getattr(network, "seed", 0)
+    trajectories = run_trajectories(network, spec, seed)
+    text = config_text(network, spec, seed, trajectories)
+    handle = launch(binary, text, spec, tag=tag, names={
         r["mac"].lower(): _radio_label(r) for r in _radio_rows(network)})
+    if trajectories and spec.mobility is not None:
+        handle.mobility = record.entry(trajectories, spec.mobility.model,
+                                       medium_seed(spec, seed), spec.mobility.duration)
+    return handle
+
+
+def start_mobility(network: object) -> None:
+    """Trajectories' time 0 is now, in the medium of ``network`` (if any node moves)."""
+    handle = handle_for(network)
+    if handle is not None and handle.running:
+        handle.start_mobility()
 
 
 def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = "0000",

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from harness.errors import HarnessError
 from harness.kernel import wireless
+from harness.medium.mobility.setting import Mobility
 from harness.params import ParamSpec
 
 PROPAGATION_MODELS = ("free_space", "log_distance", "two_ray", "indoor")
@@ -156,6 +157,9 @@ class MediumSpec:
     pcap: Union[bool, str, None] = None   # True = medium.pcap in the run directory
     basic_rates: Dict[str, Tuple[float, ...]] = field(default_factory=dict)
     links: List[LinkOverride] = field(default_factory=list)
+    # nodes that move: a model, its area and parameters (harness.medium.mobility.setting);
+    # None = every radio stays where the topology puts it (docs/mobility.md)
+    mobility: Optional[Mobility] = None
     log_level: str = "warn"
     spin_us: Optional[int] = None         # mediumd --spin-us: busy-poll this close to events
     run_dir: Optional[str] = None         # None = a fresh temporary directory
@@ -205,6 +209,7 @@ class MediumSpec:
         out["links"] = [_link_dict(l) for l in self.links]
         out["walls"] = [[w.x1, w.y1, w.x2, w.y2] + ([w.loss] if w.loss is not None else [])
                         for w in self.walls]
+        out["mobility"] = self.mobility.to_dict() if self.mobility is not None else None
         return out
 
 
@@ -298,6 +303,8 @@ def _check_key(key: str, value: Any, where: str) -> Any:
                 for i, v in enumerate(value)]
     if key == "walls":
         return _check_walls(value, where)
+    if key == "mobility":
+        return value if isinstance(value, Mobility) else Mobility.from_dict(value, where)
     raise HarnessError(f"{where} is unknown")  # pragma: no cover - keys() guards this
 
 

@@ -6,9 +6,21 @@
  *   defaults phy b txpower 15 tx_range 250 cs_range 550
  *   radio 02:00:00:00:00:01 name a pos 0 0 1.5
  *   link a b loss 80 per 0.1 oneway
+ *   waypoint a 0 0 0 1.5
+ *   waypoint a 10 100 0 1.5
  *
  * Each line is a keyword followed by "key value" pairs; errors name the file,
- * line and key. */
+ * line and key.
+ *
+ * "waypoint RADIO T X Y Z" (RADIO: a name or MAC defined above; T seconds of
+ * mobility time >= 0, X Y Z metres) adds one waypoint to the radio's
+ * trajectory: a radio with waypoints moves in straight legs at constant speed
+ * between consecutive ones, is at the first before it and at the last after
+ * it; two at one time are a jump (the later holds), so a radio's times must
+ * not decrease from line to line (docs/mobility.md).  Its pos is then only
+ * where it would be without them.  One line per waypoint: a trajectory may
+ * have thousands, and numbers are read with strtod, so a double written with
+ * 17 significant digits (Python's repr) comes back bit for bit. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -112,15 +124,31 @@ int medium_config_add_link(struct medium_config *c, const struct medium_link_con
 	return 0;
 }
 
+int medium_config_add_waypoint(struct medium_config *c, int radio,
+			       const struct medium_waypoint *w)
+{
+	if (radio < 0 || radio >= c->n_radios)
+		return -EINVAL;
+	struct medium_waypoint_config *n = realloc(c->waypoints,
+						   (c->n_waypoints + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	c->waypoints = n;
+	c->waypoints[c->n_waypoints++] = (struct medium_waypoint_config){ radio, *w };
+	return 0;
+}
+
 void medium_config_free(struct medium_config *c)
 {
 	free(c->radios);
 	free(c->links);
+	free(c->waypoints);
 	free(c->prop.walls);
 	c->radios = NULL;
 	c->links = NULL;
+	c->waypoints = NULL;
 	c->prop.walls = NULL;
-	c->n_radios = c->n_links = c->prop.n_walls = 0;
+	c->n_radios = c->n_links = c->n_waypoints = c->prop.n_walls = 0;
 }
 
 /* basic_rates 1,2,5.5,11 -> bitmask over the phy's rate indices */
@@ -237,7 +265,7 @@ static int radio_keys(struct parser *p, struct medium_radio_config *r, char **t,
 	return 0;
 }
 
-static int find_radio(struct parser *p, const char *s)
+static int find_radio(struct parser *p, const char *key, const char *s)
 {
 	uint8_t mac[6];
 	bool is_mac = medium_parse_mac(s, mac) == 0;
@@ -245,7 +273,7 @@ static int find_radio(struct parser *p, const char *s)
 		if (is_mac ? !memcmp(p->cfg->radios[i].mac, mac, 6)
 			   : !strcmp(p->cfg->radios[i].name, s))
 			return i;
-	return fail(p, "link", "no radio '%s' defined above this line", s);
+	return fail(p, key, "no radio '%s' defined above this line", s);
 }
 
 static int line_propagation(struct parser *p, char **t, int n)
@@ -320,7 +348,7 @@ static int line_link(struct parser *p, char **t, int n)
 	int i;
 	if (n < 3)
 		return fail(p, "link", "expected link A B (loss DB | snr DB | none | model) [per P] [oneway]");
-	if ((l.tx = find_radio(p, t[1])) < 0 || (l.rx = find_radio(p, t[2])) < 0)
+	if ((l.tx = find_radio(p, "link", t[1])) < 0 || (l.rx = find_radio(p, "link", t[2])) < 0)
 		return -EINVAL;
 	if (l.tx == l.rx)
 		return fail(p, "link", "a radio cannot link to itself");
@@ -357,6 +385,38 @@ static int line_link(struct parser *p, char **t, int n)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The time of radio's last waypoint so far, or -1 (none yet).  A radio's
+ * waypoints are usually consecutive lines: the scan stops at the first. */
+static double last_waypoint_time(const struct medium_config *c, int radio)
+{
+	for (int i = c->n_waypoints - 1; i >= 0; i--)
+		if (c->waypoints[i].radio == radio)
+			return c->waypoints[i].w.t_s;
+	return -1;
+}
+
+/* waypoint RADIO T X Y Z */
+static int line_waypoint(struct parser *p, char **t, int n)
+{
+	struct medium_waypoint w;
+	int radio;
+	if (n != 6)
+		return fail(p, "waypoint", "expected waypoint RADIO T X Y Z (s, m)");
+	if ((radio = find_radio(p, "waypoint", t[1])) < 0)
+		return -EINVAL;
+	if (num(p, "waypoint", t[2], &w.t_s) < 0 || num(p, "waypoint", t[3], &w.x) < 0 ||
+	    num(p, "waypoint", t[4], &w.y) < 0 || num(p, "waypoint", t[5], &w.z) < 0)
+		return -EINVAL;
+	if (w.t_s < 0)
+		return fail(p, "waypoint", "time %s s is negative (mobility time starts at 0)",
+			    t[2]);
+	double last = last_waypoint_time(p->cfg, radio);
+	if (w.t_s < last)
+		return fail(p, "waypoint", "time %s s of %s is before its previous waypoint's "
+			    "%.17g s; a radio's waypoints must be in time order", t[2], t[1], last);
+	return medium_config_add_waypoint(p->cfg, radio, &w) < 0 ? -ENOMEM : 0;
 }
 
 static int parse_line(struct parser *p, char **t, int n)
@@ -507,10 +567,12 @@ static int parse_line(struct parser *p, char **t, int n)
 	}
 	if (!strcmp(k, "link"))
 		return line_link(p, t, n);
+	if (!strcmp(k, "waypoint"))
+		return line_waypoint(p, t, n);
 	return fail(p, k, "unknown keyword (seed, noise_figure, capture_threshold, "
 		    "rx_sensitivity, interference_weight, rate_loss, rts_flags, retry_series, "
 		    "after_failure, nav_reset, propagation, wall, "
-		    "shadowing, fading, defaults, radio, link)");
+		    "shadowing, fading, defaults, radio, link, waypoint)");
 }
 
 int medium_config_parse(const char *text, const char *name, struct medium_config *cfg,

@@ -54,13 +54,29 @@ static double link_mean_dbm(const struct medium *m, int a, int b)
 	return gains - pl;
 }
 
+static void link_pair_refresh(struct medium *m, int a, int b)
+{
+	m->mean_dbm[IDX(m, a, b)] = link_mean_dbm(m, a, b);
+	m->mean_dbm[IDX(m, b, a)] = link_mean_dbm(m, b, a);
+}
+
 void link_power_refresh(struct medium *m, int k)
 {
-	for (int j = 0; j < m->n; j++) {
-		if (j == k)
+	for (int j = 0; j < m->n; j++)
+		if (j != k)
+			link_pair_refresh(m, k, j);
+}
+
+/* After a mobility sync: the rows and columns of the radios that moved; a
+ * pair of two moved radios is done once, by the lower index. */
+void link_power_refresh_moved(struct medium *m)
+{
+	for (int k = 0; k < m->n; k++) {
+		if (!m->r[k].moved)
 			continue;
-		m->mean_dbm[IDX(m, k, j)] = link_mean_dbm(m, k, j);
-		m->mean_dbm[IDX(m, j, k)] = link_mean_dbm(m, j, k);
+		for (int j = 0; j < m->n; j++)
+			if (j != k && !(m->r[j].moved && j < k))
+				link_pair_refresh(m, k, j);
 	}
 }
 
@@ -153,6 +169,8 @@ struct medium *medium_new(const struct medium_config *cfg)
 	m->cfg.n_radios = 0;
 	m->cfg.links = NULL;
 	m->cfg.n_links = 0;
+	m->cfg.waypoints = NULL;
+	m->cfg.n_waypoints = 0;
 	m->cfg.prop.walls = NULL;
 	if (cfg->prop.n_walls > 0) {
 		m->cfg.prop.walls = malloc(cfg->prop.n_walls * sizeof(struct medium_wall));
@@ -180,6 +198,12 @@ struct medium *medium_new(const struct medium_config *cfg)
 		}
 		m->ov[IDX(m, l->tx, l->rx)] = l->ov;
 	}
+	int rc = mobility_load(m, cfg);
+	if (rc < 0) {
+		errno = -rc;
+		goto fail;
+	}
+	mobility_sync(m);		/* positions at time 0, before the power cache */
 	for (int a = 0; a < m->n; a++)
 		for (int b = 0; b < m->n; b++)
 			if (a != b)
@@ -202,6 +226,7 @@ void medium_free(struct medium *m)
 			f = nx;
 		}
 		free(m->r[i].alias);
+		mobility_free(&m->r[i]);
 	}
 	/* PPDUs on air or scheduled are owned by events */
 	struct event e;
@@ -310,6 +335,7 @@ static void dispatch(struct medium *m, const struct event *e)
 {
 	if (event_dead(m, e))
 		return;
+	mobility_sync(m);	/* whatever it does is judged where radios are now */
 	switch (e->type) {
 	case EV_ACCESS:
 		dcf_access(m, e->radio);
@@ -360,6 +386,8 @@ uint64_t medium_advance(struct medium *m, uint64_t now_ns)
 	m->in_advance--;
 	if (now_ns > m->now && !m->in_advance)
 		m->now = now_ns;
+	if (!m->in_advance)
+		mobility_sync(m);	/* link queries between events see now */
 	return done;
 }
 
@@ -373,6 +401,7 @@ int medium_enqueue(struct medium *m, uint64_t now_ns, int src,
 	 * never placed earlier than the medium's present. */
 	if (!m->in_advance && now_ns > m->now)
 		medium_advance(m, now_ns);
+	mobility_sync(m);	/* the frame may go on the air at once */
 	return dcf_enqueue(m, src, fi);
 }
 
@@ -382,6 +411,8 @@ int medium_set_position(struct medium *m, int radio, double x, double y, double 
 {
 	if (!check_radio(m, radio))
 		return -EINVAL;
+	if (m->r[radio].n_traj)
+		return -EBUSY;	/* the next sync would put it back on its trajectory */
 	m->r[radio].cfg.x = x;
 	m->r[radio].cfg.y = y;
 	m->r[radio].cfg.z = z;
@@ -525,7 +556,9 @@ int medium_stats_json(const struct medium *m, FILE *out)
 			s.retry_short, s.retry_long,
 			m->r[i].noise_dbm, m->r[i].rx_sens_dbm, m->r[i].cs_thr_dbm);
 		tries_json(out, s.tries);
-		fprintf(out, "]}");
+		/* where it is now (moving radios: on their trajectory), exact */
+		fprintf(out, "], \"pos\": [%.17g, %.17g, %.17g]}", m->r[i].cfg.x, m->r[i].cfg.y,
+			m->r[i].cfg.z);
 	}
 	fprintf(out, "\n], \"links\": [");
 	int first = 1;

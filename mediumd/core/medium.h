@@ -166,6 +166,21 @@ struct medium_link_config {
 	struct medium_link_override ov;
 };
 
+/* A radio that moves follows a trajectory: waypoints in time order, straight
+ * legs at constant speed between consecutive ones (docs/mobility.md).  Two
+ * waypoints at one time are a jump (the later holds from then); before the
+ * first waypoint the radio is at the first, after the last at the last.
+ * t_s is mobility time in seconds: (now - origin) / 1e9, origin 0 unless
+ * medium_set_mobility_origin() moves it. */
+struct medium_waypoint {
+	double t_s, x, y, z;
+};
+
+struct medium_waypoint_config {		/* one "waypoint" config line         */
+	int radio;			/* radio index                          */
+	struct medium_waypoint w;
+};
+
 /* Where a sender whose CTS/ACK did not come resumes its backoff countdown. */
 enum medium_after_failure {
 	MEDIUM_AFTER_FAILURE_EIFS = 0,	/* EIFS from the end of its PPDU (default):
@@ -223,6 +238,10 @@ struct medium_config {
 	int n_radios;
 	struct medium_link_config *links;
 	int n_links;
+	/* Trajectories: each radio's waypoints in the order given (medium_new
+	 * gathers them per radio; a radio with none keeps its pos). */
+	struct medium_waypoint_config *waypoints;
+	int n_waypoints;
 };
 
 /* Fill defaults (no radios). */
@@ -241,6 +260,9 @@ int  medium_config_add_radio(struct medium_config *cfg,
 			     const struct medium_radio_config *r);	/* returns its index */
 int  medium_config_add_link(struct medium_config *cfg,
 			    const struct medium_link_config *l);	/* one direction */
+/* Append a waypoint to a radio's trajectory (time not before its last one). */
+int  medium_config_add_waypoint(struct medium_config *cfg, int radio,
+				const struct medium_waypoint *w);
 void medium_config_free(struct medium_config *cfg);
 /* Parse "aa:bb:cc:dd:ee:ff"; 0 on success. */
 int  medium_parse_mac(const char *s, uint8_t mac[6]);
@@ -353,7 +375,26 @@ uint64_t medium_now(const struct medium *m);
 
 /* ----------------------------------------------------- run-time changes -- */
 
+/* -EBUSY for a radio that follows a trajectory: its position is the
+ * trajectory's at every instant, so a move would be undone at the next one
+ * (remove the trajectory first: medium_set_trajectory(m, radio, NULL, 0)). */
 int medium_set_position(struct medium *m, int radio, double x, double y, double z);
+/* Replace radio's trajectory (n waypoints, copied; times must not decrease);
+ * n == 0 removes it and the radio stays where it is. */
+int medium_set_trajectory(struct medium *m, int radio,
+			  const struct medium_waypoint *w, int n);
+bool medium_radio_has_trajectory(const struct medium *m, int radio);
+/* Where mobility time 0 is on the caller's clock (default 0: virtual time
+ * from 0, as mediumsim runs).  The daemon sets its start, and again on the
+ * control socket's start_mobility. */
+void medium_set_mobility_origin(struct medium *m, uint64_t origin_ns);
+/* A radio's position now (after the last advance/enqueue). */
+int medium_radio_position(const struct medium *m, int radio, double *x, double *y,
+			  double *z);
+/* The position on a trajectory at mobility time t_s: the interpolation the
+ * medium uses, bit for bit the one of Python's Trajectory.position_at. */
+void medium_trajectory_position(const struct medium_waypoint *w, int n, double t_s,
+				double *x, double *y, double *z);
 int medium_set_txpower(struct medium *m, int radio, double dbm);
 /* Retry limits (maximum transmissions, as the config's retry_short/retry_long):
  * frames from now on, and the frame in service at its next failure; each 1..255. */

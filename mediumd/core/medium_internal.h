@@ -5,6 +5,7 @@
  *             lock/capture, SINR chunks, reception outcome
  *   dcf.c     per-radio DCF: queue, DIFS/EIFS, backoff, RTS/CTS/DATA/ACK
  *             exchange, retries, tx status
+ *   mobility.c trajectories: each moving radio's position at the medium's now
  */
 #ifndef MEDIUM_INTERNAL_H
 #define MEDIUM_INTERNAL_H
@@ -103,6 +104,12 @@ struct radio {
 	double   ber_sinr[16][2], ber_val[16][2];
 
 	struct medium_radio_stats s;
+
+	/* mobility (mobility.c): n_traj = 0 for a radio that stays put */
+	struct medium_waypoint *traj;
+	int      n_traj;
+	int      leg;			/* leg of the last lookup (time mostly grows) */
+	bool     moved;			/* position changed at the last sync   */
 };
 
 /* A radio pair's fade under time-correlated fading (coherence > 0):
@@ -134,12 +141,18 @@ struct medium {
 	int      in_advance;		/* inside medium_advance (callbacks)  */
 	uint64_t frame_serial;
 	struct medium_callbacks cb;
+	/* mobility: positions are the trajectories' at mob_at (if mob_synced) */
+	int      n_moving;		/* radios with a trajectory           */
+	uint64_t mob_origin;		/* caller's clock at mobility time 0  */
+	uint64_t mob_at;
+	bool     mob_synced;
 };
 
 #define IDX(m, a, b) ((size_t)(a) * (size_t)(m)->cap + (size_t)(b))
 
 /* medium.c */
 void   link_power_refresh(struct medium *m, int radio);	/* row + column */
+void   link_power_refresh_moved(struct medium *m);	/* of radios with moved set */
 double dbm_to_mw(double dbm);
 
 /* phy.c */
@@ -169,4 +182,13 @@ void   dcf_response_lost(struct medium *m, int radio, struct tx *t);
 void   dcf_deliver(struct medium *m, int radio, struct tx *t);
 int    dcf_enqueue(struct medium *m, int radio, const struct medium_frame_info *fi);
 void   dcf_tx_start_scheduled(struct medium *m, int radio, struct tx *t);
+
+/* mobility.c */
+/* Gather the config's waypoints into per-radio trajectories (-EINVAL if a
+ * radio's times decrease or a number is not finite). */
+int    mobility_load(struct medium *m, const struct medium_config *cfg);
+/* Put every radio with a trajectory where it is at m->now, and refresh the
+ * link powers of those that moved; nothing if m->now is the last sync's. */
+void   mobility_sync(struct medium *m);
+void   mobility_free(struct radio *r);
 #endif

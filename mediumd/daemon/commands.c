@@ -220,8 +220,30 @@ static int cmd_set_position(struct daemon *d, const struct json_obj *req,
 		return rc;
 	if (json_get(req, "z") && (rc = need_num(req, "z", &z, err, errlen)) < 0)
 		return rc;
+	if (medium_radio_has_trajectory(d->m, r)) {
+		/* its trajectory would put it back at the next event: refuse, loudly */
+		snprintf(err, errlen, "set_position: radio %s follows a trajectory (waypoint lines "
+			 "of the config, mobility): not moved", json_get(req, "radio")->str);
+		return -EBUSY;
+	}
 	return core_result(medium_set_position(d->m, r, x, y, z), "set_position",
 			   err, errlen);
+}
+
+/* Mobility time 0 is now: radios with a trajectory start along it from here
+ * (the harness calls it as the flows start). Replies the daemon's uptime then. */
+static int cmd_start_mobility(struct daemon *d, const struct json_obj *req,
+			      struct jbuf *reply, char *err, size_t errlen)
+{
+	static const char *const none[] = { NULL };
+	uint64_t now = mono_ns();
+	int rc = only_keys(req, none, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	medium_set_mobility_origin(d->m, now);
+	jb_num(reply, "uptime_s", (double)(now - d->start_ns) / 1e9);
+	return 0;
 }
 
 static int cmd_set_txpower(struct daemon *d, const struct json_obj *req,
@@ -410,6 +432,8 @@ int commands_handle(void *ctx, const struct json_obj *req, struct jbuf *reply,
 		return cmd_get_link(d, req, reply, err, errlen);
 	if (!strcmp(cmd, "capture"))
 		return cmd_capture(d, req, reply, err, errlen);
-	snprintf(err, errlen, "unknown cmd \"%s\" (ping, stats, set_position, set_txpower, set_retry, set_link, get_link, capture)", cmd);
+	if (!strcmp(cmd, "start_mobility"))
+		return cmd_start_mobility(d, req, reply, err, errlen);
+	snprintf(err, errlen, "unknown cmd \"%s\" (ping, stats, set_position, set_txpower, set_retry, set_link, get_link, capture, start_mobility)", cmd);
 	return -EINVAL;
 }

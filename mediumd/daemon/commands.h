@@ -3,7 +3,10 @@
  * Protocol (one JSON object per line, reply one line):
  *   {"cmd":"ping"}                                   -> {"ok":true}
  *   {"cmd":"stats"}                                  -> {"ok":true, <stats>}
- *   {"cmd":"set_position","radio":MAC,"x":m,"y":m[,"z":m]}   z defaults to 0
+ *   {"cmd":"set_position","radio":MAC,"x":m,"y":m[,"z":m]}   z defaults to 0;
+ *        refused for a radio that follows a trajectory (waypoint config lines)
+ *   {"cmd":"start_mobility"}  mobility time 0 is now (it was the daemon's
+ *        start): trajectories run from here -> {"ok":true,"uptime_s":s}
  *   {"cmd":"set_txpower","radio":MAC,"dbm":P}
  *   {"cmd":"set_retry","radio":MAC,"short":N,"long":N}   retry limits (max
  *        transmissions, 1..255) from now on, as iw phy set retry would

@@ -341,6 +341,9 @@ int relay_init(struct daemon *d, struct medium *m)
 		cb.on_air = on_air;
 	medium_set_callbacks(m, &cb);
 	d->start_ns = mono_ns();
+	/* Trajectories run from the daemon's start until start_mobility moves
+	 * their time 0 (commands.c); before it radios sit at their first waypoint. */
+	medium_set_mobility_origin(m, d->start_ns);
 	return 0;
 }
 

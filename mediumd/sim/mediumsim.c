@@ -335,6 +335,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mediumsim: invalid medium config %s: %s\n", conf, strerror(errno));
 		return 2;
 	}
+	int rc = scenario_apply_waypoints(&s.sc, s.m);
+	if (rc < 0) {
+		fprintf(stderr, "mediumsim: %s: waypoints: %s\n", scen, strerror(-rc));
+		return 2;
+	}
 	s.end_ns = (uint64_t)llround(s.sc.duration_s * 1e9);
 	s.warmup_ns = (uint64_t)llround(s.sc.warmup_s * 1e9);
 	if (s.warmup_ns > s.end_ns)

@@ -74,6 +74,55 @@ static int options(struct sp *p, char **t, int n, double *rate, bool *rts, bool 
 	return 0;
 }
 
+/* waypoint RADIO T X Y Z, as in the medium config */
+static int line_waypoint(struct sp *p, struct scenario *sc, char **t, int n)
+{
+	struct medium_waypoint_config wc;
+	if (n != 6)
+		return fail(p, "waypoint", "expected waypoint RADIO T X Y Z (s, m)");
+	if ((wc.radio = radio(p, t[1], false)) < 0)
+		return -EINVAL;
+	if (num(p, "waypoint", t[2], &wc.w.t_s) < 0 || num(p, "waypoint", t[3], &wc.w.x) < 0 ||
+	    num(p, "waypoint", t[4], &wc.w.y) < 0 || num(p, "waypoint", t[5], &wc.w.z) < 0)
+		return -EINVAL;
+	if (wc.w.t_s < 0)
+		return fail(p, "waypoint", "time %s s is negative (mobility time starts at 0)",
+			    t[2]);
+	for (int i = sc->n_waypoints - 1; i >= 0; i--)
+		if (sc->waypoints[i].radio == wc.radio) {
+			if (wc.w.t_s < sc->waypoints[i].w.t_s)
+				return fail(p, "waypoint", "time %s s of %s is before its previous "
+					    "waypoint's; a radio's waypoints must be in time order",
+					    t[2], t[1]);
+			break;
+		}
+	struct medium_waypoint_config *nw = realloc(sc->waypoints,
+						    (sc->n_waypoints + 1) * sizeof(*nw));
+	if (!nw)
+		return -ENOMEM;
+	sc->waypoints = nw;
+	sc->waypoints[sc->n_waypoints++] = wc;
+	return 0;
+}
+
+int scenario_apply_waypoints(const struct scenario *sc, struct medium *m)
+{
+	struct medium_waypoint *w = malloc(((size_t)sc->n_waypoints + 1) * sizeof(*w));
+	int rc = 0;
+	if (!w)
+		return -ENOMEM;
+	for (int k = 0; k < medium_radio_count(m) && rc == 0; k++) {
+		int n = 0;
+		for (int i = 0; i < sc->n_waypoints; i++)
+			if (sc->waypoints[i].radio == k)
+				w[n++] = sc->waypoints[i].w;
+		if (n > 0)
+			rc = medium_set_trajectory(m, k, w, n);
+	}
+	free(w);
+	return rc;
+}
+
 static int parse_line(struct sp *p, struct scenario *sc, char **t, int n)
 {
 	const char *k = t[0];
@@ -179,7 +228,9 @@ static int parse_line(struct sp *p, struct scenario *sc, char **t, int n)
 		sc->frames[sc->n_frames++] = fr;
 		return 0;
 	}
-	return fail(p, k, "unknown keyword (duration, warmup, seed, flow, frame)");
+	if (!strcmp(k, "waypoint"))
+		return line_waypoint(p, sc, t, n);
+	return fail(p, k, "unknown keyword (duration, warmup, seed, flow, frame, waypoint)");
 }
 
 static int cmp_frame(const void *a, const void *b)
@@ -226,5 +277,6 @@ void scenario_free(struct scenario *sc)
 		free(sc->flows[i].iv);
 	free(sc->flows);
 	free(sc->frames);
+	free(sc->waypoints);
 	memset(sc, 0, sizeof(*sc));
 }

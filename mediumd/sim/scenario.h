@@ -5,6 +5,11 @@
  *   flow A B payload 1500 rate 11 [rts] [short_preamble] [count N] [start S]
  *   frame 1000 A B len 100 rate 1 [rts] [count N]      (time in us)
  *   frame 1000 A B len 100 rates 11x2,1x4              (multi-rate retry table)
+ *   waypoint A 2.5 100 0 0      radio A's trajectory: at 100 0 0 at t = 2.5 s
+ *
+ * A radio with waypoints in the scenario follows them instead of what the
+ * medium config says (its waypoints, or its pos): the same line as the
+ * config's (core/config.c), so one medium can be run with several motions.
  */
 #ifndef SCENARIO_H
 #define SCENARIO_H
@@ -53,10 +58,14 @@ struct scenario {
 	int n_flows;
 	struct inject *frames;
 	int n_frames;
+	struct medium_waypoint_config *waypoints;	/* in file order */
+	int n_waypoints;
 };
 
 /* Parse a scenario file against a medium config (radio names / MACs). */
 int  scenario_load(const char *path, const struct medium_config *cfg,
 		   struct scenario *sc, char *err, size_t errlen);
 void scenario_free(struct scenario *sc);
+/* Give the radios with scenario waypoints those trajectories. */
+int  scenario_apply_waypoints(const struct scenario *sc, struct medium *m);
 #endif

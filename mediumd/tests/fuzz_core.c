@@ -4,6 +4,7 @@
  * never goes backwards, attempts never exceed the rate table or retry limit.
  *
  *   fuzz_core SEED ITERATIONS MAX_GAP_US   (exit 0 = all invariants held) */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +66,12 @@ int main(int argc, char **argv)
 		"defaults phy g tx_range 200 cs_range 350 queue 5 retry_short 4 retry_long 3\n"
 		"radio 02:00:00:00:00:01 pos 0 0 0\nradio 02:00:00:00:00:02 pos 150 0 0\n"
 		"radio 02:00:00:00:00:03 pos 300 0 0\nradio 02:00:00:00:00:04 pos 150 100 0\n"
-		"radio 02:00:00:00:00:05 pos 450 0 0 phy b\nradio 02:00:00:00:00:06 pos 20 20 0\n";
-	char full[1024];
+		"radio 02:00:00:00:00:05 pos 450 0 0 phy b\nradio 02:00:00:00:00:06 pos 20 20 0\n"
+		/* the sixth radio drives through the others, stops, jumps back */
+		"waypoint 02:00:00:00:00:06 0 20 20 0\nwaypoint 02:00:00:00:00:06 3 480 20 0\n"
+		"waypoint 02:00:00:00:00:06 4 480 20 0\nwaypoint 02:00:00:00:00:06 4 0 -50 0\n"
+		"waypoint 02:00:00:00:00:06 9 300 150 0\n";
+	char full[2048];
 	/* odd seeds use the standard's ACKTimeout resumption */
 	snprintf(full, sizeof full, "%s%s", text,
 		 (argc > 1 && atoi(argv[1]) % 2) ? "after_failure ack_timeout\n" : "");
@@ -83,6 +88,7 @@ int main(int argc, char **argv)
 	struct medium_callbacks cb = { NULL, on_deliver, on_status, NULL };
 	medium_set_callbacks(m, &cb);
 	uint64_t now = 1000000000ULL;	/* a CLOCK_MONOTONIC-like start */
+	medium_set_mobility_origin(m, now);	/* as the daemon does at its start */
 	long nframes = 0;
 	for (long it = 0; it < iters && nframes < MAXF; it++) {
 		now += rnd(&s) % gap;	/* random gap between actions */
@@ -110,7 +116,11 @@ int main(int argc, char **argv)
 			nframes++;
 			medium_enqueue(m, now, r, &fi);
 		} else if (op < 90) {
-			medium_set_position(m, r, (double)(rnd(&s) % 500), (double)(rnd(&s) % 200), 0);
+			int rc = medium_set_position(m, r, (double)(rnd(&s) % 500),
+						     (double)(rnd(&s) % 200), 0);
+			CHECK(rc == (r == 5 ? -EBUSY : 0), "set_position of radio %d: %d", r, rc);
+			if (op == 89)	/* now and then the trajectory's time 0 moves */
+				medium_set_mobility_origin(m, now - rnd(&s) % 5000000000ULL);
 		} else if (op < 95) {
 			struct medium_link_override ov = { (enum medium_link_kind)(rnd(&s) % 4),
 							   (double)(rnd(&s) % 100), (double)(rnd(&s) % 50) / 100 };

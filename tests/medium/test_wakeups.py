@@ -35,6 +35,12 @@ SCENARIOS = {
         radios([(n, 100 * i, 0) for i, n in enumerate("abcde")]),
         "duration 3\nwarmup 0\n" + "".join(f"flow {s} {d} payload 1460 rate 54\n"
                                            for s, d in zip("abcd", "bcde"))),
+    # a --- b -->   b drives away (and back): positions follow the time of each event
+    "a station that moves": (
+        "seed 5\npropagation two_ray\ndefaults phy b tx_range 250 cs_range 550\n" +
+        radios([("a", 0, 0), ("b", 100, 0), ("c", 0, 120)]),
+        "duration 4\nwarmup 0\nwaypoint b 0 100 0 0\nwaypoint b 2 400 0 0\n"
+        "waypoint b 3 120 10 0\nflow a b payload 1000 rate 11\nflow c a payload 300 rate 2\n"),
 }
 
 

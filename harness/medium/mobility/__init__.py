@@ -9,7 +9,9 @@ streams; ``declare`` the parameter rules and the ``Model`` type; ``waypoint`` th
 waypoint model, ``walks`` the random walk, Gauss-Markov and constant velocity (motion that
 reflects at the area's borders), ``traces`` ns-2 ``setdest`` files and the CSV form that
 trajectories are exported to and replayed from; ``models`` the table of model names an
-experiment's ``mobility:`` key may name, and ``generate``. Pure: standard library only.
+experiment's ``medium.mobility`` key may name, and ``generate``; ``setting`` that key checked
+and a run's trajectories made from it; ``record`` what a run record keeps of them and their
+replay. Pure: standard library only (trace files are read where a model names one).
 
 May import: ``harness.errors``, ``harness.params`` (it is part of the medium layer).
 """

@@ -1,6 +1,7 @@
 """Where a node is at any virtual time: waypoints joined by straight legs at constant speed.
 
-This is the form the medium will interpolate in C, so it is kept exact and small: a node's
+This is the form the medium interpolates in C (mediumd/core/mobility.c, operation for
+operation, so both give the same doubles), so it is kept exact and small: a node's
 position at ``t`` is found by linear interpolation between the two waypoints around ``t``,
 nothing else (no curves, no acceleration). A pause is two waypoints at the same place.
 """
