@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
 from harness.medium.mobility import declare
@@ -81,6 +81,21 @@ def _normal(rng: random.Random) -> float:
 
 
 # -- random walk -------------------------------------------------------------------------
+NodeWalk = Callable[[random.Random, Area, float, Optional[Position], Dict[str, Any]],
+                    List[Waypoint]]
+
+
+def _per_node(walk: NodeWalk) -> declare.Run:
+    """A model's run from its one-node walk: each node on its own random stream, from its
+    ``start`` position when given."""
+    def run(nodes: Sequence[str], area: Area, duration: float, seed: int,
+            args: Dict[str, Any]) -> Dict[str, Trajectory]:
+        starts = declare.start_positions(args, area, nodes)
+        return {n: build(n, walk(node_random(seed, n), area, duration, starts.get(n), args),
+                         duration) for n in nodes}
+    return run
+
+
 def _walk_node(rng: random.Random, area: Area, duration: float, start: Optional[Position],
                args: Dict[str, Any]) -> List[Waypoint]:
     low, high = args["min_speed"], args["max_speed"]
@@ -108,13 +123,6 @@ def _walk_extra(args: Dict[str, Any], area: Area) -> None:
                            "(a leg at 0 m/s never ends); expected a number > 0")
 
 
-def _walk_run(nodes: Sequence[str], area: Area, duration: float, seed: int,
-              args: Dict[str, Any]) -> Dict[str, Trajectory]:
-    starts = declare.start_positions(args, area, nodes)
-    return {n: build(n, _walk_node(node_random(seed, n), area, duration, starts.get(n), args),
-                     duration) for n in nodes}
-
-
 RANDOM_WALK = Model(
     "random_walk",
     (declare.SPEED.variant(name="min_speed", required=True, doc="slowest leg, m/s"),
@@ -124,7 +132,7 @@ RANDOM_WALK = Model(
      declare.POSITIVE.variant(name="distance", nullable=True, null_label="use interval",
                               doc="a new speed and direction every distance m"),
      declare.START),
-    _walk_run,
+    _per_node(_walk_node),
     doc="random walk: uniform speed and direction per leg, reflected at the borders",
     extra=_walk_extra,
 )
@@ -183,13 +191,6 @@ def _gauss_node(rng: random.Random, area: Area, duration: float, start: Optional
     return points
 
 
-def _gauss_run(nodes: Sequence[str], area: Area, duration: float, seed: int,
-               args: Dict[str, Any]) -> Dict[str, Trajectory]:
-    starts = declare.start_positions(args, area, nodes)
-    return {n: build(n, _gauss_node(node_random(seed, n), area, duration, starts.get(n), args),
-                     duration) for n in nodes}
-
-
 GAUSS_MARKOV = Model(
     "gauss_markov",
     (declare.ALPHA.variant(name="alpha", required=True),
@@ -205,7 +206,7 @@ GAUSS_MARKOV = Model(
                             null_label="a tenth of the area's shorter side",
                             doc="m from an x or y face where the mean direction turns inward"),
      declare.START),
-    _gauss_run,
+    _per_node(_gauss_node),
     doc="Gauss-Markov (Liang and Haas): speed and direction with memory alpha",
 )
 
