@@ -33,3 +33,13 @@ def chain_record(i: int, point: Dict[str, Any], *, hops: int, pps: float,
                        "policy": policy, "medium": {},
                        "flows": [{"src": "first", "dst": "last", "count": count}]},
             "environment": {"where": "vm", "accel": "tcg", "kernel": "6.1"}}
+
+
+def with_links(rec: Dict[str, Any], attempts: int, successes: int, drops: int) -> Dict[str, Any]:
+    """``rec`` with the medium's per-link counters: the totals split over two links."""
+    half = attempts // 2, successes // 2, drops // 2
+    rec["medium"] = {"summary": {"links": {
+        "a>b": {"attempts": half[0], "successes": half[1], "retry_drops": half[2]},
+        "b>a": {"attempts": attempts - half[0], "successes": successes - half[1],
+                "retry_drops": drops - half[2]}}}}
+    return rec

@@ -1,29 +1,18 @@
 """Reports of experiments outside any study, and numbers read from records (synthetic records)."""
 from __future__ import annotations
 
-from typing import Any, Dict
-
 import pytest
 
 from harness.experiment.results import load_results
 from harness.study import study_section as section
 from harness.testing.records import chain_record as record
 from harness.testing.records import store_records as store
+from harness.testing.records import with_links
 
 
 def test_other_experiments_get_no_paper_section(tmp_path):
     root = store(tmp_path / "o", "quick_chain", [record(0, {"topology.hops": 1}, hops=1, pps=1)])
     assert section(load_results(root), root / "report.md") == ""
-
-
-def with_links(rec: Dict[str, Any], attempts: int, successes: int, drops: int) -> Dict[str, Any]:
-    """The medium's per-link counters, split over two links."""
-    half = attempts // 2, successes // 2, drops // 2
-    rec["medium"] = {"summary": {"links": {
-        "a>b": {"attempts": half[0], "successes": half[1], "retry_drops": half[2]},
-        "b>a": {"attempts": attempts - half[0], "successes": successes - half[1],
-                "retry_drops": drops - half[2]}}}}
-    return rec
 
 
 def test_attempt_success_and_retry_drops_sum_the_links():

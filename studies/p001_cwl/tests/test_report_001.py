@@ -11,6 +11,7 @@ from harness.study import study_section as section
 from harness.study import write_report
 from harness.testing.records import chain_record as record
 from harness.testing.records import store_records as store
+from harness.testing.records import with_links
 from studies.p001_cwl import paper as paper001
 
 
@@ -127,16 +128,6 @@ def test_paper001_side_by_side_judges_adaptive_against_the_same_session(tmp_path
     # its own report shows the same table
     text = section(side, tmp_path / "side" / "report.md")
     assert "| 10 | 20 | 3 | 10 | 8 | 11 | 3 | 0.91 |" in text
-
-
-def with_links(rec: Dict[str, Any], attempts: int, successes: int, drops: int) -> Dict[str, Any]:
-    """The medium's per-link counters, split over two links."""
-    half = attempts // 2, successes // 2, drops // 2
-    rec["medium"] = {"summary": {"links": {
-        "a>b": {"attempts": half[0], "successes": half[1], "retry_drops": half[2]},
-        "b>a": {"attempts": attempts - half[0], "successes": successes - half[1],
-                "retry_drops": drops - half[2]}}}}
-    return rec
 
 
 def test_paper001_page_shows_what_the_medium_saw_at_each_limit(tmp_path):
