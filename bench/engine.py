@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The engines side by side: the same experiment files under UML and under QEMU.
+"""The engine measured: the same experiment files under UML (and natively, where this host can).
 
 For each case of ``bench/engine/`` (one hop at 11 and 54 Mbit/s, the 7-hop 2 Mbit/s chain, the
 32-router campus, the hybrid LAN) and each engine this host can use, runs
 ``harness run CASE --engine E --jobs 1 --fresh`` and prints, from the stored record: wall
 seconds per emulated second (the host's wall seconds of the run over the guest's seconds of
 it), the guest's boot, the run's whole wall time, the guest's peak host memory, the goodput
-(a sanity check: both engines run the same Linux TCP over the same medium) and the medium's
+(a sanity check) and the medium's
 delivery lag p99 (how late mediumd handed frames to the kernel). The cases with a flow run a
 second time with the flow three times as long: the difference gives the marginal cost of an
 emulated second of traffic (``flow wall/s``, what the targets below speak of: the cost once the
@@ -16,7 +16,10 @@ the four-run ``pair4.yaml`` at --jobs 1 and --jobs 2: the speed-up of two pinned
 Targets (issue 60, this 2-core machine): <= 0.1 wall s per emulated s on the 7-hop chain,
 <= 0.15 at 11 Mbit/s, <= 0.6 at 54 Mbit/s, campus up in < 3 wall s, < 300 MB per run.
 
-Usage: python3 bench/engine.py [--engines uml,qemu] [--cases 1hop_b11,...] [--no-slope]
+The README's QEMU column was measured with this file at revision d281ef7, the last with the
+QEMU engine.
+
+Usage: python3 bench/engine.py [--engines uml,native] [--cases 1hop_b11,...] [--no-slope]
 [--json]
 (``harness bench engine`` runs it.)
 """
@@ -39,14 +42,12 @@ TARGETS = {"1hop_b11": 0.15, "1hop_g54": 0.6, "7hop_b2": 0.1}
 #: The cases run a second time with flows three times as long (the marginal cost).
 STRETCH = ("1hop_b11", "1hop_g54", "7hop_b2", "campus32")
 #: Runs a command and prints the largest peak resident set of its process tree (the guest:
-#: UML's kernel process or QEMU) in kB: the QEMU engine's records carry no memory figure.
+#: UML's kernel process) in kB.
 PEAK_RSS = ("import resource, subprocess, sys\n"
             "rc = subprocess.call(sys.argv[1:])\n"
             "print(f'hx-bench-peak-rss-kb {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}',"
             " file=sys.stderr)\n"
             "sys.exit(rc)\n")
-#: What the QEMU engine prints when its guest is up (harness/vm/dispatch.py).
-VM_READY = re.compile(r"VM ready in ([0-9.]+) s")
 
 
 def run_case(case: str, engine: str, out: Path, jobs: int = 1,
@@ -69,12 +70,11 @@ def run_case(case: str, engine: str, out: Path, jobs: int = 1,
     host_s = float(timing.get("host_seconds") or wall)
     flows = r.get("flows") or [{}]
     tree_kb = re.findall(r"hx-bench-peak-rss-kb (\d+)", proc.stderr)
-    ready = VM_READY.findall(proc.stderr)
     return {"case": case, "engine": engine, "status": r["status"], "error": r.get("error"),
             "kernel": r["environment"].get("kernel"), "guest_s": guest_s,
             "host_s": round(host_s, 2), "command_wall_s": round(wall, 2),
             "wall_per_emulated_s": round(host_s / guest_s, 3) if guest_s else None,
-            "boot_s": timing.get("boot_seconds") or (float(ready[0]) if ready else None),
+            "boot_s": timing.get("boot_seconds"),
             "peak_rss_mb": timing.get("host_peak_rss_mb")
             or (round(int(tree_kb[-1]) / 1024, 1) if tree_kb else None),
             "goodput_mbps": round((flows[0].get("throughput_bps") or 0) / 1e6, 3),
@@ -122,7 +122,7 @@ def speedup(engine: str, base: Path) -> Dict[str, Any]:
 
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(prog="harness bench engine", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--engines", default="uml,qemu")
+    parser.add_argument("--engines", default="uml")
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--no-speedup", action="store_true")
     parser.add_argument("--no-slope", action="store_true",

@@ -4,7 +4,7 @@ Layers, top down; each package imports only the layers below it (docs/architectu
 by tests/unit/test_layers.py), so each is usable without the ones above it:
   front ends     harness.cli (the ``harness`` command), harness.testing (pytest plugin)
   parallel runs  harness.parallel (a sweep's runs several at once, Dask workers)
-  the guest      harness.vm (a command in a User-Mode Linux or QEMU guest)
+  the guest      harness.vm (a command in a User-Mode Linux guest)
   compatibility  harness.compat (Mininet-WiFi's API on the layers below)
   the prompt     harness.interactive (``harness cli``: a running network and its commands)
   studies API    harness.study (finds the studies of studies/; claims beside ours, study pages)

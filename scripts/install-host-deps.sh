@@ -2,21 +2,18 @@
 # Install what the harness needs on a Debian/Ubuntu host, as root:
 #  - what the UML engine needs: the tools that build its kernel (flex, bison, bc, xz, patch,
 #    ccache) and every program a run starts, since a UML guest runs the host's programs
-#    (iw, iperf3, ping, hostapd, Open vSwitch ...: what the QEMU image carries, vm/packages.txt);
+#    (iw, iperf3, ping, hostapd, Open vSwitch ...);
 #  - gcc + libnl-genl-3 (mediumd), python3-venv;
-#  - with --qemu, QEMU + debootstrap for the older engine (``--engine qemu``);
 #  - the project itself, editable, into .venv (Debian's python refuses system-wide pip);
 #  - with --dev, also the lint and type-check tools of requirements-dev.txt (CI passes it).
 # Safe to run again; it only adds what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEV=0
-QEMU=0
 for arg in "$@"; do
   case "$arg" in
     --dev) DEV=1 ;;
-    --qemu) QEMU=1 ;;
-    *) echo "install-host-deps: unknown argument $arg (allowed: --dev, --qemu)" >&2; exit 2 ;;
+    *) echo "install-host-deps: unknown argument $arg (allowed: --dev)" >&2; exit 2 ;;
   esac
 done
 
@@ -25,12 +22,9 @@ APT_PACKAGES=(python3 python3-venv python3-pip iproute2 iw iperf3 kmod gcc make 
               flex bison bc xz-utils patch ccache apt-utils
               iputils-ping nftables ethtool tcpdump hostapd wpasupplicant openvswitch-switch
               wireless-regdb psmisc procps util-linux)
-if [ "$QEMU" -eq 1 ]; then
-  APT_PACKAGES+=(qemu-system-x86 qemu-utils debootstrap e2fsprogs busybox-static)
-fi
 
 if [ "$(id -u)" -ne 0 ]; then
-  echo "install-host-deps: run as root (apt-get, namespaces and the VM build need it)" >&2
+  echo "install-host-deps: run as root (apt-get and namespaces need it)" >&2
   exit 2
 fi
 if ! command -v apt-get >/dev/null; then

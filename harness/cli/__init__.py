@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 #: Subcommand modules, in the order ``harness --help`` lists them.
 COMMAND_MODULES = [
-    "run", "plot", "report", "archive", "floorplan", "test", "vm", "doctor", "clean", "bench",
+    "run", "plot", "report", "archive", "floorplan", "test", "doctor", "clean", "bench",
     "example", "cli", "draw",
 ]
 
@@ -40,9 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from harness.cli.options import apply_clock_option
+    from harness.cli.options import apply_engine_option
     try:
-        apply_clock_option(args)
+        apply_engine_option(args)
         return int(args.func(args) or 0)
     except HarnessError as err:
         print(f"harness {args.command}: error: {err}", file=sys.stderr)

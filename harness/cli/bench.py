@@ -3,13 +3,11 @@
 - ``harness bench medium [--json]``: the fidelity report: one saturated UDP (or TCP) sender
   over one hop through real Linux and mediumd, goodput against harness.medium.analytic, per
   PHY/rate (``udp_1hop_<phy>_<rate>``, variants ``_rts``/``_sp``, ``tcp``), by the checks of
-  bench/medium_fidelity.py. Runs in the VM when needed, twice by default: on a quiet host, and
+  bench/medium_fidelity.py. Runs in a guest with the uml engine, twice by default: on a quiet host, and
   with every host core saturated by a CPU load the bench starts itself; the two passes are
   printed side by side.
-- ``harness bench clock``: wall seconds per emulated second, goodput and delivery lag of
-  one-hop and chain cases, in virtual time and on the wall clock (bench/clock.py).
 - ``harness bench core``: events per second of the simulation core (bench/medium_core.py).
-- ``harness bench engine``: the engines side by side (bench/engine.py).
+- ``harness bench engine``: the UML engine's costs (bench/engine.py).
 - ``harness bench e2e``: lag percentiles and mediumd's CPU share during a saturated
   54 Mbit/s TCP flow (bench/medium_e2e.py).
 """
@@ -26,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List
 
-from harness.cli.options import add_clock_option
+from harness.cli.options import add_engine_option
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
@@ -58,20 +56,16 @@ def register(sub: Subparsers) -> None:
     m.add_argument("--load", choices=LOADS, default="both",
                    help="run the checks on a quiet host, with every host core saturated by a "
                         "CPU load the bench starts, or both and compare (default both)")
-    add_clock_option(m)
+    add_engine_option(m)
     m.set_defaults(func=cmd_medium)
-    k = bsub.add_parser("clock", help="wall seconds per emulated second, virtual vs wall clock "
-                                      "(bench/clock.py)")
-    k.add_argument("args", nargs="*", help="passed to bench/clock.py (after --)")
-    k.set_defaults(func=cmd_clock)
     c = bsub.add_parser("core", help="simulation core events/s (bench/medium_core.py)")
     c.add_argument("args", nargs="*", help="passed to bench/medium_core.py (after --)")
     c.set_defaults(func=cmd_core)
     e = bsub.add_parser("e2e", help="lag and mediumd CPU during 54 Mbit/s TCP (bench/medium_e2e.py)")
     e.add_argument("args", nargs="*", help="passed to bench/medium_e2e.py (after --)")
-    add_clock_option(e)
+    add_engine_option(e)
     e.set_defaults(func=cmd_e2e)
-    g = bsub.add_parser("engine", help="UML and QEMU side by side: wall s per emulated s, boot, "
+    g = bsub.add_parser("engine", help="the UML engine: wall s per emulated s, boot, "
                                        "memory, --jobs speed-up (bench/engine.py)")
     g.add_argument("args", nargs="*", help="passed to bench/engine.py (after --)")
     g.set_defaults(func=cmd_engine)
@@ -143,18 +137,18 @@ def cmd_medium(args: argparse.Namespace) -> int:
 
 
 def one_pass(args: argparse.Namespace) -> Dict[str, Any]:
-    """One pass of every check, in the VM (its JSON report) or here."""
-    from harness.vm.dispatch import harness_argv_script, needs_vm, run_script_in_vm
+    """One pass of every check, in a guest (its JSON report) or here."""
+    from harness.vm.dispatch import harness_script, needs_vm, run_script
     if not needs_vm():
         return measure_pass([parse_check(c, args.duration, args.tolerance)
                              for c in args.checks.split(",") if c], show=False)
     out: List[str] = []
-    rc = run_script_in_vm(harness_argv_script(_argv(args)), on_out=out.append)
+    rc = run_script(harness_script(_argv(args)), on_out=out.append)
     text = "".join(out)
     try:
         report: Dict[str, Any] = json.loads(text[text.index("{"):])
     except ValueError:
-        raise HarnessError(f"bench medium in the VM gave no report (exit {rc}): "
+        raise HarnessError(f"bench medium in the guest gave no report (exit {rc}): "
                            f"{text.strip()[-500:]}") from None
     return report
 
@@ -304,10 +298,6 @@ def _script(name: str, extra: List[str]) -> int:
     path = _bench_file(name)
     extra = extra[1:] if extra[:1] == ["--"] else extra
     return subprocess.call([sys.executable, str(path), *extra])
-
-
-def cmd_clock(args: argparse.Namespace) -> int:
-    return _script("clock.py", args.args)
 
 
 def cmd_core(args: argparse.Namespace) -> int:

@@ -18,14 +18,13 @@ if TYPE_CHECKING:
 
 #: Modules that register a clean-up callback (namespaces and processes, radios, OVS bridges
 #: and run directories, hostapd's and wpa_supplicant's run directories, the medium daemon's
-#: run directories, the VM's folders and QEMU).
+#: run directories, the UML guests' folders and processes).
 PLUMBING = (
     "harness.kernel.netns",
     "harness.kernel.hwsim",
     "harness.kernel.ovs",
     "harness.kernel.hostapd",
     "harness.medium.daemon",
-    "harness.vm.machine",
     "harness.vm.uml",
 )
 
@@ -36,10 +35,10 @@ def register(subparsers: Subparsers) -> None:
         description="Removes network namespaces hx-*, the processes in them and every process "
                     "marked HARNESS_RUN=, hwsim radios hx-*, OVS bridges hx<tag>*, the run "
                     "directories of OVS, hostapd and wpa_supplicant hx-<tag>-<daemon>-*, the "
-                    "medium's run directories hx-<tag>-medium-* and the VM's folders hx-vm-* whose "
-                    "owner has exited (with their QEMU). Touches nothing else.")
-    p.add_argument("--tag", help="only the run with this 4-hex-digit tag (VM folders have no "
-                                 "tag: they are cleaned without --tag only)")
+                    "medium's run directories hx-<tag>-medium-* and the UML guests' folders hx-uml-* "
+                    "whose owner has exited (with their guests). Touches nothing else.")
+    p.add_argument("--tag", help="only the run with this 4-hex-digit tag (guest folders "
+                                 "have no tag: they are cleaned without --tag only)")
     p.set_defaults(func=run)
 
 
@@ -60,5 +59,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"problem: {problem}")
     if report.empty:
         print("nothing to clean: no harness namespaces, radios, processes, bridges, "
-              "daemon or medium run directories or VM folders found")
+              "daemon or medium run directories or guest folders found")
     return 1 if report.problems else 0

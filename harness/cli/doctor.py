@@ -42,20 +42,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
               "CPU each; one seed gives one result (docs/engine.md).")
         return 0 if not availability()["uml"] else 1
     if in_vm():
-        print("Running inside the harness VM: emulation runs here.")
+        print("Running inside a harness guest: emulation runs here.")
     elif native_capable():
-        print("This host runs the emulation natively (no VM).")
+        print("This host runs the emulation natively, on the wall clock.")
     else:
-        vm_ready = all(c.ok for c in results if c.name.endswith("(VM)") and "kvm" not in c.name)
-        print("This host cannot run mac80211_hwsim natively: `harness run` and the emulation "
-              "tests use the QEMU guest automatically.")
-        print("VM prerequisites: " + ("present." if vm_ready else
-                                      "missing (see the NO/-- lines above)."))
-        from harness.vm.machine import clock_mode, vm_slots
-        clock = clock_mode()
-        print(f"Guest clock: {clock} ("
-              + ("QEMU's instruction counter under TCG: results do not depend on this host's "
-                 "load" if clock == "virtual" else "the host's wall clock: a busy host shows "
-                 "in the results") + f"); {vm_slots()} VM(s) at once, so `harness run` "
-              f"defaults to --jobs {vm_slots()}. HARNESS_VM_CLOCK / --clock change it.")
+        print("This host cannot run mac80211_hwsim natively: use the uml engine (the default).")
+        return 1
     return 0

@@ -10,7 +10,7 @@ import runpy
 import sys
 from typing import TYPE_CHECKING
 
-from harness.cli.options import add_clock_option
+from harness.cli.options import add_engine_option
 from harness.errors import HarnessError
 from harness.paths import code_root
 
@@ -23,7 +23,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("name", nargs="?", default="chain3", help="example name (file stem)")
     p.add_argument("args", nargs="*", help="arguments passed to the example")
     p.add_argument("--list", action="store_true", help="list the examples")
-    add_clock_option(p)
+    add_engine_option(p)
     p.set_defaults(func=cmd_example)
 
 

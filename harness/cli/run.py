@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Callable, List, Optional
 
 from harness.analysis.plot import short_name, value_label
-from harness.cli.options import add_clock_option
+from harness.cli.options import add_engine_option
 from harness.errors import HarnessError
 from harness.experiment import schema
 from harness.experiment.lag import AUTO, Threshold, to_redo
@@ -71,11 +71,7 @@ def register(subparsers: Subparsers) -> None:
                    help="send the runs to Dask distributed workers: a scheduler address "
                         "(tcp://host:8786) or local:N for N workers on this machine; also "
                         "HARNESS_CLUSTER (docs/parallel.md)")
-    p.add_argument("--seeded-vm", action="store_true",
-                   help="boot a fresh VM for every run from the run's seed (QEMU -seed, no host "
-                        "entropy): the same boot state for every rerun; slower (a boot per "
-                        "run). docs/vm.md measures how far reruns then repeat")
-    add_clock_option(p)
+    add_engine_option(p)
     p.set_defaults(func=cmd_run, fresh=False)
 
 
@@ -104,34 +100,6 @@ def output_dir(exp: schema.Experiment, args: argparse.Namespace) -> Path:
     if args.output:
         return Path(args.output)
     return Path(exp.output + ("-quick" if args.quick else ""))
-
-
-def to_argv(args: argparse.Namespace, out: Path) -> List[str]:
-    """The command line again, for running the same command inside the VM.
-
-    The file and the output directory go as absolute host paths, so that the VM dispatch can
-    share them wherever they lie (an output outside the shared directories would otherwise be
-    written to the guest's throw-away disk)."""
-    argv = ["run", str(Path(args.file).resolve()), "--output", str(out.resolve())]
-    for flag in ("fresh", "quick", "fail_fast", "retry_failed"):
-        if getattr(args, flag):
-            argv.append("--" + flag.replace("_", "-"))
-    if args.repetitions is not None:
-        argv += ["--repetitions", str(args.repetitions)]
-    if args.retry_lagged is not None:
-        argv += ["--retry-lagged", str(args.retry_lagged) if args.retry_lagged == AUTO
-                 else f"{args.retry_lagged:g}"]
-    return argv + ["--no-report"]  # the host writes the report (the guest has no matplotlib)
-
-
-def maybe_in_vm(argv: List[str]) -> Optional[int]:
-    """Where runs execute: ``None`` = here; an exit code = the VM ran the command for us."""
-    from harness.vm import dispatch
-    if not dispatch.needs_vm():
-        return None
-    output = Path(argv[argv.index("--output") + 1])
-    output.mkdir(parents=True, exist_ok=True)  # it must exist on the host to be shared
-    return dispatch.maybe_in_vm(argv)
 
 
 def load_executor() -> ModuleType:
@@ -253,12 +221,6 @@ def run_one(args: argparse.Namespace) -> int:
             print(line)
         return 0
     pool = make_pool(args)
-    if pool is None:
-        code = maybe_in_vm(to_argv(args, out))
-        if code is not None:
-            if args.report:
-                summarize(out)
-            return code
     from harness.experiment.runner import run_sweep
     if pool is not None:
         result = run_sweep(exp, store, None, pool=pool, runs=runs, fresh=args.fresh,
@@ -282,7 +244,7 @@ def run_one(args: argparse.Namespace) -> int:
 
 def make_pool(args: argparse.Namespace) -> Optional[RunPool]:
     """Where the runs execute: a Dask cluster (``--cluster``), several job runners on this
-    host (``--jobs`` above 1), or None: one after another, here or in one VM."""
+    host (one per guest, or natively ``--jobs`` above 1), or None: one after another here."""
     cluster = args.cluster or os.environ.get("HARNESS_CLUSTER")
     if cluster:
         if args.jobs is not None:
@@ -291,38 +253,21 @@ def make_pool(args: argparse.Namespace) -> Optional[RunPool]:
         from harness.parallel.cluster import ClusterPool
         return ClusterPool(cluster)
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    seeded = bool(getattr(args, "seeded_vm", False))
     from harness.vm import dispatch
-    from harness.vm.engine import engine
-    if dispatch.needs_vm() and engine() == "uml":
-        if seeded:
-            raise HarnessError("--seeded-vm is for --engine qemu: the uml engine boots a fresh "
-                               "guest from the run's seed for every run already")
-        from harness.parallel.local import LocalPool
-        return LocalPool(jobs)  # one guest per run, even at --jobs 1
-    if seeded:
-        from harness.vm import dispatch
-        if not dispatch.needs_vm():
-            raise HarnessError("--seeded-vm: this host runs the emulation natively (no VM to "
-                               "seed); allowed only where the VM is used")
-    elif jobs <= 1:
+    if not dispatch.needs_vm() and jobs <= 1:
         return None
     from harness.parallel.local import LocalPool
-    return LocalPool(jobs, seeded=seeded)
+    return LocalPool(jobs)  # with the uml engine one guest per run, even at --jobs 1
 
 
 def default_jobs() -> int:
     """One run at a time natively (concurrent runs would share the host's CPU on the wall
-    clock); with the VM, as many as VM slots (one per core in virtual time)."""
+    clock); in guests, one per host CPU (each guest is pinned to one, in virtual time)."""
     from harness.vm import dispatch
     if not dispatch.needs_vm():
         return 1
-    from harness.vm.engine import engine
-    if engine() == "uml":
-        from harness.vm.uml import host_cpus
-        return len(host_cpus())
-    from harness.vm.machine import vm_slots
-    return vm_slots()
+    from harness.vm.uml import host_cpus
+    return len(host_cpus())
 
 
 def summarize(out: Path) -> None:
@@ -352,7 +297,7 @@ def check_determinism(exp: schema.Experiment, runs: List[Run]) -> int:
     from harness.vm import dispatch
     if not dispatch.needs_vm():
         raise HarnessError("--check-determinism: the native engine runs on the wall clock, "
-                           "where reruns differ; allowed with --engine uml (or qemu)")
+                           "where reruns differ; allowed with --engine uml")
     if not runs:
         raise HarnessError(f"--check-determinism: {exp.name} has no runs")
     run = runs[0]

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING
 
-from harness.cli.options import add_clock_option
+from harness.cli.options import add_engine_option
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--slow", action="store_true",
                    help="include the slow suites (marker 'slow', e.g. the studies' full sweeps)")
     p.add_argument("pytest_args", nargs="*", help="paths or extra pytest arguments (after --)")
-    add_clock_option(p)
+    add_engine_option(p)
     p.set_defaults(func=cmd_test)
 
 

@@ -50,15 +50,10 @@ def _iperf3_version() -> Optional[str]:
     return first[0] if first else None
 
 
-def detect_accel(cpuinfo: str, clocksources: str, env: Dict[str, str]) -> str:
-    """``kvm``/``tcg`` inside a VM, ``none`` on bare metal (pure: inputs are file contents).
-
-    The guest is told by the host (``HARNESS_VM_ACCEL`` passes through when set); otherwise
-    the ``hypervisor`` CPU flag says "virtual", and kvm-clock says KVM (TCG offers none).
-    """
-    wanted = env.get("HARNESS_VM_ACCEL", "")
-    if wanted in ("kvm", "tcg"):
-        return wanted
+def detect_accel(cpuinfo: str, clocksources: str) -> str:
+    """``kvm``/``tcg`` when this kernel runs in a virtual machine, ``none`` on bare metal
+    (pure: inputs are file contents): the ``hypervisor`` CPU flag says "virtual", and
+    kvm-clock says KVM (TCG offers none)."""
     flags = set()
     for line in cpuinfo.splitlines():
         if line.startswith("flags"):
@@ -83,15 +78,15 @@ def environment() -> Dict[str, Any]:
     in_vm = os.environ.get("HARNESS_IN_VM") == "1"
     accel = detect_accel(_read("/proc/cpuinfo"),
                          _read("/sys/devices/system/clocksource/clocksource0/"
-                               "available_clocksource"), dict(os.environ))
-    # natively, and in a guest on the host's wall clock, time is real; in a TCG guest under
-    # QEMU's instruction counter it is virtual (docs/vm.md)
+                               "available_clocksource"))
+    # natively, and in a guest on the host's wall clock, time is real; in a UML guest in
+    # time-travel mode it is virtual (docs/engine.md)
     clock = os.environ.get("HARNESS_VM_CLOCK", "realtime") if in_vm else "realtime"
     if os.environ.get("HARNESS_GUEST") == "uml":
         accel = "none"  # a UML guest's processes run on the host CPU, traced by its kernel
     return {"kernel": platform.release(), "iperf3": _iperf3_version(),
             "where": "vm" if in_vm else "native", "accel": accel,
-            "engine": os.environ.get("HARNESS_GUEST", "qemu") if in_vm else "native",
+            "engine": os.environ.get("HARNESS_GUEST", "uml") if in_vm else "native",
             "cpus": os.cpu_count(), "clock": clock}
 
 

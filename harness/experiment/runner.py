@@ -175,7 +175,7 @@ def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
             est = (sum(r.expected_seconds() for r in wanted) / len(wanted) + SETUP_ESTIMATE
                    if wanted else None)
             # In a guest on virtual time its clock is not the user's: say so rather than
-            # give an ETA that is off by the emulation's slowdown (docs/vm.md).
+            # give an ETA that is off by the emulation's slowdown (docs/engine.md).
             guest = pool is None and os.environ.get("HARNESS_VM_CLOCK") == "virtual"
             progress = Progress(len(wanted), estimate=est,
                                 workers=pool.workers if pool is not None else 1,

@@ -4,8 +4,7 @@
 script) into a ``Setup``; ``session`` starts the network and does what each command asks
 (node commands, ping, iperf, move, medium counters, RTS, window clamp, capture, plot) and
 always tears down; ``prompt`` is the command line itself (``cmd`` + readline: history, tab
-completion, one clear message for a bad command); ``plotting`` draws the picture here or,
-in a guest without matplotlib, hands it to the host that started the guest.
+completion, one clear message for a bad command).
 
 May import: ``harness.errors``, ``harness.paths``, ``harness.kernel``, ``harness.medium``,
 ``harness.net``, ``harness.traffic``, ``topologies``, ``policies``, ``harness.experiment``

@@ -14,16 +14,16 @@ routes (``cwnd lock N``, primed before the next ``iperf`` from that sender, as t
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
 from harness.kernel import naming
@@ -79,7 +79,7 @@ class Session:
     def __init__(self, net: Network, *, name: str = "", owns_network: bool = True,
                  flows: Sequence[Dict[str, Any]] = (), plans: Sequence[FlowPlan] = (),
                  policies: Sequence[Policy] = (), context: Optional[RunContext] = None,
-                 out_dir: Optional[Path] = None, show_path: Callable[[str], str] = str):
+                 out_dir: Optional[Path] = None):
         self.net = net
         self.name = name or net.topo.name
         self.owns_network = owns_network
@@ -87,8 +87,7 @@ class Session:
         self.plans = list(plans)
         self.policies = list(policies)
         self.context = context
-        self.out_dir = Path(out_dir) if out_dir else default_out_dir()
-        self.show_path = show_path
+        self.out_dir = Path(out_dir) if out_dir else Path.cwd()
         #: cwnd clamps set at the prompt: sender -> segments; and the pairs already primed
         self.clamps: Dict[str, int] = {}
         self.primed: set = set()
@@ -564,7 +563,7 @@ class Session:
         handle = self.medium()
         if state == "on":
             if self.capture_path is not None:
-                raise HarnessError(f"a capture is already running ({self.show_path(self.capture_path)}); "
+                raise HarnessError(f"a capture is already running ({self.capture_path}); "
                                    "capture off first")
             target = Path(path) if path else self.out_dir / f"capture-{time.strftime('%H%M%S')}.pcap"
             target = target if target.is_absolute() else self.out_dir / target
@@ -575,7 +574,7 @@ class Session:
                 self.capture_path = handle.control.start_capture(str(target.resolve()))
             except MediumControlError as err:
                 raise HarnessError(f"capture on: {err}") from None
-            return f"capturing every transmission attempt to {self.show_path(self.capture_path)}"
+            return f"capturing every transmission attempt to {self.capture_path}"
         if state != "off":
             raise HarnessError(f"capture {state}: allowed on [FILE.pcap] or off")
         if self.capture_path is None:
@@ -588,7 +587,7 @@ class Session:
         attempts = read_attempts(written)
         data = [a for a in attempts if a.kind == "data"]
         failed = sum(1 for a in data if a.failed)
-        return (f"capture written to {self.show_path(written)}: {len(attempts)} attempts, "
+        return (f"capture written to {written}: {len(attempts)} attempts, "
                 f"{len(data)} data ({failed} failed), "
                 f"{sum(1 for a in attempts if a.kind == 'rts')} RTS; open it in Wireshark")
 
@@ -643,7 +642,10 @@ class Session:
     # -- the picture ---------------------------------------------------------------------
     def plot(self, path: Optional[str] = None, *, ranges_of: Sequence[str] = (),
              pairs: Sequence[Tuple[str, str]] = ()) -> str:
-        from harness.interactive.plotting import draw
+        if importlib.util.find_spec("matplotlib") is None:
+            raise HarnessError("the picture needs matplotlib, which is not installed here",
+                               hint="pip install matplotlib")
+        from harness.analysis.topology_figure import draw_scene
         for name in list(ranges_of) + [n for p in pairs for n in p]:
             self.node(name)
         for src, dst in pairs:
@@ -651,43 +653,6 @@ class Session:
         self.plots += 1
         target = Path(path) if path else self.out_dir / f"{self.name}-{self.plots}.png"
         target = target if target.is_absolute() else self.out_dir / target
-        written = draw(self.scene().to_dict(), target, ranges_of=list(ranges_of),
+        written = draw_scene(self.scene().to_dict(), target, ranges_of=list(ranges_of) or None,
                        title=f"{self.name}: nodes, ranges, links by delivery ratio, routes")
-        return "picture written: " + ", ".join(self.show_path(str(p)) for p in written)
-
-
-#: Where the prompt writes its files (pictures, captures) when not told: set by ``harness cli``
-#: on the host for a guest whose own view of the working directory is a copy in memory.
-OUT_ENV = "HARNESS_CLI_OUT"
-
-
-def default_out_dir() -> Path:
-    """``HARNESS_CLI_OUT`` when set, otherwise the working directory."""
-    raw = os.environ.get(OUT_ENV)
-    return Path(raw) if raw else Path.cwd()
-
-
-def shown_paths(mapping: Mapping[str, str]) -> Callable[[str], str]:
-    """A path printer that shows the host's path of a guest path (``HARNESS_HOST_PATHS``:
-    the shares of the guest, longest first)."""
-    pairs = sorted(mapping.items(), key=lambda kv: -len(kv[0]))
-
-    def show(path: str) -> str:
-        for guest, host in pairs:
-            if path == guest or path.startswith(guest.rstrip("/") + "/"):
-                return host + path[len(guest):]
-        return path
-    return show
-
-
-def host_view_from_env() -> Callable[[str], str]:
-    import json
-    raw = os.environ.get("HARNESS_HOST_PATHS")
-    if not raw:
-        return str
-    try:
-        return shown_paths(json.loads(raw))
-    except ValueError:
-        print("harness cli: HARNESS_HOST_PATHS is not JSON; paths are shown as the guest sees them",
-              file=sys.stderr)
-        return str
+        return "picture written: " + ", ".join(str(p) for p in written)

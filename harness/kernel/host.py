@@ -56,8 +56,6 @@ def hwsim_available() -> bool:
 
 def native_capable() -> bool:
     """Can emulation run right here (root + loadable mac80211_hwsim)?"""
-    if os.environ.get("HARNESS_FORCE_VM") == "1" and not in_vm():
-        return False
     return os.geteuid() == 0 and hwsim_available()
 
 
@@ -68,9 +66,9 @@ def tcp_module_available(name: str) -> bool:
 
 
 def checks() -> List[Check]:
-    """Every capability the harness uses, natively and through the VM."""
+    """Every capability the harness uses, natively and in its guests."""
     out = [Check("root", os.geteuid() == 0, f"euid {os.geteuid()}",
-                 "run as root (namespaces, radios and the VM image build need it)")]
+                 "run as root (namespaces and radios need it)")]
     hw = hwsim_available()
     out.append(Check("mac80211_hwsim", hw, "loadable" if hw else "not in this kernel",
                      "install your distribution's extra modules (Ubuntu: linux-modules-extra-$(uname -r)),"
@@ -113,13 +111,4 @@ def checks() -> List[Check]:
         path = shutil.which(tool)
         out.append(Check(f"{tool} (UML kernel build)", path is not None, path or "not found",
                          f"apt-get install {pkg}", needed_for_native=False))
-    # what the QEMU engine needs
-    for tool, pkg in [("qemu-system-x86_64", "qemu-system-x86"), ("debootstrap", "debootstrap"),
-                      ("mkfs.ext4", "e2fsprogs")]:
-        path = shutil.which(tool)
-        out.append(Check(f"{tool} (VM)", path is not None, path or "not found",
-                         f"apt-get install {pkg}", needed_for_native=False))
-    kvm = os.access("/dev/kvm", os.R_OK | os.W_OK)
-    out.append(Check("/dev/kvm (VM)", kvm, "present (used only after a boot probe)" if kvm
-                     else "absent: the VM uses TCG (slower, works)", needed_for_native=False))
     return out

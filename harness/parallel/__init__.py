@@ -2,7 +2,7 @@
 
 ``worker`` executes one run of an experiment by itself and prints its record (what every
 parallel job runs, in a guest or natively); ``jobs`` runs such jobs one after another on this
-host, in a VM of its own when the host has no mac80211_hwsim; ``local`` is the pool behind
+host, each in a fresh UML guest (or natively); ``local`` is the pool behind
 ``harness run --jobs N`` (N job runners in threads); ``cluster`` is the pool behind
 ``--cluster ADDRESS`` (Dask distributed workers, each with its job runner). The one process
 that called ``harness run`` receives every record and alone writes the store.

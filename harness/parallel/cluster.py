@@ -6,8 +6,8 @@ installed, dask-jobqueue starts the same workers through Slurm or PBS where rese
 clusters, a worker that dies has its task run again elsewhere, and its futures hand each
 result back to the one process that writes the store. docs/parallel.md compares it with Ray.
 
-Each worker process keeps a ``JobRunner`` per thread (natively a child process per run; on a
-machine without mac80211_hwsim its own VM, booted once). The client keeps at most one run per
+Each worker process keeps a ``JobRunner`` per thread (a fresh UML guest per run, or natively
+a child process per run). The client keeps at most one run per
 worker thread in flight, so progress shows the runs really under way and Ctrl-C abandons few:
 a run already executing on a worker finishes there, and its result is dropped, not stored.
 """

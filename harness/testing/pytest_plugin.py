@@ -4,15 +4,15 @@ Load it from a ``conftest.py`` with ``pytest_plugins = ["harness.testing.pytest_
 
 Markers: ``emulation`` (real namespaces and hwsim radios), ``slow`` (long suites, e.g. full
 paper sweeps), ``paper`` (reproduces a published claim), ``parallel`` (``harness run
---jobs/--cluster`` driven from this host: never sent to the VM, they boot their own),
+--jobs/--cluster`` driven from this host: never sent to a guest, they boot their own),
 ``vmhost`` (a command driven from this host, e.g. ``harness cli`` on its terminal: never sent
-to the VM either).
+to a guest either).
 
 Where emulation tests run:
-- natively, when this host is root and has mac80211_hwsim (or this *is* the harness VM);
-- otherwise in the harness VM, by themselves: the emulation items collected here are sent
-  as one batch to a fresh guest, its progress is streamed, and each test's outcome (with its
-  failure text) is reported here as if it had run locally. ``--no-vm`` skips them instead.
+- in UML guests (the default engine): the emulation items collected here are split by module
+  into shards, each sent to a fresh guest; progress is streamed, and each test's outcome
+  (with its failure text) is reported here as if it had run locally. ``--no-vm`` skips them;
+- here, with ``--engine native`` (root and mac80211_hwsim) or inside a guest.
 """
 from __future__ import annotations
 
@@ -45,19 +45,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("harness")
     group.addoption("--no-vm", action="store_true",
                     help="skip emulation tests on hosts without mac80211_hwsim instead of "
-                         "running them in the harness VM")
+                         "running them in a guest")
     group.addoption(REMOTE_REPORT_OPTION, metavar="FILE",
                     help="(internal) write per-test outcomes as JSON, for the host session")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for line in ("emulation: real namespaces and hwsim radios; runs natively or in the harness VM",
+    for line in ("emulation: real namespaces and hwsim radios; runs natively or in a guest",
                  "slow: long emulation suites (full sweeps); deselect with -m 'not slow'",
                  "parallel: runs sweeps from this host with --jobs or --cluster (boots VMs "
                  "where the host has no mac80211_hwsim)",
                  "paper: checks a claim of a study's paper (studies/)",
                  "vmhost: drives the harness from this host as a user would, booting its own "
-                 "guest where the host has no mac80211_hwsim (never sent to the VM)"):
+                 "guest where the host has no mac80211_hwsim (never sent to a guest)"):
         config.addinivalue_line("markers", line)
     if config.getoption(REMOTE_REPORT_OPTION):
         config.pluginmanager.register(OutcomeRecorder(config.getoption(REMOTE_REPORT_OPTION)),
@@ -75,7 +75,7 @@ def _where_emulation_runs(config: pytest.Config) -> str:
     return "vm"
 
 
-@pytest.hookimpl(trylast=True)  # after -m/-k deselection: only selected tests go to the VM
+@pytest.hookimpl(trylast=True)  # after -m/-k deselection: only selected tests go to a guest
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: List[pytest.Item]) -> None:
     emulation = [i for i in items if i.get_closest_marker("emulation")]
@@ -105,10 +105,10 @@ def pytest_runtestloop(session: pytest.Session) -> None:
     return None  # the normal loop follows and reports each item
 
 
-# -- the batch in the VM ----------------------------------------------------------------------
+# -- the batch in a guest ----------------------------------------------------------------------
 class RemoteBatch:
     """The emulation tests of this session, run in fresh guests: split by test module into as
-    many shards as VM slots (one per host core in virtual time), one guest per shard, the
+    twice as many shards as host CPUs (each guest waits for a free one), one guest per shard, the
     shards at once. Results do not depend on the sharing in virtual time, only wall time does."""
 
     def __init__(self, config: pytest.Config, nodeids: List[str]):
@@ -119,8 +119,6 @@ class RemoteBatch:
         self._lock = threading.Lock()
 
     def run(self, config: pytest.Config) -> None:
-        from harness.vm.engine import engine
-        from harness.vm.machine import vm_slots
         from harness.vm.uml import host_cpus
         tr = config.pluginmanager.get_plugin("terminalreporter")
         raw: Callable[[str], object] = tr.write if tr else sys.stdout.write
@@ -129,13 +127,11 @@ class RemoteBatch:
             with self._lock:
                 raw(text)
 
-        uml = engine() == "uml"
-        # UML: twice as many shards as host CPUs, each a guest that waits for a free CPU, so
-        # that one long shard does not keep a CPU busy alone at the end
-        shards = split_by_module(self.nodeids, 2 * len(host_cpus()) if uml else vm_slots())
-        where = "UML guest(s)" if uml else "harness VM(s)"
+        # twice as many shards as host CPUs, each a guest that waits for a free CPU, so that
+        # one long shard does not keep a CPU busy alone at the end
+        shards = split_by_module(self.nodeids, 2 * len(host_cpus()))
         write(f"\nharness: {len(self.nodeids)} emulation test(s): running them in "
-              f"{len(shards)} {where}\n")
+              f"{len(shards)} UML guest(s)\n")
         cwd = os.getcwd()
         try:
             os.chdir(self.rootdir)
@@ -184,18 +180,15 @@ class RemoteBatch:
         """One guest running ``nodeids``: the outcomes it wrote, and why it failed (or None)."""
         from harness.errors import HarnessError
         from harness.paths import cache_dir
-        from harness.vm.dispatch import GUEST_CACHE, run_script_in_vm
+        from harness.vm.dispatch import run_script
         report_host = cache_dir() / "guest" / f"outcomes-{os.getpid()}-{index}.json"
         report_host.parent.mkdir(parents=True, exist_ok=True)
         report_host.unlink(missing_ok=True)
-        from harness.vm.engine import engine
-        uml = engine() == "uml"  # the guest sees the host's paths and writes the report folder
-        report_guest = str(report_host) if uml else f"{GUEST_CACHE}/{report_host.name}"
         # the slowest tests of each guest are listed in its output (guest seconds): what a
         # shard's length comes from
         argv = ["python3", "-m", "pytest", "-p", "no:cacheprovider", "-q",
                 "-p", "harness.testing.pytest_plugin", "--durations=8",
-                f"{REMOTE_REPORT_OPTION}={report_guest}"] + self.passthrough
+                f"{REMOTE_REPORT_OPTION}={report_host}"] + self.passthrough
         script = "exec " + " ".join(shlex.quote(a) for a in argv + nodeids)
         pending = [""]
 
@@ -210,10 +203,9 @@ class RemoteBatch:
 
         error = None
         try:
-            run_script_in_vm(script, quiet=False, on_out=out,
-                             output=report_host.parent if uml else None)
+            run_script(script, quiet=False, on_out=out, output=report_host.parent)
         except HarnessError as err:
-            error = f"the harness VM could not run the emulation tests: {err}"
+            error = f"a guest could not run the emulation tests: {err}"
         if pending[0]:
             write(f"[vm {index + 1}] {pending[0]}\n")
         outcomes: Dict[str, Outcome] = {}
@@ -222,7 +214,7 @@ class RemoteBatch:
             report_host.unlink()
         if not error and (not outcomes or any(o.get("outcome") == RUNNING
                                               for o in outcomes.values())):
-            error = "the VM run produced no results (see its output above)"
+            error = "the guest produced no results (see its output above)"
         return outcomes, error
 
 
@@ -268,7 +260,7 @@ class RemoteFailure(Exception):
 
 
 class RemoteItem(pytest.Item):
-    """Stands in for an emulation test that ran in the VM; reports its outcome there."""
+    """Stands in for an emulation test that ran in a guest; reports its outcome there."""
 
     def __init__(self, *, batch: RemoteBatch, original: pytest.Item, **kw: Any):
         super().__init__(**kw)
@@ -296,19 +288,19 @@ class RemoteItem(pytest.Item):
     def runtest(self) -> None:
         outcome = self.batch.outcomes.get(self.nodeid)
         if outcome is None:
-            raise RemoteFailure("no outcome came back from the VM for this test "
+            raise RemoteFailure("no outcome came back from the guest for this test "
                                 "(the run was interrupted or the test was not collected there)")
         if outcome["outcome"] == "skipped":
             pytest.skip(f"[in VM] {outcome.get('reason', '')}")
         if outcome["outcome"] == "xfailed":
             pytest.xfail(f"[in VM] {outcome.get('reason', '')}")
         if outcome["outcome"] != "passed":
-            raise RemoteFailure(outcome.get("longrepr") or "failed in the VM")
+            raise RemoteFailure(outcome.get("longrepr") or "failed in a guest")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> Union[str, TerminalRepr]:  # pytest's private Literal
         if excinfo.errisinstance(RemoteFailure):
-            return f"[ran in the harness VM]\n{excinfo.value}"
+            return f"[ran in a guest]\n{excinfo.value}"
         return super().repr_failure(excinfo, style)
 
 

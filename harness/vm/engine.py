@@ -1,9 +1,9 @@
-"""Which engine runs the emulation: ``uml`` (the default), ``qemu`` or ``native``.
+"""Which engine runs the emulation: ``uml`` (the default) or ``native``.
 
 - ``uml``: every run in a User-Mode Linux guest of its own, in virtual time, pinned to one
   host CPU (harness.vm.uml): fast, and one seed gives one result byte for byte, on any host.
-- ``qemu``: the Debian guest under QEMU's instruction counter (harness.vm.machine), the
-  engine before UML; kept as an explicit choice.
+  (It replaced a Debian guest under QEMU's instruction counter, retired after revision
+  d281ef7: slower, and reruns of one seed differed.)
 - ``native``: this host's own kernel on the wall clock (needs root and mac80211_hwsim).
 
 Chosen by ``--engine`` (front ends set ``HARNESS_ENGINE``), else ``HARNESS_ENGINE``, else
@@ -16,7 +16,7 @@ from typing import Dict, List
 
 from harness.errors import HarnessError
 
-ENGINES = ("uml", "qemu", "native")
+ENGINES = ("uml", "native")
 DEFAULT = "uml"
 ENV = "HARNESS_ENGINE"
 
@@ -29,10 +29,7 @@ def engine() -> str:
     """The engine this process sends its runs to."""
     if in_guest():
         return "native"
-    value = os.environ.get(ENV, "")
-    if not value:
-        # the switch of the QEMU era: tests and docs that force the guest get the QEMU one
-        return "qemu" if os.environ.get("HARNESS_FORCE_VM") == "1" else DEFAULT
+    value = os.environ.get(ENV, "") or DEFAULT
     if value not in ENGINES:
         raise HarnessError(f"--engine / {ENV}={value!r}: allowed values are {', '.join(ENGINES)}")
     return value
@@ -48,7 +45,6 @@ def choose(value: str) -> None:
 def availability() -> Dict[str, str]:
     """For ``harness doctor``: each engine and why this host cannot use it ('' when it can)."""
     import platform
-    import shutil
 
     from harness.kernel.host import hwsim_available
     from harness.vm.uml_kernel import cached_kernel, missing_tools
@@ -61,8 +57,6 @@ def availability() -> Dict[str, str]:
         out["uml"] = f"its kernel is not built and {', '.join(missing_tools())} is missing to build it"
     else:
         out["uml"] = ""
-    out["qemu"] = "" if shutil.which("qemu-system-x86_64") else \
-        "QEMU is not installed (scripts/install-host-deps.sh --qemu)"
     out["native"] = "" if os.geteuid() == 0 and hwsim_available() else \
         "this kernel has no mac80211_hwsim (or not root)"
     return out

@@ -108,6 +108,19 @@ def variant_dirs() -> List[Path]:
     return sorted(d for d in kmod.iterdir() if (d / "kernel-tree").is_file()) if kmod.is_dir() else []
 
 
+def tree_path(kmod_dir: Path) -> str:
+    """The kernel source directory an edited module is built from (``net/mac80211``): the
+    first line of its ``kernel-tree`` that is neither empty nor a comment."""
+    for line in (kmod_dir / "kernel-tree").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            if line.startswith("/") or ".." in Path(line).parts:
+                raise HarnessError(f"{kmod_dir / 'kernel-tree'}: {line!r} is not a relative "
+                                   "path inside the kernel tree")
+            return line.rstrip("/")
+    raise HarnessError(f"{kmod_dir / 'kernel-tree'} names no source directory")
+
+
 def variant_name(directory: Path) -> str:
     """``mac80211-fail-avg-3.12`` -> ``fail-avg-3.12`` (what a policy asks for)."""
     return directory.name.split("-", 1)[1] if "-" in directory.name else directory.name
@@ -387,7 +400,6 @@ class Builder:
         """One more binary per edited stock module: edit, relink, copy, undo the edit."""
         names = []
         for d in variant_dirs():
-            from harness.vm.kernel_tree import tree_path
             sub = self.tree / tree_path(d)
             saved = {p: p.read_bytes() for p in sub.iterdir() if p.is_file()}
             self.sh("variants", [sys.executable, str(d / "edit.py"), str(sub)])

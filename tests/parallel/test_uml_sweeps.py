@@ -175,13 +175,13 @@ def test_a_guest_that_spins_is_stopped_by_the_watchdog(monkeypatch):
     """In virtual time a busy loop stops the guest's clock; the watchdog notices within its
     limit, kills the guest and names what was on the host CPU (the guest's processes show on
     the host as copies of the UML binary: their host pids, not their guest names)."""
-    from harness.vm import uml_dispatch
+    from harness.vm import dispatch
     from harness.vm.uml import GuestHung
     monkeypatch.setenv("HARNESS_UML_WATCHDOG", "8")
     before = set(leftovers())
     t0 = time.monotonic()
     with pytest.raises(GuestHung) as caught:
-        uml_dispatch.run_script("sleep 2; exec sh -c 'while :; do :; done'")
+        dispatch.run_script("sleep 2; exec sh -c 'while :; do :; done'")
     assert time.monotonic() - t0 < 60
     message = str(caught.value)
     assert "clock stopped" in message and "spins" in message, message

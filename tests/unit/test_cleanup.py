@@ -13,7 +13,6 @@ from typing import List, Optional
 import pytest
 
 from harness.kernel import cleanup
-from harness.vm import machine
 
 
 @pytest.fixture
@@ -66,7 +65,7 @@ def test_the_plumbing_modules_register_themselves():
     load_plumbing()
     names = {c.name for c in cleanup.callbacks()}
     assert {"processes", "namespaces", "radios in namespaces", "radios", "OVS bridges",
-            "medium run directories", "VM run folders"} <= names
+            "medium run directories", "UML guests"} <= names
 
 
 def _dead_pid() -> int:
@@ -96,54 +95,19 @@ def test_owner_is_alive_only_for_the_same_pid_and_start_time(tmp_path):
     assert cleanup.owner_alive(tmp_path) is None
 
 
-def test_vm_folders_of_dead_harnesses_are_removed_with_their_qemu(tmp_path):
-    dead = _folder(tmp_path, "hx-vm-dead0001", f"{_dead_pid()} 12345\n")
-    live = tmp_path / "hx-vm-live0001"
-    live.mkdir()
-    cleanup.claim(live)
-    young = _folder(tmp_path, "hx-vm-young001", None)
-    old = _folder(tmp_path, "hx-vm-old00001", None)
-    os.utime(old, (time.time() - 3600, time.time() - 3600))
-    other = _folder(tmp_path, "hx-1234-medium-abc", f"{_dead_pid()} 1\n")
-    # a process standing in for the killed harness's QEMU: it names the folder on its command line
-    qemu = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
-                             f"path={dead}/agent.sock"])
-    try:
-        time.sleep(0.2)
-        assert qemu.pid in cleanup.processes_naming(dead)
-        assert machine.run_folders_left(None, base=tmp_path) == [
-            f"VM folder {dead}", f"VM folder {old}"]
-        assert machine.run_folders_left("ab12", base=tmp_path) == []
-
-        report = cleanup.CleanReport()
-        machine.clean_run_folders("ab12", report, base=tmp_path)
-        assert report.empty and dead.exists()  # a VM belongs to no run tag
-
-        machine.clean_run_folders(None, report, base=tmp_path)
-        assert report.of("VM folder") == [str(dead), str(old)]
-        assert report.of("process")[0].startswith(f"{qemu.pid} ")
-        assert qemu.wait(5) is not None
-        assert not dead.exists() and not old.exists()
-        assert live.exists() and young.exists() and other.exists()
-    finally:
-        if qemu.poll() is None:
-            qemu.kill()
-            qemu.wait()
-
-
 def test_an_unclaimed_folder_a_process_still_names_is_left_alone(tmp_path):
-    folder = _folder(tmp_path, "hx-vm-used0001", None)
+    folder = _folder(tmp_path, "hx-uml-used0001", None)
     os.utime(folder, (time.time() - 3600, time.time() - 3600))
     user = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
                              f"{folder}/console.log"])
     try:
         time.sleep(0.2)
-        assert cleanup.abandoned_dirs(tmp_path, "hx-vm-*", unclaimed=True) == []
+        assert cleanup.abandoned_dirs(tmp_path, "hx-uml-*", unclaimed=True) == []
     finally:
         user.kill()
         user.wait()
-    assert cleanup.abandoned_dirs(tmp_path, "hx-vm-*", unclaimed=True) == [folder]
-    assert cleanup.abandoned_dirs(tmp_path, "hx-vm-*") == []  # released: kept on purpose
+    assert cleanup.abandoned_dirs(tmp_path, "hx-uml-*", unclaimed=True) == [folder]
+    assert cleanup.abandoned_dirs(tmp_path, "hx-uml-*") == []  # released: kept on purpose
 
 
 def test_medium_run_directories_of_killed_runs_by_tag(tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""``harness run``: dry run, VM dispatch hook, input refused before anything starts (flows
+"""``harness run``: dry run, input refused before anything starts (flows
 naming missing nodes, unwritable output), and a whole sweep end to end with a pure executor
 standing in for the emulation."""
 from __future__ import annotations
@@ -50,19 +50,17 @@ def executor_module(fail_hops: int = 0):
 
 @pytest.fixture(autouse=True)
 def one_at_a_time(monkeypatch):
-    """These tests drive the sequential runner: no pool of VMs by default (--jobs is tested
-    in tests/unit/test_parallel.py and, with real VMs, in tests/emulation). The engine is the
-    QEMU one, whose sequential path these tests replace (the uml engine always uses a pool of
-    guests: tests/parallel/test_uml_sweeps.py)."""
+    """These tests drive the sequential runner of the native engine with a pure executor
+    (--jobs is tested in tests/unit/test_parallel.py; the uml engine's pool of guests in
+    tests/parallel/test_uml_sweeps.py)."""
     monkeypatch.setattr(run_cmd, "default_jobs", lambda: 1)
-    monkeypatch.setenv("HARNESS_ENGINE", "qemu")
+    monkeypatch.setenv("HARNESS_ENGINE", "native")
 
 
 @pytest.fixture
 def here(monkeypatch):
-    """Run on this host (the VM hook says so) with a pure executor."""
+    """Run on this host with a pure executor."""
     module = executor_module()
-    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: None)
     monkeypatch.setattr(run_cmd, "load_executor", lambda: module)
     return module
 
@@ -87,7 +85,6 @@ def test_dry_run_quick(exp_file, capsys):
 
 
 def test_invalid_file_is_reported_before_anything_runs(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: pytest.fail("dispatched"))
     bad = tmp_path / "bad.yaml"
     bad.write_text(TEXT.replace("builder: chain", "builder: chian"))
     assert cli.main(["run", str(bad)]) == 2
@@ -97,26 +94,15 @@ def test_invalid_file_is_reported_before_anything_runs(tmp_path, capsys, monkeyp
     assert "cannot read experiment file" in capsys.readouterr().err
 
 
-def test_the_vm_decision_is_one_call_with_the_command_line(exp_file, monkeypatch, tmp_path):
-    seen = []
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 7)
-    monkeypatch.setattr(run_cmd, "load_executor", lambda: pytest.fail("ran here"))
-    assert cli.main(["run", str(exp_file), "--output", "o", "--quick", "--fresh"]) == 7
-    # absolute paths, so that the dispatch can share them into the guest wherever they lie
-    assert seen == [["run", str(exp_file.resolve()), "--output", str(tmp_path.resolve() / "o"),
-                     "--fresh", "--quick", "--no-report"]]
-
-
 def test_the_executor_is_the_emulation_module():
     from harness.experiment import execute
     assert run_cmd.load_executor() is execute
 
 
 def refused(capsys, argv, monkeypatch) -> str:
-    """Run ``harness ARGV``, which must stop at validation: exit 2, one line on stderr, no VM,
-    no executor."""
-    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: pytest.fail("reached the VM"))
+    """Run ``harness ARGV``, which must stop at validation: exit 2, one line on stderr, no
+    guest, no executor."""
+    monkeypatch.setattr(run_cmd, "make_pool", lambda args: pytest.fail("reached the runs"))
     monkeypatch.setattr(run_cmd, "load_executor", lambda: pytest.fail("reached the executor"))
     assert cli.main(["run", *argv]) == 2
     captured = capsys.readouterr()
@@ -194,7 +180,7 @@ def test_a_binary_experiment_file_fails_the_command_without_a_traceback(tmp_path
     path = tmp_path / "binary.yaml"
     path.write_bytes(b"\x00\xff\xfe")
     root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": str(root), "HARNESS_ENGINE": "qemu"}
+    env = {**os.environ, "PYTHONPATH": str(root), "HARNESS_ENGINE": "native"}
     done = subprocess.run([sys.executable, "-m", "harness", "run", str(path), "--dry-run"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2, done.stderr
@@ -291,7 +277,6 @@ def test_changed_file_is_refused_then_fresh_archives(exp_file, tmp_path, here, c
 
 def test_failures_give_exit_1(exp_file, monkeypatch, capsys):
     module = executor_module(fail_hops=2)
-    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: None)
     monkeypatch.setattr(run_cmd, "load_executor", lambda: module)
     assert cli.main(["run", str(exp_file)]) == 1
     assert "4 ok, 2 failed" in capsys.readouterr().err
@@ -306,15 +291,6 @@ def test_retry_lagged_takes_milliseconds_above_zero(exp_file, capsys):
             cli.main(["run", str(exp_file), "--retry-lagged", bad])
         assert exit_info.value.code == 2
         assert "--retry-lagged: expected milliseconds above 0" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("option", [["--retry-lagged", "12.5"], ["--repetitions", "1"]])
-def test_options_go_to_the_vm_with_the_command_line(exp_file, monkeypatch, tmp_path, option):
-    seen = []
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(run_cmd, "maybe_in_vm", lambda argv: seen.append(argv) or 0)
-    assert cli.main(["run", str(exp_file), "--output", "o"] + option) == 0
-    assert seen[0][-3:] == option + ["--no-report"]
 
 
 def test_first_repetitions_run_first_and_the_rest_on_a_rerun(exp_file, tmp_path, here, capsys):

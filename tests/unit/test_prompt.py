@@ -4,12 +4,11 @@ the real commands are driven through a terminal in tests/emulation/test_cli.py."
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any, List, Tuple
 
 from harness.errors import HarnessError
 from harness.interactive.prompt import Prompt
-from harness.interactive.session import Session, shown_paths, table
+from harness.interactive.session import table
 
 
 class Recorder:
@@ -91,21 +90,7 @@ def test_tab_completes_commands_nodes_and_keywords():
     assert "nodes" in prompt.completenames("")
 
 
-def test_helpers_format_tables_and_show_host_paths():
+def test_table_formats_rows_and_missing_values():
     text = table(["node", "attempts"], [["sta1", 12], ["sta10", None]])
     assert text.splitlines() == ["node   attempts", "-----  --------", "sta1         12",
                                  "sta10  -"]
-    show = shown_paths({"/mnt/cwd": "/home/me/lab", "/mnt/code": "/src/harness"})
-    assert show("/mnt/cwd/x.png") == "/home/me/lab/x.png"
-    assert show("/mnt/codex/y") == "/mnt/codex/y"
-    assert show("/tmp/z") == "/tmp/z"
-    assert Session.substitute.__doc__
-
-
-def test_the_prompts_files_go_where_harness_cli_says(monkeypatch, tmp_path):
-    from harness.interactive.session import OUT_ENV, default_out_dir
-    monkeypatch.delenv(OUT_ENV, raising=False)
-    monkeypatch.chdir(tmp_path)
-    assert default_out_dir() == tmp_path
-    monkeypatch.setenv(OUT_ENV, "/mnt/out")
-    assert default_out_dir() == Path("/mnt/out")

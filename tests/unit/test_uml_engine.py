@@ -18,23 +18,22 @@ from harness.vm.uml_kernel import UMLKernel
 
 @pytest.fixture
 def clean_env(monkeypatch):
-    for key in ("HARNESS_ENGINE", "HARNESS_FORCE_VM", "HARNESS_IN_VM"):
+    for key in ("HARNESS_ENGINE", "HARNESS_IN_VM"):
         monkeypatch.delenv(key, raising=False)
     return monkeypatch
 
 
 def test_engine_default_is_uml_and_a_bad_value_names_the_allowed_ones(clean_env):
     assert engine.engine() == "uml"
-    clean_env.setenv("HARNESS_ENGINE", "kvm")
-    with pytest.raises(HarnessError, match="allowed values are uml, qemu, native"):
+    clean_env.setenv("HARNESS_ENGINE", "qemu")  # retired: refused with the allowed ones
+    with pytest.raises(HarnessError, match="allowed values are uml, native"):
         engine.engine()
     with pytest.raises(HarnessError, match="--engine 'xen'"):
         engine.choose("xen")
 
 
-def test_inside_a_guest_the_engine_is_native_and_force_vm_means_qemu(clean_env):
-    clean_env.setenv("HARNESS_FORCE_VM", "1")
-    assert engine.engine() == "qemu"
+def test_inside_a_guest_the_engine_is_native(clean_env):
+    clean_env.setenv("HARNESS_ENGINE", "uml")
     clean_env.setenv("HARNESS_IN_VM", "1")
     assert engine.engine() == "native"
 

@@ -520,8 +520,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         import io
 
         from harness.interactive.prompt import Prompt
-        from harness.interactive.session import Session, host_view_from_env
-        session = Session(self.network(), owns_network=False, show_path=host_view_from_env())
+        from harness.interactive.session import Session
+        session = Session(self.network(), owns_network=False)
         session.extra_names = dict(self.nodes)
         _PROMPTS[0] += 1
         if script is not None:
