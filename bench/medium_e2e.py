@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness.kernel.cpu_meter import CpuMeter  # noqa: E402
+from cpu_meter import CpuMeter  # noqa: E402
 
 
 def measure(net, src: str, dst: str, protocol: str, seconds: float,

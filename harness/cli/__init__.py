@@ -39,7 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args, extra = parser.parse_known_args(argv)
+    if getattr(args, "passthrough", False):  # a bench script: all after its name is its own
+        rest = argv[argv.index(args.bench_command) + 1:]
+        args.args = rest[1:] if rest[:1] == ["--"] else rest
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     from harness.cli.options import apply_engine_option
     try:
         apply_engine_option(args)

@@ -1,5 +1,5 @@
-"""pytest integration: the plugin (markers; emulation tests sent to the VM where the host
-lacks mac80211_hwsim) and fixtures that build networks and run experiments.
+"""pytest integration: the plugin (markers; emulation tests sent to UML guests) and fixtures
+that build networks and run experiments; the studies' test helpers.
 
 May import everything below it: kernel, network, traffic, experiments, VM.
 """

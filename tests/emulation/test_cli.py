@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from pty_terminal import Terminal
 
 from harness.kernel.cleanup import harness_objects_left
 from harness.medium.pcap import read_attempts
-from harness.testing.terminal import Terminal
 
 pytestmark = pytest.mark.emulation
 

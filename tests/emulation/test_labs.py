@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
+from pty_terminal import Terminal
 
 from harness.kernel.cleanup import harness_objects_left
-from harness.testing.terminal import Terminal
 
 pytestmark = pytest.mark.emulation
 

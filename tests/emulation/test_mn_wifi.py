@@ -20,9 +20,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from pty_terminal import Terminal
 
 from harness.kernel.cleanup import harness_objects_left
-from harness.testing.terminal import Terminal
 
 pytestmark = pytest.mark.emulation
 

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from pty_terminal import Terminal
 
 from harness.kernel.host import native_capable
-from harness.testing.terminal import Terminal
 
 pytestmark = pytest.mark.vmhost
 

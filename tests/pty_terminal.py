@@ -1,5 +1,6 @@
 """Drive a program through a pseudo-terminal, as a user at a keyboard would (tests of the
-prompt): ``Terminal.spawn(argv)``, ``expect(regex)``, ``send(line)``, ``wait()``.
+prompt): ``Terminal.spawn(argv)``, ``expect(regex)``, ``send(line)``, ``wait()``. Tests import
+it as ``pty_terminal`` (pytest puts this folder, the one of tests/conftest.py, on the path).
 
 The program sees a real terminal (``isatty``, line editing, Ctrl-C as a signal from the
 terminal), so readline, completion and interrupts are tested the way they are used. Only the

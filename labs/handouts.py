@@ -13,8 +13,10 @@ only each run's flow N, 0 the file's first, so crossed flows get a table each);
 ``stale(handout)`` lists the blocks whose text differs from what the results give, which a
 unit test asserts is none, so a handout cannot drift from its data.
 
-    python3 -m harness.analysis.labs labs/*/README.md           # rewrite the tables
-    python3 -m harness.analysis.labs --check labs/*/README.md   # exit 1 if one is stale
+    python3 labs/handouts.py labs/*/README.md           # rewrite the tables
+    python3 labs/handouts.py --check labs/*/README.md   # exit 1 if one is stale
+
+A file of the labs, not of the harness: it reads results with the harness's API.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout, run as a script
 
 from harness.analysis import stats
 from harness.analysis.plot import short_name, value_label
