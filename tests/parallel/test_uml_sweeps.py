@@ -129,6 +129,15 @@ def test_one_seed_one_result_at_one_and_two_jobs_another_seed_another(tmp_path):
         assert a["medium"]["counters"]["links"] != b["medium"]["counters"]["links"], point
 
 
+def test_a_run_with_a_moving_node_is_identical_in_two_fresh_guests(tmp_path):
+    """``harness run --check-determinism``: the file's first run twice, each in a fresh guest;
+    the node's trajectory comes from the run's seed, its positions from mediumd's clock."""
+    proc = harness("run", str(code_root() / "experiments" / "driving_away.yaml"),
+                   "--check-determinism")
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    assert "identical: run" in proc.stdout and "status ok" in proc.stdout, proc.stdout
+
+
 def leftovers() -> List[str]:
     from harness.cli.clean import PLUMBING
     for module in PLUMBING:
