@@ -1,7 +1,7 @@
 """End-to-end fidelity checks of the medium: one hop through real Linux, against analytic DCF.
 
 Why a module: ``harness bench medium`` (the fidelity report other tools read), the bench
-scripts beside it (``medium_e2e.py``, ``clock.py``) and the emulation tests
+scripts beside it (``medium_e2e.py``) and the emulation tests
 (``tests/emulation/test_medium_e2e.py``) must measure the same thing the same way. Why here and
 not in ``harness.medium``: a check builds a network and runs flows, so it sits above the
 network and traffic layers; it is a bench of the model, not part of it. Loaded by its path
