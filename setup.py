@@ -4,13 +4,13 @@ from setuptools import find_packages, setup
 setup(
     name="wifi-tcp-harness",
     version="0.1.0",
-    description="Emulate TCP over multihop 802.11 networks on mac80211_hwsim radios, natively or in a QEMU guest",
+    description="Emulate TCP over multihop 802.11 networks on mac80211_hwsim radios, in User-Mode Linux guests or natively",
     python_requires=">=3.9",
     packages=find_packages(include=["harness", "harness.*", "topologies", "topologies.*",
                                     "policies", "policies.*"])
     + ["harness.resources.vm", "harness.resources.mediumd"],
-    # The guest recipe and the medium's C sources travel with an installed package, so
-    # `pip install .` (not only -e) can build the VM and mediumd.
+    # The UML kernel's recipe and the medium's C sources travel with an installed package, so
+    # `pip install .` (not only -e) can build the kernel and mediumd.
     package_dir={"harness.resources.vm": "vm", "harness.resources.mediumd": "mediumd"},
     package_data={"topologies": ["*.yaml"],  # campus files (topologies/campus.py)
                   "harness.resources.vm": ["*.txt", "guest/*", "initrd/*", "uml/*", "uml/patches/*/*",

@@ -8,7 +8,9 @@ delivery minus the frame's logical end: how late the daemon was), mediumd's CPU 
 CPU busy fraction. ``--sweep`` adds chains of 1/3/6 hops at 2, 11 and 54 Mbit/s (UDP,
 saturated) to find the largest topology and rate whose p99 lag stays under 1 ms.
 
-Runs in the harness VM automatically on hosts without mac80211_hwsim.
+Runs natively (root and mac80211_hwsim) or inside a guest. On other hosts it handed itself to
+the QEMU guest (``harness.vm.dispatch.run_script_in_vm``), which was removed with that engine
+after revision d281ef7: there it now stops with an ImportError.
 
 Usage: python3 bench/medium_e2e.py [--seconds S] [--sweep] [--spin-us N] [--json]
 """

@@ -7,8 +7,10 @@ per sweep point the median goodput against the run-to-run spread (the range of t
 repetitions at --jobs 1). Run it on an otherwise idle host: the speed-up is a wall-clock
 figure (the results themselves do not depend on host load in virtual time).
 
-The speed-up grows with the sweep: each worker boots its own VM once (about 30 s), a fixed
-cost the runs amortise, so ``--repetitions`` makes the sweep longer (16: 48 runs).
+With the UML engine (the default) every run boots a guest of its own (about a second). With
+the QEMU engine of earlier revisions (retired after d281ef7) each worker booted one VM (about
+30 s), a fixed cost longer sweeps amortised: ``--repetitions`` makes the sweep longer (16: 48
+runs); docs/parallel.md has the figures of both.
 
 Usage: python3 bench/parallel.py [--jobs N] [--repetitions R] [--out DIR] [--json]
 """
@@ -62,8 +64,10 @@ def by_point(out: Path) -> Dict[int, List[float]]:
 
 
 def per_run_cost(out: Path) -> Dict[str, float]:
-    """Median wall and QEMU CPU seconds a worker spent per run (a worker's first run also
-    boots its VM: those are the runs far above the median)."""
+    """Median wall seconds a run cost (``timing.host_seconds``) and, in ``median_qemu_cpu``,
+    the QEMU engine's ``timing.host_cpu_seconds`` (records of the UML engine carry none: 0).
+    Under the QEMU engine a worker's first run also booted its VM: those runs were far above
+    the median."""
     wall, cpu = [], []
     for path in (out / "runs").glob("*.json"):
         timing = json.loads(path.read_text()).get("timing", {})

@@ -4,9 +4,11 @@
 Runs ``experiments/vm/reruns_7hop.yaml`` (a 7-hop 802.11b chain, one 30 s TCP flow, five
 repetitions: five seeds), then its first repetition (the same run id and seed) five more
 times, each into an output of its own, and prints both sets of goodputs with their spread.
-``--seeded-vm`` boots every run in a fresh VM from its seed (``harness run --seeded-vm``);
-without it each ``harness run`` boots one VM as usual. Identical reruns would show a spread of
-zero bytes.
+Identical reruns show a spread of zero bytes: with the UML engine (the default) every run
+boots a guest of its own, seeded by the run. ``--seeded-vm`` passes ``harness run --seeded-vm``,
+an option of the QEMU engine (every run in a fresh VM booted from its seed), which was retired
+after revision d281ef7: ``harness run`` now refuses it (docs/engine.md, "The engine before
+UML").
 
 Usage: python3 bench/reproducibility.py [--seeded-vm] [--out DIR] [--reruns N] [--json]
 """

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A 3-hop ad hoc chain of 4 stations with static routes; iperf3 TCP from the first to the last.
 
-Run as root where mac80211_hwsim exists, or in the guest:
-    python3 -m harness vm run -- 'cd /mnt/host && python3 examples/chain3.py --medium none'
+Run it in a UML guest (the default engine), its options after ``--``:
+    harness example chain3 -- --duration 20
+or as root where mac80211_hwsim exists: python3 examples/chain3.py
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ delayed ACK, a sender clamp of 1 waits for the receiver's delayed-ACK timer afte
 a receiver window of 1 does not (the receiver updates its window as soon as iperf3 reads).
 With ``quickack`` on the receiver the two come close again. See docs/policies.md.
 
-    harness example window_mechanisms              # in the VM on hosts without hwsim
+    harness example window_mechanisms              # in a UML guest (the default engine)
     harness example window_mechanisms -- --window 2 --duration 10
 """
 from __future__ import annotations

@@ -50,12 +50,13 @@ def _in_vm() -> bool:
 
 #: Percent of the analytic value a one-hop check must come within.
 TOLERANCE_PCT = 3.0
-#: Delivery lag p99 bounds (us) for a one-hop check in virtual time (docs/vm.md). The guest's
-#: clock does not run while QEMU waits for the host, so only guest work delays a frame. With
-#: UDP that is mediumd's own wake-up (p99 ~30 us measured). With TCP the one vCPU also runs
-#: both endpoints' TCP work, much of it in the softirqs the medium's own deliveries trigger,
-#: which no priority can pre-empt: measured p99 131-262 us at 54 Mbit/s, 25 us at 11 Mbit/s
-#: (with mediumd at real-time priority and preempt=full; 491 / 360 us before). The throughput itself
+#: Delivery lag p99 bounds (us) for a one-hop check in virtual time, set in the QEMU guest
+#: under its instruction counter (docs/engine.md, "The engine before UML"), where only guest
+#: work delayed a frame. With UDP that was mediumd's own wake-up (p99 ~30 us measured). With
+#: TCP the one vCPU also ran both endpoints' TCP work, much of it in the softirqs the medium's
+#: own deliveries trigger, which no priority can pre-empt: measured p99 131-262 us at 54
+#: Mbit/s, 25 us at 11 Mbit/s (with mediumd at real-time priority and preempt=full; 491 / 360
+#: us before). In a UML guest guest work costs no time at all (p99 0.5 us). The throughput itself
 #: is asserted against the analytic value; these bounds catch a medium whose timing has come
 #: loose from the guest's clock (wall-clock runs on a busy host: milliseconds).
 VIRTUAL_LAG_P99_US = {"udp": 100.0, "tcp": 500.0}

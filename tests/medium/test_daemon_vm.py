@@ -1,8 +1,8 @@
 """mediumd end to end: real hwsim radios (created with PERM_ADDR, as the harness does),
 two stations in IBSS, the daemon in between.
 
-Runs where mac80211_hwsim exists (natively as root, or in the guest:
-``python3 -m harness vm run -- 'cd /mnt/code && python3 -m pytest tests/medium/test_daemon_vm.py -q'``).
+Runs where mac80211_hwsim exists: in a UML guest (``bin/harness test --
+tests/medium/test_daemon_vm.py``) or natively as root (``--engine native``).
 What it shows: frames cross the medium (ping, TCP), the control socket changes the
 world during a run (no link -> 100% loss; back to the model -> traffic again; a radio
 moved out of range -> loss), stats count what happened, SIGTERM writes the stats file

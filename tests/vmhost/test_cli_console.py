@@ -1,9 +1,9 @@
-"""``harness cli`` on a host without mac80211_hwsim: the prompt runs in a guest attached to
-this terminal (its serial console), typed at through a pseudo-terminal as a user would.
+"""``harness cli`` with the uml engine: the prompt runs in a UML guest attached to this
+terminal (its console), typed at through a pseudo-terminal as a user would.
 
 What only this path has: the guest's terminal takes this terminal's size, Ctrl-C reaches the
-prompt in the guest (not QEMU), the picture is drawn on the host (the guest has no
-matplotlib) and a capture lands in this directory, both named by their host paths.
+prompt in the guest (not the UML kernel's process), and the picture and a capture land in
+this directory, the one host folder the guest may write, both named by their host paths.
 """
 from __future__ import annotations
 
