@@ -5,12 +5,9 @@ Runs ``experiments/vm/reruns_7hop.yaml`` (a 7-hop 802.11b chain, one 30 s TCP fl
 repetitions: five seeds), then its first repetition (the same run id and seed) five more
 times, each into an output of its own, and prints both sets of goodputs with their spread.
 Identical reruns show a spread of zero bytes: with the UML engine (the default) every run
-boots a guest of its own, seeded by the run. ``--seeded-vm`` passes ``harness run --seeded-vm``,
-an option of the QEMU engine (every run in a fresh VM booted from its seed), which was retired
-after revision d281ef7: ``harness run`` now refuses it (docs/engine.md, "The engine before
-UML").
+boots a guest of its own, seeded by the run.
 
-Usage: python3 bench/reproducibility.py [--seeded-vm] [--out DIR] [--reruns N] [--json]
+Usage: python3 bench/reproducibility.py [--out DIR] [--reruns N] [--json]
 """
 from __future__ import annotations
 
@@ -50,13 +47,12 @@ def summary(records: List[Dict[str, Any]]) -> Dict[str, Any]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeded-vm", action="store_true")
     ap.add_argument("--out", default="/tmp/harness-reproducibility")
     ap.add_argument("--reruns", type=int, default=5)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    extra = ["--seeded-vm"] if args.seeded_vm else []
-    out = Path(args.out) / ("seeded" if args.seeded_vm else "plain")
+    extra: List[str] = []
+    out = Path(args.out)
     seeds = harness_run(EXPERIMENT, out / "seeds", extra)
     one = out / "one_seed.yaml"
     one.parent.mkdir(parents=True, exist_ok=True)
@@ -66,7 +62,7 @@ def main() -> int:
         reruns += harness_run(one, out / f"rerun{i}", extra)
         print(f"rerun {i}: {reruns[-1]['flows'][0]['throughput_bps'] / 1e3:.2f} kbit/s",
               file=sys.stderr, flush=True)
-    report = {"bench": "reproducibility", "seeded_vm": args.seeded_vm,
+    report = {"bench": "reproducibility",
               "five_seeds": summary(seeds), "one_seed_reruns": summary(reruns)}
     if args.json:
         print(json.dumps(report, indent=1))

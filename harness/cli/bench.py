@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -90,7 +91,13 @@ def cmd_core(args: argparse.Namespace) -> int:
 
 
 def cmd_e2e(args: argparse.Namespace) -> int:
-    return _script("medium_e2e.py", args.args)
+    """The e2e bench builds networks: in a guest with the uml engine."""
+    from harness.vm import dispatch
+    if not dispatch.needs_vm():
+        return _script("medium_e2e.py", args.args)
+    from harness.vm.uml import guest_argv, guest_python
+    argv = [guest_python(), str(_bench_file("medium_e2e.py")), *args.args]
+    return dispatch.run_script("exec " + shlex.join(guest_argv(argv)), quiet=False)
 
 
 def cmd_engine(args: argparse.Namespace) -> int:

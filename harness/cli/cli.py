@@ -3,8 +3,8 @@
 TARGET is an experiment file (one point of it), a builder name with options (default: a
 3-hop chain), or a Python script (a harness script that defines ``topo``, or a Mininet-WiFi
 script, which opens its own prompt with ``CLI(net)``). The prompt is the same natively and in
-the VM: on a host without mac80211_hwsim it runs in a guest attached to this terminal, and its
-pictures are drawn here (the guest has no matplotlib).
+a guest: with the uml engine (the default) it runs in a UML guest attached to this terminal,
+on the host's clock, writing its pictures and captures to this directory.
 """
 from __future__ import annotations
 
