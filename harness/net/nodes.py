@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Type, TypeVar, Union
 
 from harness.kernel import cpu_layout, hwsim, mesh, naming, netns, wireless
-from harness.net.topo import AccessPointSpec, HostSpec, NodeSpec, Position, StationSpec, Topology
+from harness.net.topo import AccessPointSpec, NodeSpec, Position, StationSpec, Topology
 
 if TYPE_CHECKING:
     from harness.medium.spec import MediumSpec
@@ -119,9 +119,6 @@ class Host(NetworkNode):
     """A wired node: a namespace with veth links only."""
 
     kind = "host"
-
-    def __init__(self, name: str, netns_name: str, run_tag: str, spec: HostSpec):
-        super().__init__(name, netns_name, run_tag, spec)
 
 
 class WirelessNode(NetworkNode):
