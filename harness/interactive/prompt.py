@@ -16,7 +16,7 @@ import shlex
 import sys
 import traceback
 from pathlib import Path
-from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
+from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
 from harness.interactive.session import Session
@@ -59,6 +59,16 @@ def _pairs(words: Sequence[str], what: str) -> List[Tuple[str, str]]:
     if not words or len(words) % 2:
         raise HarnessError(f"{what}: give source and destination nodes in pairs (SRC DST [SRC DST ...])")
     return [(words[i], words[i + 1]) for i in range(0, len(words), 2)]
+
+
+def _words(arg: str, usage: str, counts: Sequence[int],
+           valid: Callable[[List[str]], bool] = lambda words: True) -> List[str]:
+    """A command's arguments, if there are ``counts`` of them and they are ``valid``; else
+    its usage."""
+    words = arg.split()
+    if len(words) not in counts or not valid(words):
+        raise HarnessError(f"usage: {usage}")
+    return words
 
 
 def _number(text: str, what: str) -> float:
@@ -198,9 +208,7 @@ class Prompt(cmd.Cmd):
 
     def do_ping(self, arg: str) -> None:
         """ping SRC DST [COUNT]: ping -c COUNT (3) from SRC to DST (same as SRC ping -c3 DST)."""
-        words = arg.split()
-        if len(words) not in (2, 3) or (len(words) == 3 and not words[2].isdigit()):
-            raise HarnessError("usage: ping SRC DST [COUNT]")
+        words = _words(arg, "ping SRC DST [COUNT]", (2, 3), lambda w: all(c.isdigit() for c in w[2:]))
         self.session.node(words[0]), self.session.ip(words[1])
         self.session.ping(words[0], words[1], int(words[2]) if len(words) == 3 else 3)
 
@@ -212,9 +220,7 @@ class Prompt(cmd.Cmd):
         """move NODE X Y [Z]: put a node's radio at (X, Y[, Z]) metres; the medium takes the new
         position at once, also in the middle of a flow (not a node that follows a trajectory,
         medium.mobility: the medium places it at every frame)."""
-        words = arg.split()
-        if len(words) not in (3, 4):
-            raise HarnessError("usage: move NODE X Y [Z] (metres)")
+        words = _words(arg, "move NODE X Y [Z] (metres)", (3, 4))
         x, y = _number(words[1], "X"), _number(words[2], "Y")
         z = _number(words[3], "Z") if len(words) == 4 else None
         self._print(self.session.move(words[0], x, y, z))
@@ -222,31 +228,21 @@ class Prompt(cmd.Cmd):
     def do_loss(self, arg: str) -> None:
         """loss NODE NODE P|off: frames between two nodes also lost with probability P (both
         ways), on top of what the distance costs; off: the propagation model alone."""
-        words = arg.split()
-        if len(words) != 3:
-            raise HarnessError("usage: loss NODE NODE P|off (P a probability 0..1)")
-        self._print(self.session.loss(*words))
+        self._print(self.session.loss(*_words(arg, "loss NODE NODE P|off (P a probability 0..1)", (3,))))
 
     def do_rts(self, arg: str) -> None:
         """rts NODE on|off|BYTES: RTS/CTS before every frame, never, or above a size."""
-        words = arg.split()
-        if len(words) != 2:
-            raise HarnessError("usage: rts NODE on|off|BYTES")
-        self._print(self.session.rts(words[0], words[1]))
+        self._print(self.session.rts(*_words(arg, "rts NODE on|off|BYTES", (2,))))
 
     def do_cwnd(self, arg: str) -> None:
         """cwnd NODE SEGMENTS|off: clamp the TCP congestion window of NODE as a sender."""
-        words = arg.split()
-        if len(words) != 2:
-            raise HarnessError("usage: cwnd NODE SEGMENTS|off")
-        self._print(self.session.cwnd(words[0], words[1]))
+        self._print(self.session.cwnd(*_words(arg, "cwnd NODE SEGMENTS|off", (2,))))
 
     def do_capture(self, arg: str) -> None:
         """capture on [FILE.pcap] | capture off: every transmission attempt the medium makes,
         with its fate, in a pcap for Wireshark (default file: capture-HHMMSS.pcap here)."""
-        words = arg.split()
-        if not words or len(words) > 2 or (words[0] == "off" and len(words) > 1):
-            raise HarnessError("usage: capture on [FILE.pcap] | capture off")
+        words = _words(arg, "capture on [FILE.pcap] | capture off", (1, 2),
+                       lambda w: w[0] != "off" or len(w) == 1)
         self._print(self.session.capture(words[0], words[1] if len(words) > 1 else None))
 
     def do_plot(self, arg: str) -> None:
@@ -259,15 +255,11 @@ class Prompt(cmd.Cmd):
 
     def do_routes(self, arg: str) -> None:
         """routes [NODE]: the routing table (IBSS, wired) or 802.11s path table of nodes."""
-        words = arg.split()
-        self._print(self.session.routes(words[0] if words else None))
+        self._print(self.session.routes(*arg.split()[:1]))
 
     def do_distance(self, arg: str) -> None:
         """distance A B: metres between two nodes."""
-        words = arg.split()
-        if len(words) != 2:
-            raise HarnessError("usage: distance NODE NODE")
-        self._print(self.session.distance(*words))
+        self._print(self.session.distance(*_words(arg, "distance NODE NODE", (2,))))
 
     def do_flows(self, arg: str) -> None:
         """flows: run the experiment file's flows now, as one run of it would."""
