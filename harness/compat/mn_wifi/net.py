@@ -26,7 +26,7 @@ import ipaddress
 import math
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 from harness.compat.mininet import node as mn_node
 from harness.compat.mn_wifi import _PROMPTS
@@ -58,20 +58,26 @@ DEFAULT_GAIN_DBI = 5.0
 DEFAULT_EXPONENT = 3.0
 #: Spacing of nodes a script gives no position (metres).
 UNPLACED_SPACING = 1.0
+N = TypeVar("N", bound=nodes.Node)
 
 
 def _note(text: str) -> None:
     print(f"*** harness: {text}", file=sys.stderr, flush=True)
 
 
+def _refuse_unknown(params: Iterable[str], allowed: Sequence[str], call: str) -> None:
+    """The first keyword ``call`` (``"addSwitch('s1', "``) does not take: one clear error."""
+    unknown = [k for k in params if k not in allowed]
+    if unknown:
+        raise HarnessError(f"{call}{unknown[0]}=...) is not supported; allowed: "
+                           + ", ".join(allowed))
+
+
 class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
     """A script's network: nodes and links described, then ``build()`` starts it."""
 
     def __init__(self, **kwargs: Any):
-        unknown = [k for k in kwargs if k not in INIT_KEYS]
-        if unknown:
-            raise HarnessError(f"Mininet_wifi({unknown[0]}=...) is not supported; allowed: "
-                               + ", ".join(INIT_KEYS))
+        _refuse_unknown(kwargs, INIT_KEYS, "Mininet_wifi(")
         if kwargs.get("topo") is not None:
             raise HarnessError("Mininet_wifi(topo=...): Topo classes are not supported; add "
                                "the nodes and links in the script")
@@ -121,23 +127,13 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
     def addStation(self, name: str, cls: Any = None, **params: Any) -> nodes.Station:  # noqa: N802
         self._check_new(name)
         nodes.refuse_class(cls, f"addStation({name!r})", [nodes.Station])
-        unknown = [k for k in params if k not in STATION_KEYS]
-        if unknown:
-            raise HarnessError(f"addStation({name!r}, {unknown[0]}=...) is not supported; "
-                               f"allowed: {', '.join(STATION_KEYS)}")
+        _refuse_unknown(params, STATION_KEYS, f"addStation({name!r}, ")
         if int(params.get("wlans", 1)) != 1:
             raise HarnessError(f"addStation({name!r}, wlans={params['wlans']}): one radio per "
                                "station here")
-        if "position" in params:
-            self._positions[name] = nodes.parse_position(params["position"], name)
-        self._mode(name, params.get("mode", "g"))
-        if params.get("mac"):
-            _note(f"{name}: mac={params['mac']} noted; radios get the harness's MAC addresses")
+        self._radio_node(name, params)
         params["ip"] = self._ip(params.get("ip"))
-        station = nodes.Station(name, self, params)
-        self.nodes[name] = station
-        self.stations.append(station)
-        return station
+        return self._add(nodes.Station(name, self, params), self.stations)
 
     def addCar(self, name: str, **params: Any) -> Any:  # noqa: N802
         raise HarnessError(f"addCar({name!r}): vehicles (mobility, SUMO, 802.11p) are not supported")
@@ -145,15 +141,11 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
     def addHost(self, name: str, cls: Any = None, **params: Any) -> nodes.Node:  # noqa: N802
         self._check_new(name)
         nodes.refuse_class(cls, f"addHost({name!r})", [mn_node.Host])
-        unknown = [k for k in params if k not in ("ip", "mac")]
-        if unknown:
-            raise HarnessError(f"addHost({name!r}, {unknown[0]}=...) is not supported; allowed: ip, mac")
+        _refuse_unknown(params, ("ip", "mac"), f"addHost({name!r}, ")
         params["ip"] = self._ip(params.get("ip"))
         host = nodes.Node(name, self, params)
         host.kind = "host"
-        self.nodes[name] = host
-        self.hosts.append(host)
-        return host
+        return self._add(host, self.hosts)
 
     def addAccessPoint(self, name: str, cls: Any = None, **params: Any) -> nodes.AP:  # noqa: N802
         """An access point: hostapd on a radio, its wired side a switch of its own
@@ -161,20 +153,23 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         self._check_new(name)
         self._check_new(name + AP_SWITCH_SUFFIX)
         nodes.refuse_class(cls, f"addAccessPoint({name!r})", [nodes.OVSKernelAP])
-        unknown = [k for k in params if k not in AP_KEYS]
-        if unknown:
-            raise HarnessError(f"addAccessPoint({name!r}, {unknown[0]}=...) is not supported; "
-                               f"allowed: {', '.join(AP_KEYS)}")
+        _refuse_unknown(params, AP_KEYS, f"addAccessPoint({name!r}, ")
         self._security(name, params)
+        self._radio_node(name, params)
+        return self._add(nodes.OVSKernelAP(name, self, params), self.aps)
+
+    def _radio_node(self, name: str, params: Dict[str, Any]) -> None:
+        """What a station and an access point check alike: position, mode and mac."""
         if "position" in params:
             self._positions[name] = nodes.parse_position(params["position"], name)
         self._mode(name, params.get("mode", "g"))
         if params.get("mac"):
             _note(f"{name}: mac={params['mac']} noted; radios get the harness's MAC addresses")
-        ap = nodes.OVSKernelAP(name, self, params)
-        self.nodes[name] = ap
-        self.aps.append(ap)
-        return ap
+
+    def _add(self, node: N, group: List[N]) -> N:
+        self.nodes[node.name] = node
+        group.append(node)
+        return node
 
     def _security(self, name: str, params: Dict[str, Any]) -> Optional[str]:
         """``encrypt='wpa2'`` with ``passwd`` -> WPA2-PSK; open without; others refused."""
@@ -194,15 +189,10 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         """A switch: an Open vSwitch bridge in standalone mode (a learning switch)."""
         self._check_new(name)
         nodes.refuse_class(cls, f"addSwitch({name!r})", [mn_node.OVSKernelSwitch])
-        unknown = [k for k in params if k not in SWITCH_KEYS]
-        if unknown:
-            raise HarnessError(f"addSwitch({name!r}, {unknown[0]}=...) is not supported; "
-                               f"allowed: {', '.join(SWITCH_KEYS)}")
+        _refuse_unknown(params, SWITCH_KEYS, f"addSwitch({name!r}, ")
         switch = nodes.Node(name, self, params)
         switch.kind = "switch"
-        self.nodes[name] = switch
-        self.switches.append(switch)
-        return switch
+        return self._add(switch, self.switches)
 
     def addController(self, name: str = "c0", controller: Any = None, **params: Any  # noqa: N802
                       ) -> mn_node.Controller:
@@ -253,10 +243,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         if name not in {s.name for s in self.stations}:
             raise HarnessError(f"addLink({name}, cls={cls.__name__}): only stations join ad hoc "
                                "or mesh networks")
-        unknown = [k for k in params if k not in ADHOC_KEYS]
-        if unknown:
-            raise HarnessError(f"addLink({name}, cls={cls.__name__}, {unknown[0]}=...) is not "
-                               f"supported; allowed: {', '.join(ADHOC_KEYS)}")
+        _refuse_unknown(params, ADHOC_KEYS, f"addLink({name}, cls={cls.__name__}, ")
         if params.get("proto"):
             raise HarnessError(f"addLink({name}, proto={params['proto']!r}): MANET routing "
                                "daemons are not part of the harness; cls=mesh gives multi-hop "
@@ -307,10 +294,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
 
     # -- the medium -----------------------------------------------------------------------------
     def setPropagationModel(self, **params: Any) -> None:  # noqa: N802
-        unknown = [k for k in params if k not in PROPAGATION_KEYS]
-        if unknown:
-            raise HarnessError(f"setPropagationModel({unknown[0]}=...) is not supported; "
-                               f"allowed: {', '.join(PROPAGATION_KEYS)}")
+        _refuse_unknown(params, PROPAGATION_KEYS, "setPropagationModel(")
         model = params.get("model", "logDistance")
         if model not in PROPAGATION:
             raise HarnessError(f"setPropagationModel(model={model!r}): allowed "
@@ -341,18 +325,15 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
             if factor <= 0:
                 raise HarnessError(f"setPropagationModel(sL={p['sL']}): a loss factor > 0")
             out["system_loss"] = 10.0 * math.log10(factor)
-        ranges = {float(n.params["range"]) for n in self.nodes.values() if "range" in n.params}
-        if len(ranges) > 1:
-            raise HarnessError(f"range: {sorted(ranges)} m: one transmission range for every "
-                               "radio here (the medium's tx_range)")
-        if ranges:
-            out["tx_range"] = ranges.pop()
-        heights = {float(n.params["antennaHeight"]) for n in self.nodes.values()
-                   if "antennaHeight" in n.params}
-        if len(heights) > 1:
-            raise HarnessError(f"antennaHeight: {sorted(heights)}: one height for every radio here")
-        if heights:
-            out["height"] = heights.pop()
+        for key, medium_key, only_one in (
+                ("range", "tx_range", " m: one transmission range for every radio here (the "
+                                      "medium's tx_range)"),
+                ("antennaHeight", "height", ": one height for every radio here")):
+            values = {float(n.params[key]) for n in self.nodes.values() if key in n.params}
+            if len(values) > 1:
+                raise HarnessError(f"{key}: {sorted(values)}{only_one}")
+            if values:
+                out[medium_key] = values.pop()
         return out
 
     def configureWifiNodes(self) -> None:  # noqa: N802
