@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
 from harness.kernel import naming
-from harness.kernel.tcp import WINDOW_SEGMENTS
+from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_SEGMENTS
 from harness.kernel.wireless import RTS_THRESHOLD
 from harness.medium import counters, daemon
 from harness.medium.control import MediumControlError
@@ -35,7 +35,7 @@ from harness.medium.spec import PER
 from harness.net import scene as scenes
 from harness.net.network import Network
 from harness.net.nodes import Radio
-from harness.traffic.flows import Flow, FlowRun, answered_ping, run_flow, run_together
+from harness.traffic.flows import Flow, FlowRun, answered_ping, ping, run_flow, run_together
 
 if TYPE_CHECKING:
     from harness.interactive.sources import Setup
@@ -173,16 +173,11 @@ class Session:
         return str(ip)
 
     def _node_of_ip(self, ip: str) -> Optional[str]:
-        for name, node in self.net.nodes.items():
-            if any(a.split("/")[0] == ip for a in node.ips):
-                return name
-        return None
+        return next((name for name, node in self.net.nodes.items()
+                     if any(a.split("/")[0] == ip for a in node.ips)), None)
 
     def _node_of_mac(self, mac: str) -> Optional[str]:
-        for r in self.net.radios:
-            if r.mac.lower() == mac.lower():
-                return r.node
-        return None
+        return next((r.node for r in self.net.radios if r.mac.lower() == mac.lower()), None)
 
     def _note_pair(self, src: str, dst: str) -> None:
         if (src, dst) not in self.pairs:
@@ -341,10 +336,8 @@ class Session:
             self.ip(src), self.ip(dst)
             if src == dst:
                 raise HarnessError(f"iperf {src} {src}: source and destination are the same node")
-        if congestion is not None:
-            from harness.kernel.tcp import CONGESTION_MODULES
-            if congestion not in CONGESTION_MODULES:
-                raise HarnessError(f"-C {congestion}: allowed " + ", ".join(CONGESTION_MODULES))
+        if congestion is not None and congestion not in CONGESTION_MODULES:
+            raise HarnessError(f"-C {congestion}: allowed " + ", ".join(CONGESTION_MODULES))
         for src, dst in pairs:
             self._warm(src, dst)
             self._prime(src, dst)
@@ -410,7 +403,6 @@ class Session:
         return self.run_in_node(src, f"ping -c{count} {dst}")
 
     def pingall(self) -> str:
-        from harness.traffic.flows import ping
         names = [n for n in self.node_names if self.net.nodes[n].ip]
         lost = sent = 0
         lines = []

@@ -88,11 +88,8 @@ def _distance(a: SceneNode, b: SceneNode) -> float:
 
 def _positions(topo: Topology) -> Dict[str, Tuple[float, float]]:
     """Every node that has a position (stations and access points)."""
-    out: Dict[str, Tuple[float, float]] = {}
-    for group in (topo.stations, topo.access_points):
-        for name, spec in group.items():
-            out[name] = (float(spec.position[0]), float(spec.position[1]))
-    return out
+    return {name: (float(spec.position[0]), float(spec.position[1]))
+            for group in (topo.stations, topo.access_points) for name, spec in group.items()}
 
 
 def _place_wired(topo: Topology, known: Dict[str, Tuple[float, float]]) -> Dict[str, Tuple[float, float]]:
@@ -200,10 +197,8 @@ def _in_range(nodes: Sequence[SceneNode]) -> List[SceneLink]:
 
 # -- routes from the description ---------------------------------------------------------
 def _node_of_ip(topo: Topology, ip: str) -> Optional[str]:
-    for name in topo.node_names():
-        if any(a.split("/")[0] == ip for a in topo.addresses(name)):
-            return name
-    return None
+    return next((name for name in topo.node_names()
+                 if any(a.split("/")[0] == ip for a in topo.addresses(name))), None)
 
 
 def next_hop(topo: Topology, node: str, dst: str) -> Optional[str]:
@@ -317,11 +312,7 @@ def with_counters(scene: Scene, stats: Optional[Mapping[str, Any]]) -> Scene:
 
 def with_routes(scene: Scene, paths: Iterable[Sequence[str]]) -> Scene:
     """The scene with these paths (source first) as its routes, duplicates dropped."""
-    routes: List[List[str]] = []
-    for p in paths:
-        if p and list(p) not in routes:
-            routes.append(list(p))
-    return replace(scene, routes=routes)
+    return replace(scene, routes=[list(p) for p in dict.fromkeys(tuple(p) for p in paths if p)])
 
 
 def with_position(scene: Scene, name: str, x: float, y: float) -> Scene:
