@@ -252,17 +252,13 @@ class Network:
     # -- IP --------------------------------------------------------------------------------
     def relays(self) -> List[str]:
         """Nodes that forward: route gateways, nodes with 2+ neighbours, radio+veth nodes."""
-        out = set()
-        for route in self.topo.routes:
-            _dst, via = self.topo.resolve_route(route)
-            for name in self.topo.node_names():
-                if via in [a.split("/")[0] for a in self.topo.addresses(name)]:
-                    out.add(name)
-        for name in self.topo.stations:
-            if len(self.topo.wireless_neighbours(name)) >= 2:
-                out.add(name)
-            if any(name in (l.a, l.b) for l in self.topo.veth_links()):
-                out.add(name)
+        topo = self.topo
+        out = {name for name in topo.stations
+               if len(topo.wireless_neighbours(name)) >= 2 or topo.wired_neighbours(name)}
+        for route in topo.routes:
+            _dst, via = topo.resolve_route(route)
+            out.update(name for name in topo.node_names()
+                       if via in [a.split("/")[0] for a in topo.addresses(name)])
         return sorted(out)
 
     def _configure_ip(self) -> None:
@@ -271,10 +267,9 @@ class Network:
         for name, node in self.nodes.items():
             lines = []
             if name in relays:
-                for key in ["net.ipv4.ip_forward", *(f"net.ipv4.conf.{c}.send_redirects"
-                                                      for c in ("all", "default", *node.intfs))]:
-                    value = "1" if key.endswith("ip_forward") else "0"
-                    lines.append(f"echo {value} > /proc/sys/{key.replace('.', '/')}")
+                lines = ["echo 1 > /proc/sys/net/ipv4/ip_forward"] + [
+                    f"echo 0 > /proc/sys/net/ipv4/conf/{c}/send_redirects"
+                    for c in ("all", "default", *node.intfs)]
             for route in self.topo.routes:
                 if route.node == name:
                     dst, via = self.topo.resolve_route(route)
