@@ -168,9 +168,7 @@ class WirelessNode(NetworkNode):
         return []
 
     def join(self, net: Network) -> None:
-        lines: List[str] = []
-        for radio in self.radios:
-            lines += self.join_lines(net, radio)
+        lines = [line for radio in self.radios for line in self.join_lines(net, radio)]
         if lines:
             self.script(lines)
             if self.station.ip:  # always: add_station assigns one
@@ -189,10 +187,7 @@ class WirelessNode(NetworkNode):
         """Change the retry limit of this node's radios while the network runs: the kernel's
         setting (``iw phy X set retry``) and the medium's, which enforces it (hwsim does not:
         docs/kernel.md, "iw"). One process for the node, one control request per radio."""
-        lines = []
-        for radio in self.radios:
-            lines += wireless.retry_lines(radio.phy, limit)
-        self.script(lines)
+        self.script([line for radio in self.radios for line in wireless.retry_lines(radio.phy, limit)])
         handle = net.medium_handle
         for radio in self.radios:
             if handle is not None:

@@ -13,6 +13,7 @@ which draws it (the guest has no matplotlib).
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
@@ -187,12 +188,8 @@ def scene_of(topo: Topology, medium: Any = None) -> Scene:
 def _in_range(nodes: Sequence[SceneNode]) -> List[SceneLink]:
     """Pairs of radios within transmission range of each other (both ways)."""
     radios = [n for n in nodes if n.tx_range]
-    out = []
-    for i, a in enumerate(radios):
-        for b in radios[i + 1:]:
-            if _distance(a, b) <= min(a.tx_range or 0.0, b.tx_range or 0.0):
-                out.append(SceneLink(a.name, b.name, "in_range"))
-    return out
+    return [SceneLink(a.name, b.name, "in_range") for a, b in itertools.combinations(radios, 2)
+            if _distance(a, b) <= min(a.tx_range or 0.0, b.tx_range or 0.0)]
 
 
 # -- routes from the description ---------------------------------------------------------
@@ -262,25 +259,20 @@ def _bridged(topo: Topology, a: str, b: str) -> List[str]:
     for link in topo.links:
         neighbours.setdefault(link.a, []).append(link.b)
         neighbours.setdefault(link.b, []).append(link.a)
-    if b in neighbours.get(a, []):
-        return [a, b]
     before: Dict[str, str] = {a: a}
-    frontier = [a]
-    while frontier:
-        nxt = []
-        for node in frontier:
-            for other in neighbours.get(node, []):
-                if other in before:
-                    continue
-                before[other] = node
-                if other == b:
-                    way = [b]
-                    while way[-1] != a:
-                        way.append(before[way[-1]])
-                    return way[::-1]
-                if topo.node_kind(other) in BRIDGES:
-                    nxt.append(other)
-        frontier = nxt
+    queue = [a]
+    for node in queue:  # breadth first: the queue grows behind the loop
+        for other in neighbours.get(node, []):
+            if other in before:
+                continue
+            before[other] = node
+            if other == b:
+                way = [b]
+                while way[-1] != a:
+                    way.append(before[way[-1]])
+                return way[::-1]
+            if topo.node_kind(other) in BRIDGES:
+                queue.append(other)
     return [a, b]
 
 
@@ -301,9 +293,8 @@ def with_counters(scene: Scene, stats: Optional[Mapping[str, Any]]) -> Scene:
             continue
         link = by_pair.get(frozenset((tx, rx)))
         if link is None:
-            link = SceneLink(tx, rx, "in_range")
+            link = by_pair[frozenset((tx, rx))] = SceneLink(tx, rx, "in_range")
             out.links.append(link)
-            by_pair[frozenset((tx, rx))] = link
         key = f"{tx}>{rx}"
         link.attempts[key] = attempts
         link.delivery[key] = int(row.get("successes") or 0) / attempts

@@ -444,16 +444,9 @@ class Topology:
 
     def addresses(self, name: str) -> List[str]:
         """All IPv4 interface addresses of a node (station radio first, then veths)."""
-        out = []
-        if name in self.stations:
-            out.append(self.stations[name].ip)
-        if name in self.access_points:
-            out.append(self.access_points[name].ip)
+        out = [table[name].ip for table in (self.stations, self.access_points) if name in table]
         for l in self.veth_links():
-            if l.a == name:
-                out.append(l.ip_a)
-            if l.b == name:
-                out.append(l.ip_b)
+            out += [ip for end, ip in ((l.a, l.ip_a), (l.b, l.ip_b)) if end == name]
         return [ip for ip in out if ip]  # all set: add_station and add_link assign them
 
     def primary_ip(self, name: str) -> Optional[str]:
