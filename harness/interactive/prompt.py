@@ -297,11 +297,7 @@ def _files(text: str) -> List[str]:
         entries = sorted(base.iterdir()) if base.is_dir() else []
     except OSError:
         return []
-    out = []
-    for p in entries:
-        shown = str(p) if text and "/" in text else p.name
-        out.append(shown + ("/" if p.is_dir() else ""))
-    return out
+    return [(str(p) if "/" in text else p.name) + ("/" if p.is_dir() else "") for p in entries]
 
 
 def open_prompt(session: Session, *, intro: Optional[str] = None,

@@ -58,11 +58,9 @@ def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
 
     def fmt(row: Sequence[str], raw: Sequence[Any]) -> str:
-        out = []
-        for i, cell in enumerate(row):
-            numeric = isinstance(raw[i], (int, float)) and not isinstance(raw[i], bool)
-            out.append(cell.rjust(widths[i]) if numeric else cell.ljust(widths[i]))
-        return "  ".join(out).rstrip()
+        numeric = [isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw]
+        return "  ".join(cell.rjust(w) if n else cell.ljust(w)
+                         for cell, n, w in zip(row, numeric, widths)).rstrip()
 
     lines = [fmt(cells[0], header), "  ".join("-" * w for w in widths)]
     lines += [fmt(c, r) for c, r in zip(cells[1:], rows)]
@@ -557,8 +555,8 @@ class Session:
             if self.capture_path is not None:
                 raise HarnessError(f"a capture is already running ({self.capture_path}); "
                                    "capture off first")
-            target = Path(path) if path else self.out_dir / f"capture-{time.strftime('%H%M%S')}.pcap"
-            target = target if target.is_absolute() else self.out_dir / target
+            # an absolute path stays as given (``/`` drops out_dir)
+            target = self.out_dir / (path or f"capture-{time.strftime('%H%M%S')}.pcap")
             if target.suffix != ".pcap":
                 raise HarnessError(f"capture on {target}: the file name must end in .pcap")
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -643,8 +641,7 @@ class Session:
         for src, dst in pairs:
             self._note_pair(src, dst)
         self.plots += 1
-        target = Path(path) if path else self.out_dir / f"{self.name}-{self.plots}.png"
-        target = target if target.is_absolute() else self.out_dir / target
+        target = self.out_dir / (path or f"{self.name}-{self.plots}.png")
         written = draw_scene(self.scene().to_dict(), target, ranges_of=list(ranges_of) or None,
                        title=f"{self.name}: nodes, ranges, links by delivery ratio, routes")
         return "picture written: " + ", ".join(str(p) for p in written)

@@ -19,13 +19,9 @@ if TYPE_CHECKING:
 
 def parse_position(value: Any, name: str) -> Tuple[float, float, float]:
     """``'10,20,0'`` / ``'10,20'`` / ``(10, 20, 0)`` / ``[10, 20]`` -> (x, y, z) metres."""
-    parts: Sequence[Any]
+    parts: Sequence[Any] = value if isinstance(value, (list, tuple)) else []
     if isinstance(value, str):
         parts = [p for p in value.replace(" ", "").split(",") if p != ""]
-    elif isinstance(value, (list, tuple)):
-        parts = value
-    else:
-        parts = []
     try:
         nums = [float(p) for p in parts]
     except (TypeError, ValueError):
