@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import cmd
 import code
+import contextlib
 import shlex
 import sys
 import traceback
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
-from harness.interactive.session import Session
+from harness.interactive.session import IPERF_SECONDS, Session
 from harness.paths import cache_dir
 
 HISTORY_FILE = "cli_history"
@@ -38,21 +39,15 @@ class _Parser(argparse.ArgumentParser):
         raise HarnessError(f"{self.prog}: {message}; usage: {self.format_usage().split(':', 1)[1].strip()}")
 
 
-def _iperf_parser() -> _Parser:
-    p = _Parser(prog="iperf", add_help=False)
-    p.add_argument("-t", dest="seconds", type=float, default=10.0)
-    p.add_argument("-u", dest="udp_rate", metavar="RATE")
-    p.add_argument("-C", dest="congestion", metavar="MODULE")
-    p.add_argument("nodes", nargs="*")
-    return p
-
-
-def _plot_parser() -> _Parser:
-    p = _Parser(prog="plot", add_help=False)
-    p.add_argument("--ranges", metavar="NODE,NODE")
-    p.add_argument("--route", nargs=2, action="append", metavar=("SRC", "DST"), default=[])
-    p.add_argument("file", nargs="?")
-    return p
+_IPERF = _Parser(prog="iperf", add_help=False)
+_IPERF.add_argument("-t", dest="seconds", type=float, default=IPERF_SECONDS)
+_IPERF.add_argument("-u", dest="udp_rate", metavar="RATE")
+_IPERF.add_argument("-C", dest="congestion", metavar="MODULE")
+_IPERF.add_argument("nodes", nargs="*")
+_PLOT = _Parser(prog="plot", add_help=False)
+_PLOT.add_argument("--ranges", metavar="NODE,NODE")
+_PLOT.add_argument("--route", nargs=2, action="append", metavar=("SRC", "DST"), default=[])
+_PLOT.add_argument("file", nargs="?")
 
 
 def _pairs(words: Sequence[str], what: str) -> List[Tuple[str, str]]:
@@ -111,10 +106,8 @@ class Prompt(cmd.Cmd):
                     self.stdout.write("^C (exit or Ctrl-D leaves and tears the network down)\n")
         finally:
             if readline is not None:
-                try:
+                with contextlib.suppress(OSError):
                     readline.write_history_file(str(cache_dir() / HISTORY_FILE))
-                except OSError:
-                    pass
             for line in self.session.close():
                 self.stdout.write(line + "\n")
         return self.errors
@@ -128,10 +121,8 @@ class Prompt(cmd.Cmd):
             return None
         readline.set_history_length(HISTORY_LENGTH)
         readline.set_completer_delims(" \t\n")
-        try:
+        with contextlib.suppress(OSError):
             readline.read_history_file(str(cache_dir() / HISTORY_FILE))
-        except OSError:
-            pass
         return readline
 
     def emptyline(self) -> bool:
@@ -169,8 +160,7 @@ class Prompt(cmd.Cmd):
         return [n for n in self.commands() + self.session.node_names if n.startswith(text)]
 
     def completedefault(self, text: str, line: str, begidx: int, endidx: int) -> List[str]:
-        words = line.split()
-        command = words[0] if words else ""
+        command = (line.split() or [""])[0]
         options: List[str] = []
         if command in NODE_ARGS or command in self.session.node_names:
             options += self.session.node_names
@@ -202,7 +192,7 @@ class Prompt(cmd.Cmd):
     def do_iperf(self, arg: str) -> None:
         """iperf [-t SECONDS] [-u RATE] [-C MODULE] SRC DST [SRC DST ...]: iperf3 TCP (or UDP
         at RATE, e.g. 2M) from SRC to DST for 10 s; several pairs run at the same time."""
-        args = _iperf_parser().parse_args(shlex.split(arg))
+        args = _IPERF.parse_args(shlex.split(arg))
         self._print(self.session.iperf(_pairs(args.nodes, "iperf"), seconds=args.seconds,
                                        udp_rate=args.udp_rate, congestion=args.congestion))
 
@@ -248,7 +238,7 @@ class Prompt(cmd.Cmd):
     def do_plot(self, arg: str) -> None:
         """plot [FILE] [--ranges NODE,NODE] [--route SRC DST]: the picture (PNG and SVG) of nodes,
         ranges, links coloured by delivery ratio and the routes in force."""
-        args = _plot_parser().parse_args(shlex.split(arg))
+        args = _PLOT.parse_args(shlex.split(arg))
         ranges = [n for n in (args.ranges or "").split(",") if n]
         self._print(self.session.plot(args.file, ranges_of=ranges,
                                       pairs=[tuple(r) for r in args.route]))

@@ -22,7 +22,7 @@ from harness.kernel import wireless
 from harness.medium import propagation
 from harness.medium.spec import MediumSpec, spec_of
 from harness.net import coverage
-from harness.net.topo import Topology
+from harness.net.topo import L2_KINDS, Topology
 
 #: Longest path a route walk follows before it calls the routes a loop.
 MAX_PATH = 64
@@ -240,8 +240,7 @@ def static_path(topo: Topology, src: str, dst: str) -> Optional[List[str]]:
     return through_bridges(topo, path) if path else None
 
 
-#: Node kinds that forward frames at layer 2: an IP hop across them crosses them.
-BRIDGES = ("switch", "access_point")
+BRIDGES = L2_KINDS  # switches and access points: an IP hop across them crosses them
 
 
 def through_bridges(topo: Topology, path: Sequence[str]) -> List[str]:
