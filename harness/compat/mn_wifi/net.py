@@ -410,9 +410,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
                                "txpower_dbm": power}
         if self.nodes[name].kind == "access_point":
             passphrase = self._security(name, params)
-            out["ssid"] = params.get("ssid")
-            out["security"] = "wpa2" if passphrase else "open"
-            out["passphrase"] = passphrase
+            out.update(ssid=params.get("ssid"), security="wpa2" if passphrase else "open",
+                       passphrase=passphrase)
             if params.get("ip"):
                 out["ip"] = self._ip(str(params["ip"]))
         return out
