@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
-from harness.kernel import naming
+from harness.kernel import mesh, naming
 from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_SEGMENTS
 from harness.kernel.wireless import RTS_THRESHOLD
 from harness.medium import counters, daemon
@@ -591,11 +591,8 @@ class Session:
             dst_macs = [r.mac.lower() for r in self.net.radios if r.node == dst]
             out = self.node(node).cmd(["iw", "dev", radios[0].intf, "mpath", "dump"],
                                       check=False).stdout
-            for line in out.splitlines():
-                words = line.split()
-                if len(words) >= 2 and words[0].lower() in dst_macs:
-                    return self._node_of_mac(words[1])
-            return None
+            return next((self._node_of_mac(p.next_hop) for p in mesh.parse_mpath_dump(out)
+                         if p.destination.lower() in dst_macs), None)
         got = self.node(node).cmd(["ip", "-o", "route", "get", self.ip(dst)], check=False)
         if got.returncode != 0:
             return None
