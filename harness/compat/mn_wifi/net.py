@@ -4,21 +4,9 @@ become a harness ``Topology`` and medium settings, and ``build()`` starts a ``Ne
 Written from Mininet-WiFi's documentation and observed behaviour, not its code. What a
 script says is checked as it says it: a parameter or method the harness cannot honour is one
 ``HarnessError`` naming what is supported (docs/mininet-wifi.md has the full table). How the
-physics maps (stated assumptions, not Mininet-WiFi's internals):
-
-- the medium is always mediumd (SINR-based reception: Mininet-WiFi's ``interference`` mode);
-- ``setPropagationModel``: friis -> free_space, logDistance -> log_distance (``exp``),
-  logNormalShadowing -> log_distance with static shadowing sigma = sqrt(``variance``) dB,
-  twoRayGround -> two_ray, ITU -> indoor (exponent = ``pL``/10; ``nFloors`` must be 0: floors
-  come from heights here); ``sL`` is a loss factor (dB = 10 log10 sL). Without a call:
-  log_distance, exponent 3;
-- a node's ``txpower`` (dBm, default 14) and ``antennaGain`` (dBi, default 5, at both ends of
-  a link) enter as one transmit power, txpower + 2 x gain: the same received power;
-- ``range`` (the same for every node that gives one) is the medium's transmission range;
-- ``mode`` g or b; n is run as g (no 802.11n rates in the medium, a note says so);
-- addresses: ``ip=`` or the next of ``ipBase`` (10.0.0.1/8, 10.0.0.2/8, ... in the order
-  nodes are added); MAC addresses are the harness's own (a ``mac=`` is noted, not used);
-- nodes without a position stand 1 m apart on a line (all within range of each other).
+physics maps (stated assumptions, not Mininet-WiFi's internals: propagation models, power
+and gain, range, modes, addresses, nodes without a position) is that document's "The
+physics of a script"; the constants below and ``medium_settings`` carry it.
 """
 from __future__ import annotations
 
@@ -402,7 +390,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
                                                 zip(self._positions[ap.name], here)))
 
     def _radio(self, name: str, params: Dict[str, Any]) -> Dict[str, Any]:
-        """A station's or access point's radio keywords for the Topology."""
+        """A station's or access point's radio keywords for the Topology; its antenna gain
+        counts at both ends of a link, so it enters as txpower + 2 x gain."""
         power = float(params.get("txpower", DEFAULT_TXPOWER_DBM)) \
             + 2.0 * float(params.get("antennaGain", DEFAULT_GAIN_DBI))
         out: Dict[str, Any] = {"channel": int(params.get("channel", 1)),
