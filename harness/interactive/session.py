@@ -236,8 +236,7 @@ class Session:
             a, b = link.a, link.b
             dist = None if link.kind == "veth" else round(scenes.link_distance(scene, link), 1)
             snr = None
-            if link.kind in ("wireless", "in_range", "association") and handle is not None \
-                    and handle.running and a in mac and b in mac:
+            if link.kind != "veth" and handle is not None and handle.running and {a, b} <= set(mac):
                 got = handle.control.get_link(mac[a], mac[b])
                 if got.get("rx_power_dbm") is not None:
                     snr = f"{got['rx_power_dbm'] - got['noise_dbm']:.1f}"
@@ -355,15 +354,12 @@ class Session:
         if all(hops) and counters.last_hops_carry_only_data(hops):
             mbps, seconds = counters.together_goodput_mbps(
                 samples, [h[0] for h in hops], [h[-1] for h in hops], SEGMENT_PAYLOAD)
-            if seconds > 0:
-                lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
-                             "sender got frames through (the medium's counters, 1448-byte "
-                             "segments; the first and last sampling interval of each such "
-                             "spell left out)")
-            else:
-                lines.append("together: the senders never got frames through at the same time "
-                             "for three sampling intervals in a row (each ran alone; try a "
-                             "longer -t)")
+            lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
+                         "sender got frames through (the medium's counters, 1448-byte segments; "
+                         "the first and last sampling interval of each such spell left out)"
+                         if seconds > 0 else
+                         "together: the senders never got frames through at the same time for "
+                         "three sampling intervals in a row (each ran alone; try a longer -t)")
         return "\n".join(lines)
 
     def air_hops(self, src: str, dst: str) -> List[Tuple[str, str]]:

@@ -163,9 +163,7 @@ def ranges(spec: Optional[MediumSpec], radio: Any = None) -> Tuple[Optional[floa
 def scene_of(topo: Topology, medium: Any = None) -> Scene:
     """The scene of a topology description; ``medium`` as ``Network(medium=...)`` takes it
     (None: the default medium; ``'none'``: plain hwsim, no ranges)."""
-    spec = spec_of(medium)
-    if spec is not None:
-        spec = coverage.medium_for(topo, spec)  # the topology's walls join the medium's
+    spec = coverage.medium_for(topo, spec_of(medium))  # the topology's walls join the medium's
     positioned = _positions(topo)
     placed = _place_wired(topo, positioned)
     nodes = []

@@ -392,8 +392,7 @@ class Topology:
     # -- queries -----------------------------------------------------------------------
     def node_names(self) -> List[str]:
         """Every node, stations first (their order fixes MACs: ``node_index``)."""
-        return list(self.stations) + list(self.hosts) + list(self.switches) + \
-            list(self.access_points)
+        return [n for t in (self.stations, self.hosts, self.switches, self.access_points) for n in t]
 
     def node_for(self, name: str) -> Optional[str]:
         """The node a flow's endpoint names (a node name or an alias), or None."""

@@ -494,8 +494,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         session.extra_names = dict(self.nodes)
         _PROMPTS[0] += 1
         if script is not None:
-            commands = Path(script).read_text()
-            Prompt(session, stdin=io.StringIO(commands)).run()
+            Prompt(session, stdin=io.StringIO(Path(script).read_text())).run()
             return
         Prompt(session).run(f"*** {len(self.nodes)} nodes ({', '.join(self.nodes)}). Type help "
                             "for the commands, exit to return to the script.")
