@@ -6,20 +6,12 @@ Each node of the topology becomes an object of the class its kind maps to
 (``WirelessLink``, ``AssociationLink``, ``VethLink``); ``node_classes=`` and
 ``link_classes=`` replace entries, as Mininet's ``Mininet(topo, host=..., switch=...)`` does.
 
-Order of ``start()``: each step runs on every node before the next step begins.
-  0. every node's class checks its description against the topology and the medium
-     (``NetworkNode.check``: e.g. an access point needs a switch, a managed station an
-     access point in range): a bad topology fails before anything exists;
-  1. one namespace per node (``hx-<tag>-<node>``);
-  2. radios created over generic netlink in the root namespace (that fixes their medium
-     group), moved into their node, interface created there, phy settings applied
-     (``add_radios``, ``setup``);
-  3. links created (veths directly inside the two namespaces: the root namespace never sees them);
-  4. ``_start_medium()``: the medium daemon registers before any interface transmits;
-  5. interfaces up and joined (IBSS cell or 802.11s mesh), bitrates pinned, addresses (``join``);
-  6. mesh peer links opened to declared neighbours only, managed stations associate
-     (``connect``); without a medium, IBSS frames are filtered to declared neighbours;
-  7. relays get ``ip_forward=1`` and ``send_redirects=0``; static routes.
+``start()`` runs each step of the node classes (``harness.net.nodes``: ``check``, then
+namespaces, ``add_radios``, ``setup``, ``join``, ``connect``) on every node before the next
+step begins: a bad topology fails in ``check``, before anything exists; the links are made
+after ``setup`` and the medium starts before ``join`` (it must register with hwsim before
+any interface transmits); last, relays forward (``ip_forward=1``, ``send_redirects=0``) and
+the static routes go in.
 ``stop()`` undoes all of it, keeps going past errors, is idempotent, and also runs when
 ``start()`` fails halfway, on Ctrl-C or SIGTERM inside ``with Network(...)``, and at
 interpreter exit.
@@ -291,9 +283,8 @@ class Network:
     # -- signals ---------------------------------------------------------------------------
     def _trap_sigterm(self) -> None:
         """SIGTERM unwinds like Ctrl-C (``with`` blocks and atexit run), so the run cleans up."""
-        if threading.current_thread() is not threading.main_thread():
-            return
-        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL):
             self._old_sigterm = signal.SIG_DFL
             signal.signal(signal.SIGTERM, _raise_exit)
 

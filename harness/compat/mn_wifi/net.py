@@ -10,6 +10,7 @@ physics of a script"; the constants below and ``medium_settings`` carry it.
 """
 from __future__ import annotations
 
+import io
 import ipaddress
 import math
 import sys
@@ -486,8 +487,6 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
 
     def open_prompt(self, script: Optional[str] = None) -> None:
         """The harness prompt on this network (``CLI(net)``); returns at ``exit``."""
-        import io
-
         from harness.interactive.prompt import Prompt
         from harness.interactive.session import Session
         session = Session(self.network(), owns_network=False)
