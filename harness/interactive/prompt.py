@@ -261,11 +261,10 @@ class Prompt(cmd.Cmd):
             raise HarnessError("usage: py EXPRESSION (names: net, session, and the nodes)")
         names: Dict[str, Any] = {"net": self.session.net, "session": self.session,
                                  **self.session.py_names()}
-        console = code.InteractiveInterpreter(names)
         try:
             value = eval(compile(arg, "<py>", "eval"), names)  # noqa: S307 - the user's own prompt
         except SyntaxError:
-            console.runsource(arg, "<py>", "exec")
+            code.InteractiveInterpreter(names).runsource(arg, "<py>", "exec")
             return
         if value is not None:
             self._print(repr(value))

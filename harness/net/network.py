@@ -37,8 +37,7 @@ from harness.net.links import LINK_CLASSES, Link
 from harness.net.nodes import NODE_CLASSES, NetworkNode, Radio
 from harness.net.topo import LinkSpec, RouteSpec, Topology, WallSpec
 
-#: What ``Network(medium=...)`` takes: None (the default medium), ``"none"`` (plain hwsim),
-#: a mapping of medium keys, or a ``MediumSpec``.
+#: What ``Network(medium=...)`` takes (the ``Network`` docstring says what each means).
 MediumArg = Union[None, str, Mapping[str, Any], MediumSpec]
 
 

@@ -1,11 +1,9 @@
 """Node classes: what each kind of node adds to its namespace, and how it starts and stops.
 
-``Network`` makes one object per node of its topology, choosing the class by the node's kind
-(``Topology.node_kind``) in ``NODE_CLASSES``, the way Mininet takes ``host=`` and ``switch=``
-classes; ``Network(topo, node_classes={"station": MyStation})`` replaces one. A new kind of
-node is a new class and a new kind in the topology; classes in their own modules register
-with ``register_node_class`` (``harness.net.switch``: ``Switch``; ``harness.net.wifi``:
-``AccessPoint``, ``ManagedStation``).
+``Network`` makes one object per node, of the class ``NODE_CLASSES`` has for the node's kind
+(``Network(node_classes=...)`` replaces one). A new kind of node is a new class and a new
+kind in the topology; classes in their own modules register with ``register_node_class``
+(``harness.net.switch``, ``harness.net.wifi``).
 
 Every node is a namespace (``harness.kernel.netns.Node``). ``Network.start()`` runs each step
 below on every node before the next step, because the order across nodes matters: every
@@ -22,9 +20,10 @@ links are opened once every node has joined.
                    its namespace is deleted: radios deleted from inside
 
 Links (veths) are made between ``setup`` and the medium (``harness.net.links``); each end is
-handed to its node's ``attach`` (an address by default, a port of a switch's bridge, a port
-of an access point's bridge); forwarding and routes are the network's (``Network``). A step a kind does not need is
-the base class's: nothing, without starting a process (under TCG each costs ~60 ms).
+handed to its node's ``attach_lines`` (an address by default, a port of a switch's or an
+access point's bridge); forwarding and routes are the network's (``Network``). A step a kind
+does not need is the base class's: nothing, without starting a process (under TCG each costs
+~60 ms).
 """
 from __future__ import annotations
 

@@ -104,19 +104,15 @@ def _place_wired(topo: Topology, known: Dict[str, Tuple[float, float]]) -> Dict[
     todo = [n for n in topo.node_names() if n not in known]
     while todo:
         done = {**known, **placed}
-        for name in todo:
-            peers = [l.b if l.a == name else l.a for l in topo.links if name in (l.a, l.b)]
-            anchor = next((done[p] for p in peers if p in done), None)
-            if anchor is None:
-                continue
+        name, anchor = next(((n, done[p]) for n in todo for p in topo.neighbours(n) if p in done),
+                            (todo[0], None))
+        if anchor is None:  # nothing linked to a placed node: a row under everything
+            placed[name] = (min(xs) + step * len(placed), min(ys) - 3 * step)
+        else:
             x, y = anchor[0], anchor[1] - step
             while (x, y) in done.values():
                 x += step
             placed[name] = (x, y)
-            break
-        else:  # nothing linked to a placed node: a row under everything
-            name = todo[0]
-            placed[name] = (min(xs) + step * sum(1 for n in placed if n not in known), min(ys) - 3 * step)
         todo.remove(name)
     return placed
 
@@ -252,14 +248,10 @@ def through_bridges(topo: Topology, path: Sequence[str]) -> List[str]:
 
 
 def _bridged(topo: Topology, a: str, b: str) -> List[str]:
-    neighbours: Dict[str, List[str]] = {}
-    for link in topo.links:
-        neighbours.setdefault(link.a, []).append(link.b)
-        neighbours.setdefault(link.b, []).append(link.a)
     before: Dict[str, str] = {a: a}
     queue = [a]
     for node in queue:  # breadth first: the queue grows behind the loop
-        for other in neighbours.get(node, []):
+        for other in topo.neighbours(node):
             if other in before:
                 continue
             before[other] = node
@@ -279,11 +271,9 @@ def with_counters(scene: Scene, stats: Optional[Mapping[str, Any]]) -> Scene:
     medium's counters (``MediumHandle.stats()`` or a record's ``medium.counters``); links
     that carried frames but are not drawn yet are added as ``in_range``."""
     out = replace(scene, links=[replace(l, delivery={}, attempts={}) for l in scene.links])
-    if not stats:
-        return out
     names = {n.name for n in out.nodes}
     by_pair = {frozenset((l.a, l.b)): l for l in out.links}
-    for row in stats.get("links", []):
+    for row in (stats or {}).get("links", []):
         tx, rx = row.get("tx_node"), row.get("rx_node")
         attempts = int(row.get("attempts") or 0)
         if tx not in names or rx not in names or not attempts:

@@ -406,8 +406,7 @@ class Topology:
         that knows its links (``topologies.campus``) refuses pairs its routes do not join."""
 
     def spec(self, name: str) -> NodeSpec:
-        """The description of one node (a ``StationSpec``, ``HostSpec``, ``SwitchSpec`` or
-        ``AccessPointSpec``)."""
+        """The description of one node (its ``NodeSpec``)."""
         for table in (self.stations, self.hosts, self.switches, self.access_points):
             if name in table:
                 return table[name]
@@ -415,31 +414,32 @@ class Topology:
                            + ", ".join(self.node_names()))
 
     def node_kind(self, name: str) -> str:
-        """``"station"``, ``"mesh_point"``, ``"managed_station"``, ``"host"``, ``"switch"`` or
-        ``"access_point"``: which class realises the node."""
+        """The node's kind (the module docstring lists them): which class realises it."""
         return self.spec(name).kind
 
     def node_index(self, name: str) -> int:
         """Stable index of a node (order added), used for deterministic MACs."""
         return self.node_names().index(name)
 
-    def _other_ends(self, name: str, kind: str) -> List[str]:
+    def neighbours(self, name: str, kind: Optional[str] = None) -> List[str]:
+        """The nodes at the other end of a node's links (of one kind, if given), in the order
+        the links were added."""
         return [l.b if l.a == name else l.a for l in self.links
-                if l.kind == kind and name in (l.a, l.b)]
+                if kind in (None, l.kind) and name in (l.a, l.b)]
 
     def wireless_neighbours(self, name: str) -> List[str]:
-        return self._other_ends(name, "wireless")
+        return self.neighbours(name, "wireless")
 
     def veth_links(self) -> List[LinkSpec]:
         return [l for l in self.links if l.kind == "veth"]
 
     def wired_neighbours(self, name: str) -> List[str]:
         """Nodes at the other end of a node's veth links."""
-        return self._other_ends(name, "veth")
+        return self.neighbours(name, "veth")
 
     def association(self, station: str) -> Optional[str]:
         """The access point a managed station was linked to, if any."""
-        return next(iter(self._other_ends(station, "association")), None)
+        return next(iter(self.neighbours(station, "association")), None)
 
     def addresses(self, name: str) -> List[str]:
         """All IPv4 interface addresses of a node (station radio first, then veths)."""
