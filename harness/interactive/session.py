@@ -200,8 +200,7 @@ class Session:
         if handle is not None and handle.running:
             scene = scenes.with_counters(scene, handle.stats())
         pairs = self.pairs or self._default_pairs()
-        paths = [p for p in (self.path_in_force(a, b) for a, b in pairs) if p]
-        return scenes.with_routes(scene, paths)
+        return scenes.with_routes(scene, (self.path_in_force(a, b) for a, b in pairs))
 
     def _default_pairs(self) -> List[Tuple[str, str]]:
         if self.plans:

@@ -288,8 +288,8 @@ def with_counters(scene: Scene, stats: Optional[Mapping[str, Any]]) -> Scene:
     return out
 
 
-def with_routes(scene: Scene, paths: Iterable[Sequence[str]]) -> Scene:
-    """The scene with these paths (source first) as its routes, duplicates dropped."""
+def with_routes(scene: Scene, paths: Iterable[Optional[Sequence[str]]]) -> Scene:
+    """The scene with these paths (source first; None: no path) as routes, duplicates dropped."""
     return replace(scene, routes=[list(p) for p in dict.fromkeys(tuple(p) for p in paths if p)])
 
 

@@ -550,10 +550,8 @@ class Topology:
             lines.append(f"  station {s.name:<8} {s.ip:<16} ({x:g},{y:g},{z:g}) {s.mode} "
                          f"ch{s.channel} 802.11{s.phy} rate={rate} rts={s.rts} "
                          f"txpower={s.txpower_dbm} retry={s.retry_limit}")
-        for h in self.hosts.values():
-            lines.append(f"  host    {h.name:<8} {h.ip or '-'}")
-        for sw in self.switches.values():
-            lines.append(f"  switch  {sw.name:<8} Open vSwitch, standalone")
+        lines += [f"  host    {h.name:<8} {h.ip or '-'}" for h in self.hosts.values()]
+        lines += [f"  switch  {sw:<8} Open vSwitch, standalone" for sw in self.switches]
         for ap in self.access_points.values():
             x, y, z = ap.position
             rate = "auto" if ap.rate is None else f"{ap.rate:g}M"

@@ -456,11 +456,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         return name in self.nodes
 
     def position_of(self, name: str) -> Tuple[float, float, float]:
-        if self.started:
-            radios = [r for r in self.network().radios if r.node == name]
-            if radios:
-                return radios[0].position
-        return self._positions.get(name, (0.0, 0.0, 0.0))
+        radios = [r for r in self.network().radios if r.node == name] if self.started else []
+        return radios[0].position if radios else self._positions.get(name, (0.0, 0.0, 0.0))
 
     def move(self, name: str, x: float, y: float, z: float) -> None:
         if not self.started:
