@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 from harness.errors import HarnessError
 from harness.kernel import mesh, naming
 from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_SEGMENTS
-from harness.kernel.wireless import RTS_THRESHOLD
+from harness.kernel.wireless import RTS_THRESHOLD, rts_arg
 from harness.medium import counters, daemon
 from harness.medium.control import MediumControlError
 from harness.medium.spec import PER
@@ -460,16 +460,13 @@ class Session:
         """Every frame between a and b (both ways) also lost with probability P on top of the
         propagation model's losses (``off``: the model alone): transient loss the retry
         limit has to hide."""
-        if value == "off":
-            per = None
-        else:
-            try:
-                per = float(value)
-            except ValueError:
-                per = -1.0
-            if not PER.accepts(per):
-                raise HarnessError(f"loss {a} {b} {value}: allowed off or a probability, "
-                                   f"{PER.allowed()}")
+        try:
+            per = None if value == "off" else float(value)
+        except ValueError:
+            per = -1.0  # refused below
+        if per is not None and not PER.accepts(per):
+            raise HarnessError(f"loss {a} {b} {value}: allowed off or a probability, "
+                               f"{PER.allowed()}")
         ra, rb = self.radios_of(a)[0], self.radios_of(b)[0]
         if a == b:
             raise HarnessError(f"loss {a} {b}: a node has no link to itself")
@@ -479,14 +476,11 @@ class Session:
 
     def rts(self, name: str, value: str) -> str:
         """``on`` (RTS/CTS before every frame), ``off``, or a threshold in bytes."""
-        if value in RTS_WORDS:
-            rts: Any = RTS_WORDS[value]
-            arg = "0" if rts else "off"
-        elif value.isdigit() and RTS_THRESHOLD.accepts(int(value)):
-            rts, arg = int(value), value
-        else:
+        if value not in RTS_WORDS and not (value.isdigit() and RTS_THRESHOLD.accepts(int(value))):
             raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold in bytes, "
                                f"{RTS_THRESHOLD.allowed()}")
+        rts: Any = RTS_WORDS[value] if value in RTS_WORDS else int(value)
+        arg = rts_arg(rts)
         radios = self.radios_of(name)
         node = self.node(name)
         node.script([f"iw phy {shlex.quote(r.phy)} set rts {arg}" for r in radios])
@@ -503,13 +497,10 @@ class Session:
         ``cwnd lock N``), or ``off``. The kernel reads the clamp from its tcp_metrics cache, so
         the next ``iperf`` from this node first makes one short priming connection."""
         from policies.routes import install
-        if value == "off":
-            segments = None
-        elif value.isdigit() and WINDOW_SEGMENTS.accepts(int(value)):
-            segments = int(value)
-        else:
+        if value != "off" and not (value.isdigit() and WINDOW_SEGMENTS.accepts(int(value))):
             raise HarnessError(f"cwnd {name} {value}: allowed off or a number of segments, "
                                f"{WINDOW_SEGMENTS.allowed()}")
+        segments = None if value == "off" else int(value)
         node = self.node(name)
         peers = [n for n in self.node_names if n != name and self.net.nodes[n].ip]
         metrics = {} if segments is None else {"cwnd": f"lock {segments}"}
