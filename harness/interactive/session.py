@@ -401,9 +401,7 @@ class Session:
         lines = []
         for a in names:
             got = []
-            for b in names:
-                if a == b:
-                    continue
+            for b in [n for n in names if n != a]:
                 p = ping(self.net, a, b, count=1, timeout_s=2)
                 sent += 1
                 lost += p.sent - p.received

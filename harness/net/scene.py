@@ -199,16 +199,11 @@ def next_hop(topo: Topology, node: str, dst: str) -> Optional[str]:
     if dst_ip is None:
         return None
     target = ipaddress.ip_address(dst_ip)
-    best: Optional[Tuple[int, str]] = None
-    for route in topo.routes:
-        if route.node != node:
-            continue
-        net_text, via = topo.resolve_route(route)
-        net = ipaddress.ip_network(net_text)
-        if target in net and (best is None or net.prefixlen > best[0]):
-            best = (net.prefixlen, via)
-    if best is not None:
-        return _node_of_ip(topo, best[1])
+    routes = [topo.resolve_route(r) for r in topo.routes if r.node == node]
+    matches = [(ipaddress.ip_network(n).prefixlen, via) for n, via in routes
+               if target in ipaddress.ip_network(n)]
+    if matches:  # the longest prefix; the first route of equals
+        return _node_of_ip(topo, max(matches, key=lambda m: m[0])[1])
     mine = [ipaddress.ip_interface(a).network for a in topo.addresses(node)]
     return dst if any(target in n for n in mine) else None
 
