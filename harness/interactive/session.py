@@ -217,14 +217,9 @@ class Session:
             return f"{radios[0].rate:g} (fixed)"
         macs = {r.mac.lower() for r in self.net.radios if r.node == b}
         out = self.node(a).cmd(["iw", "dev", radios[0].intf, "station", "dump"], check=False).stdout
-        current = None
-        for line in out.splitlines():
-            words = line.split()
-            if line.startswith("Station") and len(words) > 1:
-                current = words[1].lower()
-            elif "tx bitrate:" in line and current in macs:
-                return f"{line.split(':', 1)[1].split()[0]} (auto)"
-        return "auto"
+        rate = next((p.tx_bitrate_mbps for mac, p in mesh.parse_station_dump(out).items()
+                     if mac in macs and p.tx_bitrate_mbps is not None), None)
+        return "auto" if rate is None else f"{rate:.1f} (auto)"  # as iw prints it: one decimal
 
     def links(self) -> str:
         scene = self.scene()
@@ -443,9 +438,7 @@ class Session:
         scene = self.scene()
         me = scene.node(name)
         near = []
-        for other in scene.nodes:
-            if other.name == name or other.placed:
-                continue
+        for other in [o for o in scene.nodes if o.name != name and not o.placed]:
             d = ((other.x - me.x) ** 2 + (other.y - me.y) ** 2) ** 0.5
             state = ""
             if me.tx_range:

@@ -256,11 +256,9 @@ class Network:
         relays = set(self.relays())
         scripts: Dict[str, List[str]] = {}
         for name, node in self.nodes.items():
-            lines = []
-            if name in relays:
-                lines = ["echo 1 > /proc/sys/net/ipv4/ip_forward"] + [
-                    f"echo 0 > /proc/sys/net/ipv4/conf/{c}/send_redirects"
-                    for c in ("all", "default", *node.intfs)]
+            lines = (["echo 1 > /proc/sys/net/ipv4/ip_forward"]
+                     + [f"echo 0 > /proc/sys/net/ipv4/conf/{c}/send_redirects"
+                        for c in ("all", "default", *node.intfs)] if name in relays else [])
             for route in self.topo.routes:
                 if route.node == name:
                     dst, via = self.topo.resolve_route(route)
