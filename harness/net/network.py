@@ -126,8 +126,7 @@ class Network:
     def medium_stats(self) -> Optional[Dict[str, Any]]:
         """The medium's counters (per link, per radio, lag): live while running, final after
         ``stop()``; None without a medium."""
-        handle = self.medium_handle
-        return handle.stats() if handle is not None else None
+        return self.medium_handle.stats() if self.medium_handle is not None else None
 
     def describe(self) -> Dict[str, Any]:
         return {"tag": self.tag, "name": self.name, "seed": self.seed,
@@ -259,10 +258,8 @@ class Network:
             lines = (["echo 1 > /proc/sys/net/ipv4/ip_forward"]
                      + [f"echo 0 > /proc/sys/net/ipv4/conf/{c}/send_redirects"
                         for c in ("all", "default", *node.intfs)] if name in relays else [])
-            for route in self.topo.routes:
-                if route.node == name:
-                    dst, via = self.topo.resolve_route(route)
-                    lines.append(f"ip route replace {shlex.quote(dst)} via {shlex.quote(via)}")
+            for dst, via in (self.topo.resolve_route(r) for r in self.topo.routes if r.node == name):
+                lines.append(f"ip route replace {shlex.quote(dst)} via {shlex.quote(via)}")
             if lines:
                 scripts[name] = lines
         netns.each(lambda name: self.nodes[name].script(scripts[name]), list(scripts))

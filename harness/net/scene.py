@@ -128,10 +128,8 @@ def _distance_at(spec: MediumSpec, freq: float, budget_db: float, height: float)
         return hi
     for _ in range(80):  # bisection: loss grows with distance
         mid = (lo * hi) ** 0.5
-        if propagation.loss_at_distance_db(spec, freq, mid, height, height) < budget_db:
-            lo = mid
-        else:
-            hi = mid
+        below = propagation.loss_at_distance_db(spec, freq, mid, height, height) < budget_db
+        lo, hi = (mid, hi) if below else (lo, mid)
     return lo
 
 

@@ -132,9 +132,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         nodes.refuse_class(cls, f"addHost({name!r})", [mn_node.Host])
         _refuse_unknown(params, ("ip", "mac"), f"addHost({name!r}, ")
         params["ip"] = self._ip(params.get("ip"))
-        host = nodes.Node(name, self, params)
-        host.kind = "host"
-        return self._add(host, self.hosts)
+        return self._add(nodes.Node(name, self, params), self.hosts, "host")
 
     def addAccessPoint(self, name: str, cls: Any = None, **params: Any) -> nodes.AP:  # noqa: N802
         """An access point: hostapd on a radio, its wired side a switch of its own
@@ -155,7 +153,9 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         if params.get("mac"):
             _note(f"{name}: mac={params['mac']} noted; radios get the harness's MAC addresses")
 
-    def _add(self, node: N, group: List[N]) -> N:
+    def _add(self, node: N, group: List[N], kind: Optional[str] = None) -> N:
+        if kind is not None:  # a plain Node stands for a host or a switch
+            node.kind = kind
         self.nodes[node.name] = node
         group.append(node)
         return node
@@ -179,9 +179,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         self._check_new(name)
         nodes.refuse_class(cls, f"addSwitch({name!r})", [mn_node.OVSKernelSwitch])
         _refuse_unknown(params, SWITCH_KEYS, f"addSwitch({name!r}, ")
-        switch = nodes.Node(name, self, params)
-        switch.kind = "switch"
-        return self._add(switch, self.switches)
+        return self._add(nodes.Node(name, self, params), self.switches, "switch")
 
     def addController(self, name: str = "c0", controller: Any = None, **params: Any  # noqa: N802
                       ) -> mn_node.Controller:
