@@ -491,9 +491,7 @@ class Topology:
 
     def _first_link_ip(self, name: str) -> Optional[str]:
         """A host's ip= goes on its first veth link."""
-        if name in self.hosts and not any(name in (l.a, l.b) for l in self.veth_links()):
-            return self.hosts[name].ip
-        return None
+        return self.hosts[name].ip if name in self.hosts and not self.wired_neighbours(name) else None
 
     def _free_address_beside(self, ip: str) -> str:
         """The lowest unused address in the subnet of ``ip`` (the other end of a veth)."""
