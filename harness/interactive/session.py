@@ -582,9 +582,7 @@ class Session:
         return scenes.through_bridges(self.net.topo, path) if path else None
 
     def routes(self, name: Optional[str] = None) -> str:
-        names = [name] if name else self.node_names
-        for n in names:
-            self.node(n)
+        names = [self.node(name).name] if name else self.node_names  # node() refuses a bad name
         lines = []
         for n in names:
             radios = [r for r in self.net.radios if r.node == n]
