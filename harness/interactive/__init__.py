@@ -1,10 +1,8 @@
 """The interactive prompt (``harness cli``): a running network a student can poke at.
 
 ``sources`` turns what the user names (an experiment file, a builder with options, a Python
-script) into a ``Setup``; ``session`` starts the network and does what each command asks
-(node commands, ping, iperf, move, medium counters, RTS, window clamp, capture, plot) and
-always tears down; ``prompt`` is the command line itself (``cmd`` + readline: history, tab
-completion, one clear message for a bad command).
+script) into a ``Setup``; ``session`` starts the network, does what each command asks and
+always tears down; ``prompt`` is the command line itself (``cmd`` + readline).
 
 May import: ``harness.errors``, ``harness.paths``, ``harness.kernel``, ``harness.medium``,
 ``harness.net``, ``harness.traffic``, ``topologies``, ``policies``, ``harness.experiment``

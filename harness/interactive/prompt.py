@@ -12,14 +12,15 @@ from __future__ import annotations
 import argparse
 import cmd
 import code
+import contextlib
 import shlex
 import sys
 import traceback
 from pathlib import Path
-from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
+from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
-from harness.interactive.session import Session
+from harness.interactive.session import IPERF_SECONDS, Session
 from harness.paths import cache_dir
 
 HISTORY_FILE = "cli_history"
@@ -38,27 +39,31 @@ class _Parser(argparse.ArgumentParser):
         raise HarnessError(f"{self.prog}: {message}; usage: {self.format_usage().split(':', 1)[1].strip()}")
 
 
-def _iperf_parser() -> _Parser:
-    p = _Parser(prog="iperf", add_help=False)
-    p.add_argument("-t", dest="seconds", type=float, default=10.0)
-    p.add_argument("-u", dest="udp_rate", metavar="RATE")
-    p.add_argument("-C", dest="congestion", metavar="MODULE")
-    p.add_argument("nodes", nargs="*")
-    return p
-
-
-def _plot_parser() -> _Parser:
-    p = _Parser(prog="plot", add_help=False)
-    p.add_argument("--ranges", metavar="NODE,NODE")
-    p.add_argument("--route", nargs=2, action="append", metavar=("SRC", "DST"), default=[])
-    p.add_argument("file", nargs="?")
-    return p
+_IPERF = _Parser(prog="iperf", add_help=False)
+_IPERF.add_argument("-t", dest="seconds", type=float, default=IPERF_SECONDS)
+_IPERF.add_argument("-u", dest="udp_rate", metavar="RATE")
+_IPERF.add_argument("-C", dest="congestion", metavar="MODULE")
+_IPERF.add_argument("nodes", nargs="*")
+_PLOT = _Parser(prog="plot", add_help=False)
+_PLOT.add_argument("--ranges", metavar="NODE,NODE")
+_PLOT.add_argument("--route", nargs=2, action="append", metavar=("SRC", "DST"), default=[])
+_PLOT.add_argument("file", nargs="?")
 
 
 def _pairs(words: Sequence[str], what: str) -> List[Tuple[str, str]]:
     if not words or len(words) % 2:
         raise HarnessError(f"{what}: give source and destination nodes in pairs (SRC DST [SRC DST ...])")
     return [(words[i], words[i + 1]) for i in range(0, len(words), 2)]
+
+
+def _words(arg: str, usage: str, counts: Sequence[int],
+           valid: Callable[[List[str]], bool] = lambda words: True) -> List[str]:
+    """A command's arguments, if there are ``counts`` of them and they are ``valid``; else
+    its usage."""
+    words = arg.split()
+    if len(words) not in counts or not valid(words):
+        raise HarnessError(f"usage: {usage}")
+    return words
 
 
 def _number(text: str, what: str) -> float:
@@ -101,10 +106,8 @@ class Prompt(cmd.Cmd):
                     self.stdout.write("^C (exit or Ctrl-D leaves and tears the network down)\n")
         finally:
             if readline is not None:
-                try:
+                with contextlib.suppress(OSError):
                     readline.write_history_file(str(cache_dir() / HISTORY_FILE))
-                except OSError:
-                    pass
             for line in self.session.close():
                 self.stdout.write(line + "\n")
         return self.errors
@@ -118,10 +121,8 @@ class Prompt(cmd.Cmd):
             return None
         readline.set_history_length(HISTORY_LENGTH)
         readline.set_completer_delims(" \t\n")
-        try:
+        with contextlib.suppress(OSError):
             readline.read_history_file(str(cache_dir() / HISTORY_FILE))
-        except OSError:
-            pass
         return readline
 
     def emptyline(self) -> bool:
@@ -159,8 +160,7 @@ class Prompt(cmd.Cmd):
         return [n for n in self.commands() + self.session.node_names if n.startswith(text)]
 
     def completedefault(self, text: str, line: str, begidx: int, endidx: int) -> List[str]:
-        words = line.split()
-        command = words[0] if words else ""
+        command = (line.split() or [""])[0]
         options: List[str] = []
         if command in NODE_ARGS or command in self.session.node_names:
             options += self.session.node_names
@@ -192,15 +192,13 @@ class Prompt(cmd.Cmd):
     def do_iperf(self, arg: str) -> None:
         """iperf [-t SECONDS] [-u RATE] [-C MODULE] SRC DST [SRC DST ...]: iperf3 TCP (or UDP
         at RATE, e.g. 2M) from SRC to DST for 10 s; several pairs run at the same time."""
-        args = _iperf_parser().parse_args(shlex.split(arg))
+        args = _IPERF.parse_args(shlex.split(arg))
         self._print(self.session.iperf(_pairs(args.nodes, "iperf"), seconds=args.seconds,
                                        udp_rate=args.udp_rate, congestion=args.congestion))
 
     def do_ping(self, arg: str) -> None:
         """ping SRC DST [COUNT]: ping -c COUNT (3) from SRC to DST (same as SRC ping -c3 DST)."""
-        words = arg.split()
-        if len(words) not in (2, 3) or (len(words) == 3 and not words[2].isdigit()):
-            raise HarnessError("usage: ping SRC DST [COUNT]")
+        words = _words(arg, "ping SRC DST [COUNT]", (2, 3), lambda w: all(c.isdigit() for c in w[2:]))
         self.session.node(words[0]), self.session.ip(words[1])
         self.session.ping(words[0], words[1], int(words[2]) if len(words) == 3 else 3)
 
@@ -212,9 +210,7 @@ class Prompt(cmd.Cmd):
         """move NODE X Y [Z]: put a node's radio at (X, Y[, Z]) metres; the medium takes the new
         position at once, also in the middle of a flow (not a node that follows a trajectory,
         medium.mobility: the medium places it at every frame)."""
-        words = arg.split()
-        if len(words) not in (3, 4):
-            raise HarnessError("usage: move NODE X Y [Z] (metres)")
+        words = _words(arg, "move NODE X Y [Z] (metres)", (3, 4))
         x, y = _number(words[1], "X"), _number(words[2], "Y")
         z = _number(words[3], "Z") if len(words) == 4 else None
         self._print(self.session.move(words[0], x, y, z))
@@ -222,52 +218,38 @@ class Prompt(cmd.Cmd):
     def do_loss(self, arg: str) -> None:
         """loss NODE NODE P|off: frames between two nodes also lost with probability P (both
         ways), on top of what the distance costs; off: the propagation model alone."""
-        words = arg.split()
-        if len(words) != 3:
-            raise HarnessError("usage: loss NODE NODE P|off (P a probability 0..1)")
-        self._print(self.session.loss(*words))
+        self._print(self.session.loss(*_words(arg, "loss NODE NODE P|off (P a probability 0..1)", (3,))))
 
     def do_rts(self, arg: str) -> None:
         """rts NODE on|off|BYTES: RTS/CTS before every frame, never, or above a size."""
-        words = arg.split()
-        if len(words) != 2:
-            raise HarnessError("usage: rts NODE on|off|BYTES")
-        self._print(self.session.rts(words[0], words[1]))
+        self._print(self.session.rts(*_words(arg, "rts NODE on|off|BYTES", (2,))))
 
     def do_cwnd(self, arg: str) -> None:
         """cwnd NODE SEGMENTS|off: clamp the TCP congestion window of NODE as a sender."""
-        words = arg.split()
-        if len(words) != 2:
-            raise HarnessError("usage: cwnd NODE SEGMENTS|off")
-        self._print(self.session.cwnd(words[0], words[1]))
+        self._print(self.session.cwnd(*_words(arg, "cwnd NODE SEGMENTS|off", (2,))))
 
     def do_capture(self, arg: str) -> None:
         """capture on [FILE.pcap] | capture off: every transmission attempt the medium makes,
         with its fate, in a pcap for Wireshark (default file: capture-HHMMSS.pcap here)."""
-        words = arg.split()
-        if not words or len(words) > 2 or (words[0] == "off" and len(words) > 1):
-            raise HarnessError("usage: capture on [FILE.pcap] | capture off")
+        words = _words(arg, "capture on [FILE.pcap] | capture off", (1, 2),
+                       lambda w: w[0] != "off" or len(w) == 1)
         self._print(self.session.capture(words[0], words[1] if len(words) > 1 else None))
 
     def do_plot(self, arg: str) -> None:
         """plot [FILE] [--ranges NODE,NODE] [--route SRC DST]: the picture (PNG and SVG) of nodes,
         ranges, links coloured by delivery ratio and the routes in force."""
-        args = _plot_parser().parse_args(shlex.split(arg))
+        args = _PLOT.parse_args(shlex.split(arg))
         ranges = [n for n in (args.ranges or "").split(",") if n]
         self._print(self.session.plot(args.file, ranges_of=ranges,
                                       pairs=[tuple(r) for r in args.route]))
 
     def do_routes(self, arg: str) -> None:
         """routes [NODE]: the routing table (IBSS, wired) or 802.11s path table of nodes."""
-        words = arg.split()
-        self._print(self.session.routes(words[0] if words else None))
+        self._print(self.session.routes(*arg.split()[:1]))
 
     def do_distance(self, arg: str) -> None:
         """distance A B: metres between two nodes."""
-        words = arg.split()
-        if len(words) != 2:
-            raise HarnessError("usage: distance NODE NODE")
-        self._print(self.session.distance(*words))
+        self._print(self.session.distance(*_words(arg, "distance NODE NODE", (2,))))
 
     def do_flows(self, arg: str) -> None:
         """flows: run the experiment file's flows now, as one run of it would."""
@@ -279,11 +261,10 @@ class Prompt(cmd.Cmd):
             raise HarnessError("usage: py EXPRESSION (names: net, session, and the nodes)")
         names: Dict[str, Any] = {"net": self.session.net, "session": self.session,
                                  **self.session.py_names()}
-        console = code.InteractiveInterpreter(names)
         try:
             value = eval(compile(arg, "<py>", "eval"), names)  # noqa: S307 - the user's own prompt
         except SyntaxError:
-            console.runsource(arg, "<py>", "exec")
+            code.InteractiveInterpreter(names).runsource(arg, "<py>", "exec")
             return
         if value is not None:
             self._print(repr(value))
@@ -305,11 +286,7 @@ def _files(text: str) -> List[str]:
         entries = sorted(base.iterdir()) if base.is_dir() else []
     except OSError:
         return []
-    out = []
-    for p in entries:
-        shown = str(p) if text and "/" in text else p.name
-        out.append(shown + ("/" if p.is_dir() else ""))
-    return out
+    return [(str(p) if "/" in text else p.name) + ("/" if p.is_dir() else "") for p in entries]
 
 
 def open_prompt(session: Session, *, intro: Optional[str] = None,

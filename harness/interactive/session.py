@@ -26,16 +26,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from harness.errors import HarnessError
-from harness.kernel import naming
-from harness.kernel.tcp import WINDOW_SEGMENTS
-from harness.kernel.wireless import RTS_THRESHOLD
+from harness.kernel import mesh, naming
+from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_SEGMENTS
+from harness.kernel.wireless import RTS_THRESHOLD, rts_arg
 from harness.medium import counters, daemon
 from harness.medium.control import MediumControlError
 from harness.medium.spec import PER
 from harness.net import scene as scenes
 from harness.net.network import Network
 from harness.net.nodes import Radio
-from harness.traffic.flows import Flow, FlowRun, answered_ping, run_flow, run_together
+from harness.traffic.flows import Flow, FlowRun, answered_ping, ping, run_flow, run_together
 
 if TYPE_CHECKING:
     from harness.interactive.sources import Setup
@@ -58,11 +58,9 @@ def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
 
     def fmt(row: Sequence[str], raw: Sequence[Any]) -> str:
-        out = []
-        for i, cell in enumerate(row):
-            numeric = isinstance(raw[i], (int, float)) and not isinstance(raw[i], bool)
-            out.append(cell.rjust(widths[i]) if numeric else cell.ljust(widths[i]))
-        return "  ".join(out).rstrip()
+        numeric = [isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw]
+        return "  ".join(cell.rjust(w) if n else cell.ljust(w)
+                         for cell, n, w in zip(row, numeric, widths)).rstrip()
 
     lines = [fmt(cells[0], header), "  ".join("-" * w for w in widths)]
     lines += [fmt(c, r) for c, r in zip(cells[1:], rows)]
@@ -173,16 +171,11 @@ class Session:
         return str(ip)
 
     def _node_of_ip(self, ip: str) -> Optional[str]:
-        for name, node in self.net.nodes.items():
-            if any(a.split("/")[0] == ip for a in node.ips):
-                return name
-        return None
+        return next((name for name, node in self.net.nodes.items()
+                     if any(a.split("/")[0] == ip for a in node.ips)), None)
 
     def _node_of_mac(self, mac: str) -> Optional[str]:
-        for r in self.net.radios:
-            if r.mac.lower() == mac.lower():
-                return r.node
-        return None
+        return next((r.node for r in self.net.radios if r.mac.lower() == mac.lower()), None)
 
     def _note_pair(self, src: str, dst: str) -> None:
         if (src, dst) not in self.pairs:
@@ -207,8 +200,7 @@ class Session:
         if handle is not None and handle.running:
             scene = scenes.with_counters(scene, handle.stats())
         pairs = self.pairs or self._default_pairs()
-        paths = [p for p in (self.path_in_force(a, b) for a, b in pairs) if p]
-        return scenes.with_routes(scene, paths)
+        return scenes.with_routes(scene, (self.path_in_force(a, b) for a, b in pairs))
 
     def _default_pairs(self) -> List[Tuple[str, str]]:
         if self.plans:
@@ -225,14 +217,9 @@ class Session:
             return f"{radios[0].rate:g} (fixed)"
         macs = {r.mac.lower() for r in self.net.radios if r.node == b}
         out = self.node(a).cmd(["iw", "dev", radios[0].intf, "station", "dump"], check=False).stdout
-        current = None
-        for line in out.splitlines():
-            words = line.split()
-            if line.startswith("Station") and len(words) > 1:
-                current = words[1].lower()
-            elif "tx bitrate:" in line and current in macs:
-                return f"{line.split(':', 1)[1].split()[0]} (auto)"
-        return "auto"
+        rate = next((p.tx_bitrate_mbps for mac, p in mesh.parse_station_dump(out).items()
+                     if mac in macs and p.tx_bitrate_mbps is not None), None)
+        return "auto" if rate is None else f"{rate:.1f} (auto)"  # as iw prints it: one decimal
 
     def links(self) -> str:
         scene = self.scene()
@@ -243,8 +230,7 @@ class Session:
             a, b = link.a, link.b
             dist = None if link.kind == "veth" else round(scenes.link_distance(scene, link), 1)
             snr = None
-            if link.kind in ("wireless", "in_range", "association") and handle is not None \
-                    and handle.running and a in mac and b in mac:
+            if link.kind != "veth" and handle is not None and handle.running and {a, b} <= set(mac):
                 got = handle.control.get_link(mac[a], mac[b])
                 if got.get("rx_power_dbm") is not None:
                     snr = f"{got['rx_power_dbm'] - got['noise_dbm']:.1f}"
@@ -341,10 +327,8 @@ class Session:
             self.ip(src), self.ip(dst)
             if src == dst:
                 raise HarnessError(f"iperf {src} {src}: source and destination are the same node")
-        if congestion is not None:
-            from harness.kernel.tcp import CONGESTION_MODULES
-            if congestion not in CONGESTION_MODULES:
-                raise HarnessError(f"-C {congestion}: allowed " + ", ".join(CONGESTION_MODULES))
+        if congestion is not None and congestion not in CONGESTION_MODULES:
+            raise HarnessError(f"-C {congestion}: allowed " + ", ".join(CONGESTION_MODULES))
         for src, dst in pairs:
             self._warm(src, dst)
             self._prime(src, dst)
@@ -364,15 +348,12 @@ class Session:
         if all(hops) and counters.last_hops_carry_only_data(hops):
             mbps, seconds = counters.together_goodput_mbps(
                 samples, [h[0] for h in hops], [h[-1] for h in hops], SEGMENT_PAYLOAD)
-            if seconds > 0:
-                lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
-                             "sender got frames through (the medium's counters, 1448-byte "
-                             "segments; the first and last sampling interval of each such "
-                             "spell left out)")
-            else:
-                lines.append("together: the senders never got frames through at the same time "
-                             "for three sampling intervals in a row (each ran alone; try a "
-                             "longer -t)")
+            lines.append(f"together: {mbps:.3f} Mbit/s over the {seconds:.1f} s in which every "
+                         "sender got frames through (the medium's counters, 1448-byte segments; "
+                         "the first and last sampling interval of each such spell left out)"
+                         if seconds > 0 else
+                         "together: the senders never got frames through at the same time for "
+                         "three sampling intervals in a row (each ran alone; try a longer -t)")
         return "\n".join(lines)
 
     def air_hops(self, src: str, dst: str) -> List[Tuple[str, str]]:
@@ -410,15 +391,12 @@ class Session:
         return self.run_in_node(src, f"ping -c{count} {dst}")
 
     def pingall(self) -> str:
-        from harness.traffic.flows import ping
         names = [n for n in self.node_names if self.net.nodes[n].ip]
         lost = sent = 0
         lines = []
         for a in names:
             got = []
-            for b in names:
-                if a == b:
-                    continue
+            for b in [n for n in names if n != a]:
                 p = ping(self.net, a, b, count=1, timeout_s=2)
                 sent += 1
                 lost += p.sent - p.received
@@ -460,9 +438,7 @@ class Session:
         scene = self.scene()
         me = scene.node(name)
         near = []
-        for other in scene.nodes:
-            if other.name == name or other.placed:
-                continue
+        for other in [o for o in scene.nodes if o.name != name and not o.placed]:
             d = ((other.x - me.x) ** 2 + (other.y - me.y) ** 2) ** 0.5
             state = ""
             if me.tx_range:
@@ -475,16 +451,13 @@ class Session:
         """Every frame between a and b (both ways) also lost with probability P on top of the
         propagation model's losses (``off``: the model alone): transient loss the retry
         limit has to hide."""
-        if value == "off":
-            per = None
-        else:
-            try:
-                per = float(value)
-            except ValueError:
-                per = -1.0
-            if not PER.accepts(per):
-                raise HarnessError(f"loss {a} {b} {value}: allowed off or a probability, "
-                                   f"{PER.allowed()}")
+        try:
+            per = None if value == "off" else float(value)
+        except ValueError:
+            per = -1.0  # refused below
+        if per is not None and not PER.accepts(per):
+            raise HarnessError(f"loss {a} {b} {value}: allowed off or a probability, "
+                               f"{PER.allowed()}")
         ra, rb = self.radios_of(a)[0], self.radios_of(b)[0]
         if a == b:
             raise HarnessError(f"loss {a} {b}: a node has no link to itself")
@@ -494,14 +467,11 @@ class Session:
 
     def rts(self, name: str, value: str) -> str:
         """``on`` (RTS/CTS before every frame), ``off``, or a threshold in bytes."""
-        if value in RTS_WORDS:
-            rts: Any = RTS_WORDS[value]
-            arg = "0" if rts else "off"
-        elif value.isdigit() and RTS_THRESHOLD.accepts(int(value)):
-            rts, arg = int(value), value
-        else:
+        if value not in RTS_WORDS and not (value.isdigit() and RTS_THRESHOLD.accepts(int(value))):
             raise HarnessError(f"rts {name} {value}: allowed on, off or a threshold in bytes, "
                                f"{RTS_THRESHOLD.allowed()}")
+        rts: Any = RTS_WORDS[value] if value in RTS_WORDS else int(value)
+        arg = rts_arg(rts)
         radios = self.radios_of(name)
         node = self.node(name)
         node.script([f"iw phy {shlex.quote(r.phy)} set rts {arg}" for r in radios])
@@ -518,13 +488,10 @@ class Session:
         ``cwnd lock N``), or ``off``. The kernel reads the clamp from its tcp_metrics cache, so
         the next ``iperf`` from this node first makes one short priming connection."""
         from policies.routes import install
-        if value == "off":
-            segments = None
-        elif value.isdigit() and WINDOW_SEGMENTS.accepts(int(value)):
-            segments = int(value)
-        else:
+        if value != "off" and not (value.isdigit() and WINDOW_SEGMENTS.accepts(int(value))):
             raise HarnessError(f"cwnd {name} {value}: allowed off or a number of segments, "
                                f"{WINDOW_SEGMENTS.allowed()}")
+        segments = None if value == "off" else int(value)
         node = self.node(name)
         peers = [n for n in self.node_names if n != name and self.net.nodes[n].ip]
         metrics = {} if segments is None else {"cwnd": f"lock {segments}"}
@@ -565,8 +532,8 @@ class Session:
             if self.capture_path is not None:
                 raise HarnessError(f"a capture is already running ({self.capture_path}); "
                                    "capture off first")
-            target = Path(path) if path else self.out_dir / f"capture-{time.strftime('%H%M%S')}.pcap"
-            target = target if target.is_absolute() else self.out_dir / target
+            # an absolute path stays as given (``/`` drops out_dir)
+            target = self.out_dir / (path or f"capture-{time.strftime('%H%M%S')}.pcap")
             if target.suffix != ".pcap":
                 raise HarnessError(f"capture on {target}: the file name must end in .pcap")
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -601,11 +568,8 @@ class Session:
             dst_macs = [r.mac.lower() for r in self.net.radios if r.node == dst]
             out = self.node(node).cmd(["iw", "dev", radios[0].intf, "mpath", "dump"],
                                       check=False).stdout
-            for line in out.splitlines():
-                words = line.split()
-                if len(words) >= 2 and words[0].lower() in dst_macs:
-                    return self._node_of_mac(words[1])
-            return None
+            return next((self._node_of_mac(p.next_hop) for p in mesh.parse_mpath_dump(out)
+                         if p.destination.lower() in dst_macs), None)
         got = self.node(node).cmd(["ip", "-o", "route", "get", self.ip(dst)], check=False)
         if got.returncode != 0:
             return None
@@ -618,9 +582,7 @@ class Session:
         return scenes.through_bridges(self.net.topo, path) if path else None
 
     def routes(self, name: Optional[str] = None) -> str:
-        names = [name] if name else self.node_names
-        for n in names:
-            self.node(n)
+        names = [self.node(name).name] if name else self.node_names  # node() refuses a bad name
         lines = []
         for n in names:
             radios = [r for r in self.net.radios if r.node == n]
@@ -651,8 +613,7 @@ class Session:
         for src, dst in pairs:
             self._note_pair(src, dst)
         self.plots += 1
-        target = Path(path) if path else self.out_dir / f"{self.name}-{self.plots}.png"
-        target = target if target.is_absolute() else self.out_dir / target
+        target = self.out_dir / (path or f"{self.name}-{self.plots}.png")
         written = draw_scene(self.scene().to_dict(), target, ranges_of=list(ranges_of) or None,
                        title=f"{self.name}: nodes, ranges, links by delivery ratio, routes")
         return "picture written: " + ", ".join(str(p) for p in written)

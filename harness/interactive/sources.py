@@ -98,11 +98,9 @@ def from_experiment(path: Union[str, Path], options: Sequence[str] = ()) -> Setu
     names another (any parameter path may be set)."""
     exp = schema.load(path)
     raw = copy.deepcopy(exp.raw)
-    given = dict(parse_assignments(options))
-    for key, values in exp.sweep.items():
-        param_paths.set_value(raw, key, copy.deepcopy(given.pop(key, values[0])))
-    for key, value in given.items():
-        param_paths.set_value(raw, key, value)
+    firsts = {key: values[0] for key, values in exp.sweep.items()}
+    for key, value in {**firsts, **dict(parse_assignments(options))}.items():
+        param_paths.set_value(raw, key, copy.deepcopy(value))
     return _setup(exp.name, raw, seed=exp.seed, source=str(path))
 
 

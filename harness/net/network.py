@@ -6,20 +6,12 @@ Each node of the topology becomes an object of the class its kind maps to
 (``WirelessLink``, ``AssociationLink``, ``VethLink``); ``node_classes=`` and
 ``link_classes=`` replace entries, as Mininet's ``Mininet(topo, host=..., switch=...)`` does.
 
-Order of ``start()``: each step runs on every node before the next step begins.
-  0. every node's class checks its description against the topology and the medium
-     (``NetworkNode.check``: e.g. an access point needs a switch, a managed station an
-     access point in range): a bad topology fails before anything exists;
-  1. one namespace per node (``hx-<tag>-<node>``);
-  2. radios created over generic netlink in the root namespace (that fixes their medium
-     group), moved into their node, interface created there, phy settings applied
-     (``add_radios``, ``setup``);
-  3. links created (veths directly inside the two namespaces: the root namespace never sees them);
-  4. ``_start_medium()``: the medium daemon registers before any interface transmits;
-  5. interfaces up and joined (IBSS cell or 802.11s mesh), bitrates pinned, addresses (``join``);
-  6. mesh peer links opened to declared neighbours only, managed stations associate
-     (``connect``); without a medium, IBSS frames are filtered to declared neighbours;
-  7. relays get ``ip_forward=1`` and ``send_redirects=0``; static routes.
+``start()`` runs each step of the node classes (``harness.net.nodes``: ``check``, then
+namespaces, ``add_radios``, ``setup``, ``join``, ``connect``) on every node before the next
+step begins: a bad topology fails in ``check``, before anything exists; the links are made
+after ``setup`` and the medium starts before ``join`` (it must register with hwsim before
+any interface transmits); last, relays forward (``ip_forward=1``, ``send_redirects=0``) and
+the static routes go in.
 ``stop()`` undoes all of it, keeps going past errors, is idempotent, and also runs when
 ``start()`` fails halfway, on Ctrl-C or SIGTERM inside ``with Network(...)``, and at
 interpreter exit.
@@ -45,8 +37,7 @@ from harness.net.links import LINK_CLASSES, Link
 from harness.net.nodes import NODE_CLASSES, NetworkNode, Radio
 from harness.net.topo import LinkSpec, RouteSpec, Topology, WallSpec
 
-#: What ``Network(medium=...)`` takes: None (the default medium), ``"none"`` (plain hwsim),
-#: a mapping of medium keys, or a ``MediumSpec``.
+#: What ``Network(medium=...)`` takes (the ``Network`` docstring says what each means).
 MediumArg = Union[None, str, Mapping[str, Any], MediumSpec]
 
 
@@ -135,8 +126,7 @@ class Network:
     def medium_stats(self) -> Optional[Dict[str, Any]]:
         """The medium's counters (per link, per radio, lag): live while running, final after
         ``stop()``; None without a medium."""
-        handle = self.medium_handle
-        return handle.stats() if handle is not None else None
+        return self.medium_handle.stats() if self.medium_handle is not None else None
 
     def describe(self) -> Dict[str, Any]:
         return {"tag": self.tag, "name": self.name, "seed": self.seed,
@@ -252,33 +242,24 @@ class Network:
     # -- IP --------------------------------------------------------------------------------
     def relays(self) -> List[str]:
         """Nodes that forward: route gateways, nodes with 2+ neighbours, radio+veth nodes."""
-        out = set()
-        for route in self.topo.routes:
-            _dst, via = self.topo.resolve_route(route)
-            for name in self.topo.node_names():
-                if via in [a.split("/")[0] for a in self.topo.addresses(name)]:
-                    out.add(name)
-        for name in self.topo.stations:
-            if len(self.topo.wireless_neighbours(name)) >= 2:
-                out.add(name)
-            if any(name in (l.a, l.b) for l in self.topo.veth_links()):
-                out.add(name)
+        topo = self.topo
+        out = {name for name in topo.stations
+               if len(topo.wireless_neighbours(name)) >= 2 or topo.wired_neighbours(name)}
+        for route in topo.routes:
+            _dst, via = topo.resolve_route(route)
+            out.update(name for name in topo.node_names()
+                       if via in [a.split("/")[0] for a in topo.addresses(name)])
         return sorted(out)
 
     def _configure_ip(self) -> None:
         relays = set(self.relays())
         scripts: Dict[str, List[str]] = {}
         for name, node in self.nodes.items():
-            lines = []
-            if name in relays:
-                for key in ["net.ipv4.ip_forward", *(f"net.ipv4.conf.{c}.send_redirects"
-                                                      for c in ("all", "default", *node.intfs))]:
-                    value = "1" if key.endswith("ip_forward") else "0"
-                    lines.append(f"echo {value} > /proc/sys/{key.replace('.', '/')}")
-            for route in self.topo.routes:
-                if route.node == name:
-                    dst, via = self.topo.resolve_route(route)
-                    lines.append(f"ip route replace {shlex.quote(dst)} via {shlex.quote(via)}")
+            lines = (["echo 1 > /proc/sys/net/ipv4/ip_forward"]
+                     + [f"echo 0 > /proc/sys/net/ipv4/conf/{c}/send_redirects"
+                        for c in ("all", "default", *node.intfs)] if name in relays else [])
+            for dst, via in (self.topo.resolve_route(r) for r in self.topo.routes if r.node == name):
+                lines.append(f"ip route replace {shlex.quote(dst)} via {shlex.quote(via)}")
             if lines:
                 scripts[name] = lines
         netns.each(lambda name: self.nodes[name].script(scripts[name]), list(scripts))
@@ -296,9 +277,8 @@ class Network:
     # -- signals ---------------------------------------------------------------------------
     def _trap_sigterm(self) -> None:
         """SIGTERM unwinds like Ctrl-C (``with`` blocks and atexit run), so the run cleans up."""
-        if threading.current_thread() is not threading.main_thread():
-            return
-        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL):
             self._old_sigterm = signal.SIG_DFL
             signal.signal(signal.SIGTERM, _raise_exit)
 

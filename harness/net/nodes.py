@@ -1,11 +1,9 @@
 """Node classes: what each kind of node adds to its namespace, and how it starts and stops.
 
-``Network`` makes one object per node of its topology, choosing the class by the node's kind
-(``Topology.node_kind``) in ``NODE_CLASSES``, the way Mininet takes ``host=`` and ``switch=``
-classes; ``Network(topo, node_classes={"station": MyStation})`` replaces one. A new kind of
-node is a new class and a new kind in the topology; classes in their own modules register
-with ``register_node_class`` (``harness.net.switch``: ``Switch``; ``harness.net.wifi``:
-``AccessPoint``, ``ManagedStation``).
+``Network`` makes one object per node, of the class ``NODE_CLASSES`` has for the node's kind
+(``Network(node_classes=...)`` replaces one). A new kind of node is a new class and a new
+kind in the topology; classes in their own modules register with ``register_node_class``
+(``harness.net.switch``, ``harness.net.wifi``).
 
 Every node is a namespace (``harness.kernel.netns.Node``). ``Network.start()`` runs each step
 below on every node before the next step, because the order across nodes matters: every
@@ -22,9 +20,10 @@ links are opened once every node has joined.
                    its namespace is deleted: radios deleted from inside
 
 Links (veths) are made between ``setup`` and the medium (``harness.net.links``); each end is
-handed to its node's ``attach`` (an address by default, a port of a switch's bridge, a port
-of an access point's bridge); forwarding and routes are the network's (``Network``). A step a kind does not need is
-the base class's: nothing, without starting a process (under TCG each costs ~60 ms).
+handed to its node's ``attach_lines`` (an address by default, a port of a switch's or an
+access point's bridge); forwarding and routes are the network's (``Network``). A step a kind
+does not need is the base class's: nothing, without starting a process (under TCG each costs
+~60 ms).
 """
 from __future__ import annotations
 
@@ -32,7 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Type, TypeVar, Union
 
 from harness.kernel import cpu_layout, hwsim, mesh, naming, netns, wireless
-from harness.net.topo import AccessPointSpec, HostSpec, NodeSpec, Position, StationSpec, Topology
+from harness.net.topo import AccessPointSpec, NodeSpec, Position, StationSpec, Topology
 
 if TYPE_CHECKING:
     from harness.medium.spec import MediumSpec
@@ -120,9 +119,6 @@ class Host(NetworkNode):
 
     kind = "host"
 
-    def __init__(self, name: str, netns_name: str, run_tag: str, spec: HostSpec):
-        super().__init__(name, netns_name, run_tag, spec)
-
 
 class WirelessNode(NetworkNode):
     """A node with hwsim radios (one per node today): created in the root namespace (that
@@ -171,9 +167,7 @@ class WirelessNode(NetworkNode):
         return []
 
     def join(self, net: Network) -> None:
-        lines: List[str] = []
-        for radio in self.radios:
-            lines += self.join_lines(net, radio)
+        lines = [line for radio in self.radios for line in self.join_lines(net, radio)]
         if lines:
             self.script(lines)
             if self.station.ip:  # always: add_station assigns one
@@ -192,10 +186,7 @@ class WirelessNode(NetworkNode):
         """Change the retry limit of this node's radios while the network runs: the kernel's
         setting (``iw phy X set retry``) and the medium's, which enforces it (hwsim does not:
         docs/kernel.md, "iw"). One process for the node, one control request per radio."""
-        lines = []
-        for radio in self.radios:
-            lines += wireless.retry_lines(radio.phy, limit)
-        self.script(lines)
+        self.script([line for radio in self.radios for line in wireless.retry_lines(radio.phy, limit)])
         handle = net.medium_handle
         for radio in self.radios:
             if handle is not None:

@@ -13,6 +13,7 @@ which draws it (the guest has no matplotlib).
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
@@ -21,7 +22,7 @@ from harness.kernel import wireless
 from harness.medium import propagation
 from harness.medium.spec import MediumSpec, spec_of
 from harness.net import coverage
-from harness.net.topo import Topology
+from harness.net.topo import L2_KINDS, Topology
 
 #: Longest path a route walk follows before it calls the routes a loop.
 MAX_PATH = 64
@@ -88,11 +89,8 @@ def _distance(a: SceneNode, b: SceneNode) -> float:
 
 def _positions(topo: Topology) -> Dict[str, Tuple[float, float]]:
     """Every node that has a position (stations and access points)."""
-    out: Dict[str, Tuple[float, float]] = {}
-    for group in (topo.stations, topo.access_points):
-        for name, spec in group.items():
-            out[name] = (float(spec.position[0]), float(spec.position[1]))
-    return out
+    return {name: (float(spec.position[0]), float(spec.position[1]))
+            for group in (topo.stations, topo.access_points) for name, spec in group.items()}
 
 
 def _place_wired(topo: Topology, known: Dict[str, Tuple[float, float]]) -> Dict[str, Tuple[float, float]]:
@@ -106,19 +104,15 @@ def _place_wired(topo: Topology, known: Dict[str, Tuple[float, float]]) -> Dict[
     todo = [n for n in topo.node_names() if n not in known]
     while todo:
         done = {**known, **placed}
-        for name in todo:
-            peers = [l.b if l.a == name else l.a for l in topo.links if name in (l.a, l.b)]
-            anchor = next((done[p] for p in peers if p in done), None)
-            if anchor is None:
-                continue
+        name, anchor = next(((n, done[p]) for n in todo for p in topo.neighbours(n) if p in done),
+                            (todo[0], None))
+        if anchor is None:  # nothing linked to a placed node: a row under everything
+            placed[name] = (min(xs) + step * len(placed), min(ys) - 3 * step)
+        else:
             x, y = anchor[0], anchor[1] - step
             while (x, y) in done.values():
                 x += step
             placed[name] = (x, y)
-            break
-        else:  # nothing linked to a placed node: a row under everything
-            name = todo[0]
-            placed[name] = (min(xs) + step * sum(1 for n in placed if n not in known), min(ys) - 3 * step)
         todo.remove(name)
     return placed
 
@@ -134,10 +128,8 @@ def _distance_at(spec: MediumSpec, freq: float, budget_db: float, height: float)
         return hi
     for _ in range(80):  # bisection: loss grows with distance
         mid = (lo * hi) ** 0.5
-        if propagation.loss_at_distance_db(spec, freq, mid, height, height) < budget_db:
-            lo = mid
-        else:
-            hi = mid
+        below = propagation.loss_at_distance_db(spec, freq, mid, height, height) < budget_db
+        lo, hi = (mid, hi) if below else (lo, mid)
     return lo
 
 
@@ -165,9 +157,7 @@ def ranges(spec: Optional[MediumSpec], radio: Any = None) -> Tuple[Optional[floa
 def scene_of(topo: Topology, medium: Any = None) -> Scene:
     """The scene of a topology description; ``medium`` as ``Network(medium=...)`` takes it
     (None: the default medium; ``'none'``: plain hwsim, no ranges)."""
-    spec = spec_of(medium)
-    if spec is not None:
-        spec = coverage.medium_for(topo, spec)  # the topology's walls join the medium's
+    spec = coverage.medium_for(topo, spec_of(medium))  # the topology's walls join the medium's
     positioned = _positions(topo)
     placed = _place_wired(topo, positioned)
     nodes = []
@@ -190,20 +180,14 @@ def scene_of(topo: Topology, medium: Any = None) -> Scene:
 def _in_range(nodes: Sequence[SceneNode]) -> List[SceneLink]:
     """Pairs of radios within transmission range of each other (both ways)."""
     radios = [n for n in nodes if n.tx_range]
-    out = []
-    for i, a in enumerate(radios):
-        for b in radios[i + 1:]:
-            if _distance(a, b) <= min(a.tx_range or 0.0, b.tx_range or 0.0):
-                out.append(SceneLink(a.name, b.name, "in_range"))
-    return out
+    return [SceneLink(a.name, b.name, "in_range") for a, b in itertools.combinations(radios, 2)
+            if _distance(a, b) <= min(a.tx_range or 0.0, b.tx_range or 0.0)]
 
 
 # -- routes from the description ---------------------------------------------------------
 def _node_of_ip(topo: Topology, ip: str) -> Optional[str]:
-    for name in topo.node_names():
-        if any(a.split("/")[0] == ip for a in topo.addresses(name)):
-            return name
-    return None
+    return next((name for name in topo.node_names()
+                 if any(a.split("/")[0] == ip for a in topo.addresses(name))), None)
 
 
 def next_hop(topo: Topology, node: str, dst: str) -> Optional[str]:
@@ -213,16 +197,11 @@ def next_hop(topo: Topology, node: str, dst: str) -> Optional[str]:
     if dst_ip is None:
         return None
     target = ipaddress.ip_address(dst_ip)
-    best: Optional[Tuple[int, str]] = None
-    for route in topo.routes:
-        if route.node != node:
-            continue
-        net_text, via = topo.resolve_route(route)
-        net = ipaddress.ip_network(net_text)
-        if target in net and (best is None or net.prefixlen > best[0]):
-            best = (net.prefixlen, via)
-    if best is not None:
-        return _node_of_ip(topo, best[1])
+    routes = [topo.resolve_route(r) for r in topo.routes if r.node == node]
+    matches = [(ipaddress.ip_network(n).prefixlen, via) for n, via in routes
+               if target in ipaddress.ip_network(n)]
+    if matches:  # the longest prefix; the first route of equals
+        return _node_of_ip(topo, max(matches, key=lambda m: m[0])[1])
     mine = [ipaddress.ip_interface(a).network for a in topo.addresses(node)]
     return dst if any(target in n for n in mine) else None
 
@@ -248,8 +227,7 @@ def static_path(topo: Topology, src: str, dst: str) -> Optional[List[str]]:
     return through_bridges(topo, path) if path else None
 
 
-#: Node kinds that forward frames at layer 2: an IP hop across them crosses them.
-BRIDGES = ("switch", "access_point")
+BRIDGES = L2_KINDS  # switches and access points: an IP hop across them crosses them
 
 
 def through_bridges(topo: Topology, path: Sequence[str]) -> List[str]:
@@ -263,29 +241,20 @@ def through_bridges(topo: Topology, path: Sequence[str]) -> List[str]:
 
 
 def _bridged(topo: Topology, a: str, b: str) -> List[str]:
-    neighbours: Dict[str, List[str]] = {}
-    for link in topo.links:
-        neighbours.setdefault(link.a, []).append(link.b)
-        neighbours.setdefault(link.b, []).append(link.a)
-    if b in neighbours.get(a, []):
-        return [a, b]
     before: Dict[str, str] = {a: a}
-    frontier = [a]
-    while frontier:
-        nxt = []
-        for node in frontier:
-            for other in neighbours.get(node, []):
-                if other in before:
-                    continue
-                before[other] = node
-                if other == b:
-                    way = [b]
-                    while way[-1] != a:
-                        way.append(before[way[-1]])
-                    return way[::-1]
-                if topo.node_kind(other) in BRIDGES:
-                    nxt.append(other)
-        frontier = nxt
+    queue = [a]
+    for node in queue:  # breadth first: the queue grows behind the loop
+        for other in topo.neighbours(node):
+            if other in before:
+                continue
+            before[other] = node
+            if other == b:
+                way = [b]
+                while way[-1] != a:
+                    way.append(before[way[-1]])
+                return way[::-1]
+            if topo.node_kind(other) in BRIDGES:
+                queue.append(other)
     return [a, b]
 
 
@@ -295,33 +264,26 @@ def with_counters(scene: Scene, stats: Optional[Mapping[str, Any]]) -> Scene:
     medium's counters (``MediumHandle.stats()`` or a record's ``medium.counters``); links
     that carried frames but are not drawn yet are added as ``in_range``."""
     out = replace(scene, links=[replace(l, delivery={}, attempts={}) for l in scene.links])
-    if not stats:
-        return out
     names = {n.name for n in out.nodes}
     by_pair = {frozenset((l.a, l.b)): l for l in out.links}
-    for row in stats.get("links", []):
+    for row in (stats or {}).get("links", []):
         tx, rx = row.get("tx_node"), row.get("rx_node")
         attempts = int(row.get("attempts") or 0)
         if tx not in names or rx not in names or not attempts:
             continue
         link = by_pair.get(frozenset((tx, rx)))
         if link is None:
-            link = SceneLink(tx, rx, "in_range")
+            link = by_pair[frozenset((tx, rx))] = SceneLink(tx, rx, "in_range")
             out.links.append(link)
-            by_pair[frozenset((tx, rx))] = link
         key = f"{tx}>{rx}"
         link.attempts[key] = attempts
         link.delivery[key] = int(row.get("successes") or 0) / attempts
     return out
 
 
-def with_routes(scene: Scene, paths: Iterable[Sequence[str]]) -> Scene:
-    """The scene with these paths (source first) as its routes, duplicates dropped."""
-    routes: List[List[str]] = []
-    for p in paths:
-        if p and list(p) not in routes:
-            routes.append(list(p))
-    return replace(scene, routes=routes)
+def with_routes(scene: Scene, paths: Iterable[Optional[Sequence[str]]]) -> Scene:
+    """The scene with these paths (source first; None: no path) as routes, duplicates dropped."""
+    return replace(scene, routes=[list(p) for p in dict.fromkeys(tuple(p) for p in paths if p)])
 
 
 def with_position(scene: Scene, name: str, x: float, y: float) -> Scene:

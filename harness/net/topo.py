@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, ClassVar, Dict, List, Optional, Set, Tuple, Union
 
 from harness.errors import HarnessError
 from harness.kernel import hostapd, shaping, wireless
 from harness.kernel.naming import check_node_name
 
 Position = Tuple[float, float, float]
-IPIface = Union[ipaddress.IPv4Interface, ipaddress.IPv6Interface]
+IPNetwork = Union[ipaddress.IPv4Network, ipaddress.IPv6Network]
 
 #: Stations get 10.0.0.<n>/24 in the order they were added, unless ``ip=`` says otherwise.
 STATION_SUBNET = ipaddress.ip_network("10.0.0.0/24")
@@ -72,19 +72,13 @@ class StationSpec:
 class HostSpec:
     name: str
     ip: Optional[str] = None              # address of the host's first veth link
-
-    @property
-    def kind(self) -> str:
-        return HOST_KIND
+    kind: ClassVar[str] = HOST_KIND
 
 
 @dataclass
 class SwitchSpec:
     name: str
-
-    @property
-    def kind(self) -> str:
-        return SWITCH_KIND
+    kind: ClassVar[str] = SWITCH_KIND
 
 
 @dataclass
@@ -106,10 +100,7 @@ class AccessPointSpec:
     passphrase: Optional[str] = None
     ip: Optional[str] = None
     antenna_gain_dbi: Optional[float] = None  # as a station's
-
-    @property
-    def kind(self) -> str:
-        return AP_KIND
+    kind: ClassVar[str] = AP_KIND
 
 
 @dataclass
@@ -239,8 +230,8 @@ class Topology:
             if index > 254:
                 raise HarnessError("more than 254 stations: give ip= explicitly")
             ip = f"{STATION_SUBNET.network_address + index}/{STATION_SUBNET.prefixlen}"
-            if self._ip_used(ip):  # a host on a switch took it: the lowest free one instead
-                ip = self._free_lan_address()
+            if ip.split("/")[0] in self._used_addresses():  # a host on a switch has it:
+                ip = self._free_lan_address()                 # the lowest free one instead
         ip = _check_ip(ip, f"ip of {name!r}")
         self._check_unique_ip(ip)
         self.stations[name] = StationSpec(name, pos, mode, channel, rate, rts, txpower_dbm,
@@ -380,14 +371,7 @@ class Topology:
         return ip
 
     def _free_lan_address(self) -> str:
-        used = {a.split("/")[0] for a in self._all_ips()}
-        for host in STATION_SUBNET.hosts():
-            if str(host) not in used:
-                return f"{host}/{STATION_SUBNET.prefixlen}"
-        raise HarnessError(f"the LAN {STATION_SUBNET} has no free address")
-
-    def _ip_used(self, ip: str) -> bool:
-        return ip.split("/")[0] in {a.split("/")[0] for a in self._all_ips()}
+        return self._free_address(STATION_SUBNET, f"the LAN {STATION_SUBNET} has no free address")
 
     def add_route(self, node: str, dst: str, via: str) -> RouteSpec:
         if node not in self.node_names():
@@ -408,8 +392,7 @@ class Topology:
     # -- queries -----------------------------------------------------------------------
     def node_names(self) -> List[str]:
         """Every node, stations first (their order fixes MACs: ``node_index``)."""
-        return list(self.stations) + list(self.hosts) + list(self.switches) + \
-            list(self.access_points)
+        return [n for t in (self.stations, self.hosts, self.switches, self.access_points) for n in t]
 
     def node_for(self, name: str) -> Optional[str]:
         """The node a flow's endpoint names (a node name or an alias), or None."""
@@ -423,8 +406,7 @@ class Topology:
         that knows its links (``topologies.campus``) refuses pairs its routes do not join."""
 
     def spec(self, name: str) -> NodeSpec:
-        """The description of one node (a ``StationSpec``, ``HostSpec``, ``SwitchSpec`` or
-        ``AccessPointSpec``)."""
+        """The description of one node (its ``NodeSpec``)."""
         for table in (self.stations, self.hosts, self.switches, self.access_points):
             if name in table:
                 return table[name]
@@ -432,47 +414,38 @@ class Topology:
                            + ", ".join(self.node_names()))
 
     def node_kind(self, name: str) -> str:
-        """``"station"``, ``"mesh_point"``, ``"managed_station"``, ``"host"``, ``"switch"`` or
-        ``"access_point"``: which class realises the node."""
+        """The node's kind (the module docstring lists them): which class realises it."""
         return self.spec(name).kind
 
     def node_index(self, name: str) -> int:
         """Stable index of a node (order added), used for deterministic MACs."""
         return self.node_names().index(name)
 
+    def neighbours(self, name: str, kind: Optional[str] = None) -> List[str]:
+        """The nodes at the other end of a node's links (of one kind, if given), in the order
+        the links were added."""
+        return [l.b if l.a == name else l.a for l in self.links
+                if kind in (None, l.kind) and name in (l.a, l.b)]
+
     def wireless_neighbours(self, name: str) -> List[str]:
-        out = []
-        for l in self.links:
-            if l.kind == "wireless" and name in (l.a, l.b):
-                out.append(l.b if l.a == name else l.a)
-        return out
+        return self.neighbours(name, "wireless")
 
     def veth_links(self) -> List[LinkSpec]:
         return [l for l in self.links if l.kind == "veth"]
 
     def wired_neighbours(self, name: str) -> List[str]:
         """Nodes at the other end of a node's veth links."""
-        return [l.b if l.a == name else l.a for l in self.veth_links() if name in (l.a, l.b)]
+        return self.neighbours(name, "veth")
 
     def association(self, station: str) -> Optional[str]:
         """The access point a managed station was linked to, if any."""
-        for l in self.links:
-            if l.kind == "association" and station in (l.a, l.b):
-                return l.b if l.a == station else l.a
-        return None
+        return next(iter(self.neighbours(station, "association")), None)
 
     def addresses(self, name: str) -> List[str]:
         """All IPv4 interface addresses of a node (station radio first, then veths)."""
-        out = []
-        if name in self.stations:
-            out.append(self.stations[name].ip)
-        if name in self.access_points:
-            out.append(self.access_points[name].ip)
+        out = [table[name].ip for table in (self.stations, self.access_points) if name in table]
         for l in self.veth_links():
-            if l.a == name:
-                out.append(l.ip_a)
-            if l.b == name:
-                out.append(l.ip_b)
+            out += [ip for end, ip in ((l.a, l.ip_a), (l.b, l.ip_b)) if end == name]
         return [ip for ip in out if ip]  # all set: add_station and add_link assign them
 
     def primary_ip(self, name: str) -> Optional[str]:
@@ -518,30 +491,33 @@ class Topology:
 
     def _first_link_ip(self, name: str) -> Optional[str]:
         """A host's ip= goes on its first veth link."""
-        if name in self.hosts and not any(name in (l.a, l.b) for l in self.veth_links()):
-            return self.hosts[name].ip
-        return None
+        return self.hosts[name].ip if name in self.hosts and not self.wired_neighbours(name) else None
 
     def _free_address_beside(self, ip: str) -> str:
         """The lowest unused address in the subnet of ``ip`` (the other end of a veth)."""
         iface = ipaddress.ip_interface(_check_ip(ip, "ip"))
-        used = {a.split("/")[0] for a in self._all_ips()} | {str(iface.ip)}
-        for host in iface.network.hosts():
-            if str(host) not in used:
-                return f"{host}/{iface.network.prefixlen}"
-        raise HarnessError(f"subnet {iface.network} has no free address for the other link end")
+        return self._free_address(iface.network, f"subnet {iface.network} has no free address "
+                                  "for the other link end", str(iface.ip))
 
-    def _all_ips(self) -> List[str]:
-        ips = [s.ip for s in self.stations.values()]
-        ips += [h.ip for h in self.hosts.values() if h.ip]
-        ips += [a.ip for a in self.access_points.values() if a.ip]
+    def _free_address(self, network: IPNetwork, error: str, *taken: str) -> str:
+        """The lowest address of ``network`` that no node (nor ``taken``) has."""
+        used = self._used_addresses() | set(taken)
+        for host in network.hosts():
+            if str(host) not in used:
+                return f"{host}/{network.prefixlen}"
+        raise HarnessError(error)
+
+    def _used_addresses(self) -> Set[str]:
+        """Every address given so far, without its prefix length."""
+        ips = [n.ip for table in (self.stations, self.hosts, self.access_points)
+               for n in table.values()]
         for l in self.veth_links():
             ips += [l.ip_a, l.ip_b]
-        return [ip for ip in ips if ip]
+        return {ip.split("/")[0] for ip in ips if ip}
 
     def _check_unique_ip(self, ip: str) -> None:
         addr = ip.split("/")[0]
-        if any(other.split("/")[0] == addr for other in self._all_ips()):
+        if addr in self._used_addresses():
             raise HarnessError(f"IP address {addr} is used twice in topology {self.name!r}")
 
     # -- output ------------------------------------------------------------------------
@@ -572,10 +548,8 @@ class Topology:
             lines.append(f"  station {s.name:<8} {s.ip:<16} ({x:g},{y:g},{z:g}) {s.mode} "
                          f"ch{s.channel} 802.11{s.phy} rate={rate} rts={s.rts} "
                          f"txpower={s.txpower_dbm} retry={s.retry_limit}")
-        for h in self.hosts.values():
-            lines.append(f"  host    {h.name:<8} {h.ip or '-'}")
-        for sw in self.switches.values():
-            lines.append(f"  switch  {sw.name:<8} Open vSwitch, standalone")
+        lines += [f"  host    {h.name:<8} {h.ip or '-'}" for h in self.hosts.values()]
+        lines += [f"  switch  {sw:<8} Open vSwitch, standalone" for sw in self.switches]
         for ap in self.access_points.values():
             x, y, z = ap.position
             rate = "auto" if ap.rate is None else f"{ap.rate:g}M"

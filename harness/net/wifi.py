@@ -48,15 +48,17 @@ class _DaemonNode(WirelessNode):
         self.proc: Optional[subprocess.Popen] = None
 
     def start_daemon(self, conf_of: Callable[[Path], str],
-                     argv_of: Callable[[Path, Path], List[str]]) -> Path:
-        """Write the config (``conf_of(run_dir)``) into a fresh run directory and start the
-        daemon (``argv_of(conf, log)``); returns its log file."""
+                     argv_of: Callable[[Path, Path], List[str]], *, ready: str, what: str,
+                     timeout: float, failures: List[str]) -> None:
+        """Write the config (``conf_of(run_dir)``) into a fresh run directory, start the
+        daemon (``argv_of(conf, log)``) and wait for ``ready`` in its log."""
         self.run_dir = hostapd.new_dir(self.run_tag, self.daemon, self.name)
         conf, log = self.run_dir / f"{self.daemon}.conf", self.run_dir / f"{self.daemon}.log"
         conf.write_text(conf_of(self.run_dir))
         self.proc = self.popen(argv_of(conf, log), stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-        return log
+        hostapd.wait_for_event(log, [ready], self.proc, what=f"[{self.name}] {what}",
+                               timeout=timeout, failures=failures)
 
     def queue_interfaces(self) -> List[str]:
         return [r.intf for r in self.radios]
@@ -102,15 +104,13 @@ class AccessPoint(_DaemonNode):
     def join(self, net: Network) -> None:
         radio = self.radios[0]
         ap = self.ap
-        log = self.start_daemon(
+        self.start_daemon(
             lambda d: hostapd.hostapd_conf(intf=radio.intf, bridge=AP_BRIDGE,
                                            ctrl_dir=str(d / "ctrl"), ssid=self.ssid(net),
                                            channel=ap.channel, phy=ap.phy, rate=ap.rate,
                                            security=ap.security, passphrase=ap.passphrase),
-            hostapd.hostapd_args)
-        assert self.proc is not None
-        hostapd.wait_for_event(log, ["AP-ENABLED"], self.proc, what=f"[{self.name}] hostapd",
-                               timeout=hostapd.AP_TIMEOUT, failures=["AP-DISABLED"])
+            hostapd.hostapd_args, ready="AP-ENABLED", what="hostapd",
+            timeout=hostapd.AP_TIMEOUT, failures=["AP-DISABLED"])
         lines = wireless.bitrate_lines(radio.intf, ap.phy, ap.rate)
         if ap.ip:
             lines.append(f"ip addr add {ap.ip} dev {AP_BRIDGE}")
@@ -147,14 +147,11 @@ class ManagedStation(_DaemonNode):
         assert isinstance(ap_node, AccessPoint)
         ap = ap_node.ap
         radio = self.radios[0]
-        log = self.start_daemon(
+        self.start_daemon(
             lambda d: hostapd.supplicant_conf(ctrl_dir=str(d / "ctrl"), ssid=ap_node.ssid(net),
                                               freq=radio.freq, security=ap.security,
                                               passphrase=ap.passphrase),
-            lambda conf, log: hostapd.supplicant_args(radio.intf, conf, log))
-        assert self.proc is not None
-        hostapd.wait_for_event(log, ["CTRL-EVENT-CONNECTED"], self.proc,
-                               what=f"[{self.name}] association with {name}",
-                               timeout=hostapd.ASSOC_TIMEOUT,
-                               failures=["WRONG_KEY", "CTRL-EVENT-ASSOC-REJECT"])
+            lambda conf, log: hostapd.supplicant_args(radio.intf, conf, log),
+            ready="CTRL-EVENT-CONNECTED", what=f"association with {name}",
+            timeout=hostapd.ASSOC_TIMEOUT, failures=["WRONG_KEY", "CTRL-EVENT-ASSOC-REJECT"])
 

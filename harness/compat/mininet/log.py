@@ -7,6 +7,7 @@ critical (Mininet's); another is refused naming them.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from typing import Any
 
 from harness.errors import HarnessError
@@ -28,24 +29,9 @@ def _emit(level: str, *args: Any) -> None:
         sys.stdout.flush()
 
 
-def debug(*args: Any) -> None:
-    _emit("debug", *args)
-
-
-def info(*args: Any) -> None:
-    _emit("info", *args)
-
-
-def output(*args: Any) -> None:
-    _emit("output", *args)
-
-
-def warn(*args: Any) -> None:
-    _emit("warning", *args)
-
-
-def error(*args: Any) -> None:
-    _emit("error", *args)
-
-
-warning = warn
+#: The output functions, each at its level (``warn`` and ``warning`` are one).
+debug = partial(_emit, "debug")
+info = partial(_emit, "info")
+output = partial(_emit, "output")
+warn = warning = partial(_emit, "warning")
+error = partial(_emit, "error")

@@ -4,29 +4,18 @@ become a harness ``Topology`` and medium settings, and ``build()`` starts a ``Ne
 Written from Mininet-WiFi's documentation and observed behaviour, not its code. What a
 script says is checked as it says it: a parameter or method the harness cannot honour is one
 ``HarnessError`` naming what is supported (docs/mininet-wifi.md has the full table). How the
-physics maps (stated assumptions, not Mininet-WiFi's internals):
-
-- the medium is always mediumd (SINR-based reception: Mininet-WiFi's ``interference`` mode);
-- ``setPropagationModel``: friis -> free_space, logDistance -> log_distance (``exp``),
-  logNormalShadowing -> log_distance with static shadowing sigma = sqrt(``variance``) dB,
-  twoRayGround -> two_ray, ITU -> indoor (exponent = ``pL``/10; ``nFloors`` must be 0: floors
-  come from heights here); ``sL`` is a loss factor (dB = 10 log10 sL). Without a call:
-  log_distance, exponent 3;
-- a node's ``txpower`` (dBm, default 14) and ``antennaGain`` (dBi, default 5, at both ends of
-  a link) enter as one transmit power, txpower + 2 x gain: the same received power;
-- ``range`` (the same for every node that gives one) is the medium's transmission range;
-- ``mode`` g or b; n is run as g (no 802.11n rates in the medium, a note says so);
-- addresses: ``ip=`` or the next of ``ipBase`` (10.0.0.1/8, 10.0.0.2/8, ... in the order
-  nodes are added); MAC addresses are the harness's own (a ``mac=`` is noted, not used);
-- nodes without a position stand 1 m apart on a line (all within range of each other).
+physics maps (stated assumptions, not Mininet-WiFi's internals: propagation models, power
+and gain, range, modes, addresses, nodes without a position) is that document's "The
+physics of a script"; the constants below and ``medium_settings`` carry it.
 """
 from __future__ import annotations
 
+import io
 import ipaddress
 import math
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 from harness.compat.mininet import node as mn_node
 from harness.compat.mn_wifi import _PROMPTS
@@ -58,20 +47,26 @@ DEFAULT_GAIN_DBI = 5.0
 DEFAULT_EXPONENT = 3.0
 #: Spacing of nodes a script gives no position (metres).
 UNPLACED_SPACING = 1.0
+N = TypeVar("N", bound=nodes.Node)
 
 
 def _note(text: str) -> None:
     print(f"*** harness: {text}", file=sys.stderr, flush=True)
 
 
+def _refuse_unknown(params: Iterable[str], allowed: Sequence[str], call: str) -> None:
+    """The first keyword ``call`` (``"addSwitch('s1', "``) does not take: one clear error."""
+    unknown = [k for k in params if k not in allowed]
+    if unknown:
+        raise HarnessError(f"{call}{unknown[0]}=...) is not supported; allowed: "
+                           + ", ".join(allowed))
+
+
 class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
     """A script's network: nodes and links described, then ``build()`` starts it."""
 
     def __init__(self, **kwargs: Any):
-        unknown = [k for k in kwargs if k not in INIT_KEYS]
-        if unknown:
-            raise HarnessError(f"Mininet_wifi({unknown[0]}=...) is not supported; allowed: "
-                               + ", ".join(INIT_KEYS))
+        _refuse_unknown(kwargs, INIT_KEYS, "Mininet_wifi(")
         if kwargs.get("topo") is not None:
             raise HarnessError("Mininet_wifi(topo=...): Topo classes are not supported; add "
                                "the nodes and links in the script")
@@ -121,23 +116,13 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
     def addStation(self, name: str, cls: Any = None, **params: Any) -> nodes.Station:  # noqa: N802
         self._check_new(name)
         nodes.refuse_class(cls, f"addStation({name!r})", [nodes.Station])
-        unknown = [k for k in params if k not in STATION_KEYS]
-        if unknown:
-            raise HarnessError(f"addStation({name!r}, {unknown[0]}=...) is not supported; "
-                               f"allowed: {', '.join(STATION_KEYS)}")
+        _refuse_unknown(params, STATION_KEYS, f"addStation({name!r}, ")
         if int(params.get("wlans", 1)) != 1:
             raise HarnessError(f"addStation({name!r}, wlans={params['wlans']}): one radio per "
                                "station here")
-        if "position" in params:
-            self._positions[name] = nodes.parse_position(params["position"], name)
-        self._mode(name, params.get("mode", "g"))
-        if params.get("mac"):
-            _note(f"{name}: mac={params['mac']} noted; radios get the harness's MAC addresses")
+        self._radio_node(name, params)
         params["ip"] = self._ip(params.get("ip"))
-        station = nodes.Station(name, self, params)
-        self.nodes[name] = station
-        self.stations.append(station)
-        return station
+        return self._add(nodes.Station(name, self, params), self.stations)
 
     def addCar(self, name: str, **params: Any) -> Any:  # noqa: N802
         raise HarnessError(f"addCar({name!r}): vehicles (mobility, SUMO, 802.11p) are not supported")
@@ -145,15 +130,9 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
     def addHost(self, name: str, cls: Any = None, **params: Any) -> nodes.Node:  # noqa: N802
         self._check_new(name)
         nodes.refuse_class(cls, f"addHost({name!r})", [mn_node.Host])
-        unknown = [k for k in params if k not in ("ip", "mac")]
-        if unknown:
-            raise HarnessError(f"addHost({name!r}, {unknown[0]}=...) is not supported; allowed: ip, mac")
+        _refuse_unknown(params, ("ip", "mac"), f"addHost({name!r}, ")
         params["ip"] = self._ip(params.get("ip"))
-        host = nodes.Node(name, self, params)
-        host.kind = "host"
-        self.nodes[name] = host
-        self.hosts.append(host)
-        return host
+        return self._add(nodes.Node(name, self, params), self.hosts, "host")
 
     def addAccessPoint(self, name: str, cls: Any = None, **params: Any) -> nodes.AP:  # noqa: N802
         """An access point: hostapd on a radio, its wired side a switch of its own
@@ -161,20 +140,25 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         self._check_new(name)
         self._check_new(name + AP_SWITCH_SUFFIX)
         nodes.refuse_class(cls, f"addAccessPoint({name!r})", [nodes.OVSKernelAP])
-        unknown = [k for k in params if k not in AP_KEYS]
-        if unknown:
-            raise HarnessError(f"addAccessPoint({name!r}, {unknown[0]}=...) is not supported; "
-                               f"allowed: {', '.join(AP_KEYS)}")
+        _refuse_unknown(params, AP_KEYS, f"addAccessPoint({name!r}, ")
         self._security(name, params)
+        self._radio_node(name, params)
+        return self._add(nodes.OVSKernelAP(name, self, params), self.aps)
+
+    def _radio_node(self, name: str, params: Dict[str, Any]) -> None:
+        """What a station and an access point check alike: position, mode and mac."""
         if "position" in params:
             self._positions[name] = nodes.parse_position(params["position"], name)
         self._mode(name, params.get("mode", "g"))
         if params.get("mac"):
             _note(f"{name}: mac={params['mac']} noted; radios get the harness's MAC addresses")
-        ap = nodes.OVSKernelAP(name, self, params)
-        self.nodes[name] = ap
-        self.aps.append(ap)
-        return ap
+
+    def _add(self, node: N, group: List[N], kind: Optional[str] = None) -> N:
+        if kind is not None:  # a plain Node stands for a host or a switch
+            node.kind = kind
+        self.nodes[node.name] = node
+        group.append(node)
+        return node
 
     def _security(self, name: str, params: Dict[str, Any]) -> Optional[str]:
         """``encrypt='wpa2'`` with ``passwd`` -> WPA2-PSK; open without; others refused."""
@@ -194,15 +178,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         """A switch: an Open vSwitch bridge in standalone mode (a learning switch)."""
         self._check_new(name)
         nodes.refuse_class(cls, f"addSwitch({name!r})", [mn_node.OVSKernelSwitch])
-        unknown = [k for k in params if k not in SWITCH_KEYS]
-        if unknown:
-            raise HarnessError(f"addSwitch({name!r}, {unknown[0]}=...) is not supported; "
-                               f"allowed: {', '.join(SWITCH_KEYS)}")
-        switch = nodes.Node(name, self, params)
-        switch.kind = "switch"
-        self.nodes[name] = switch
-        self.switches.append(switch)
-        return switch
+        _refuse_unknown(params, SWITCH_KEYS, f"addSwitch({name!r}, ")
+        return self._add(nodes.Node(name, self, params), self.switches, "switch")
 
     def addController(self, name: str = "c0", controller: Any = None, **params: Any  # noqa: N802
                       ) -> mn_node.Controller:
@@ -253,10 +230,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         if name not in {s.name for s in self.stations}:
             raise HarnessError(f"addLink({name}, cls={cls.__name__}): only stations join ad hoc "
                                "or mesh networks")
-        unknown = [k for k in params if k not in ADHOC_KEYS]
-        if unknown:
-            raise HarnessError(f"addLink({name}, cls={cls.__name__}, {unknown[0]}=...) is not "
-                               f"supported; allowed: {', '.join(ADHOC_KEYS)}")
+        _refuse_unknown(params, ADHOC_KEYS, f"addLink({name}, cls={cls.__name__}, ")
         if params.get("proto"):
             raise HarnessError(f"addLink({name}, proto={params['proto']!r}): MANET routing "
                                "daemons are not part of the harness; cls=mesh gives multi-hop "
@@ -307,10 +281,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
 
     # -- the medium -----------------------------------------------------------------------------
     def setPropagationModel(self, **params: Any) -> None:  # noqa: N802
-        unknown = [k for k in params if k not in PROPAGATION_KEYS]
-        if unknown:
-            raise HarnessError(f"setPropagationModel({unknown[0]}=...) is not supported; "
-                               f"allowed: {', '.join(PROPAGATION_KEYS)}")
+        _refuse_unknown(params, PROPAGATION_KEYS, "setPropagationModel(")
         model = params.get("model", "logDistance")
         if model not in PROPAGATION:
             raise HarnessError(f"setPropagationModel(model={model!r}): allowed "
@@ -341,18 +312,15 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
             if factor <= 0:
                 raise HarnessError(f"setPropagationModel(sL={p['sL']}): a loss factor > 0")
             out["system_loss"] = 10.0 * math.log10(factor)
-        ranges = {float(n.params["range"]) for n in self.nodes.values() if "range" in n.params}
-        if len(ranges) > 1:
-            raise HarnessError(f"range: {sorted(ranges)} m: one transmission range for every "
-                               "radio here (the medium's tx_range)")
-        if ranges:
-            out["tx_range"] = ranges.pop()
-        heights = {float(n.params["antennaHeight"]) for n in self.nodes.values()
-                   if "antennaHeight" in n.params}
-        if len(heights) > 1:
-            raise HarnessError(f"antennaHeight: {sorted(heights)}: one height for every radio here")
-        if heights:
-            out["height"] = heights.pop()
+        for key, medium_key, only_one in (
+                ("range", "tx_range", " m: one transmission range for every radio here (the "
+                                      "medium's tx_range)"),
+                ("antennaHeight", "height", ": one height for every radio here")):
+            values = {float(n.params[key]) for n in self.nodes.values() if key in n.params}
+            if len(values) > 1:
+                raise HarnessError(f"{key}: {sorted(values)}{only_one}")
+            if values:
+                out[medium_key] = values.pop()
         return out
 
     def configureWifiNodes(self) -> None:  # noqa: N802
@@ -421,7 +389,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
                                                 zip(self._positions[ap.name], here)))
 
     def _radio(self, name: str, params: Dict[str, Any]) -> Dict[str, Any]:
-        """A station's or access point's radio keywords for the Topology."""
+        """A station's or access point's radio keywords for the Topology; its antenna gain
+        counts at both ends of a link, so it enters as txpower + 2 x gain."""
         power = float(params.get("txpower", DEFAULT_TXPOWER_DBM)) \
             + 2.0 * float(params.get("antennaGain", DEFAULT_GAIN_DBI))
         out: Dict[str, Any] = {"channel": int(params.get("channel", 1)),
@@ -429,9 +398,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
                                "txpower_dbm": power}
         if self.nodes[name].kind == "access_point":
             passphrase = self._security(name, params)
-            out["ssid"] = params.get("ssid")
-            out["security"] = "wpa2" if passphrase else "open"
-            out["passphrase"] = passphrase
+            out.update(ssid=params.get("ssid"), security="wpa2" if passphrase else "open",
+                       passphrase=passphrase)
             if params.get("ip"):
                 out["ip"] = self._ip(str(params["ip"]))
         return out
@@ -486,11 +454,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         return name in self.nodes
 
     def position_of(self, name: str) -> Tuple[float, float, float]:
-        if self.started:
-            radios = [r for r in self.network().radios if r.node == name]
-            if radios:
-                return radios[0].position
-        return self._positions.get(name, (0.0, 0.0, 0.0))
+        radios = [r for r in self.network().radios if r.node == name] if self.started else []
+        return radios[0].position if radios else self._positions.get(name, (0.0, 0.0, 0.0))
 
     def move(self, name: str, x: float, y: float, z: float) -> None:
         if not self.started:
@@ -517,16 +482,13 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
 
     def open_prompt(self, script: Optional[str] = None) -> None:
         """The harness prompt on this network (``CLI(net)``); returns at ``exit``."""
-        import io
-
         from harness.interactive.prompt import Prompt
         from harness.interactive.session import Session
         session = Session(self.network(), owns_network=False)
         session.extra_names = dict(self.nodes)
         _PROMPTS[0] += 1
         if script is not None:
-            commands = Path(script).read_text()
-            Prompt(session, stdin=io.StringIO(commands)).run()
+            Prompt(session, stdin=io.StringIO(Path(script).read_text())).run()
             return
         Prompt(session).run(f"*** {len(self.nodes)} nodes ({', '.join(self.nodes)}). Type help "
                             "for the commands, exit to return to the script.")

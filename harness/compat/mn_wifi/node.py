@@ -19,13 +19,9 @@ if TYPE_CHECKING:
 
 def parse_position(value: Any, name: str) -> Tuple[float, float, float]:
     """``'10,20,0'`` / ``'10,20'`` / ``(10, 20, 0)`` / ``[10, 20]`` -> (x, y, z) metres."""
-    parts: Sequence[Any]
+    parts: Sequence[Any] = value if isinstance(value, (list, tuple)) else []
     if isinstance(value, str):
         parts = [p for p in value.replace(" ", "").split(",") if p != ""]
-    elif isinstance(value, (list, tuple)):
-        parts = value
-    else:
-        parts = []
     try:
         nums = [float(p) for p in parts]
     except (TypeError, ValueError):
@@ -73,14 +69,10 @@ class Node:
         return self._node().ip if self.net.started else self.params.get("ip", "").split("/")[0] or None
 
     def MAC(self, intf: Optional[str] = None) -> Optional[str]:  # noqa: N802
-        radios = [r for r in self.net.network().radios if r.node == self.name]
-        return radios[0].mac if radios else None
+        return next((r.mac for r in self.net.network().radios if r.node == self.name), None)
 
     def intfNames(self) -> List[str]:  # noqa: N802
-        return [self._mn_intf(i) for i in self._node().intfs]
-
-    def _mn_intf(self, intf: str) -> str:
-        return f"{self.name}-{intf}"
+        return [f"{self.name}-{i}" for i in self._node().intfs]
 
     def _intf(self, intf: Optional[str]) -> str:
         """A Mininet interface name (``sta1-wlan0``) -> the name inside the namespace."""
@@ -92,7 +84,7 @@ class Node:
         inner = intf[len(self.name) + 1:] if intf.startswith(f"{self.name}-") else intf
         if inner not in node.intfs:
             raise HarnessError(f"{self.name}: no interface {intf!r}; interfaces: "
-                               + ", ".join(self._mn_intf(i) for i in node.intfs))
+                               + ", ".join(self.intfNames()))
         return inner
 
     def setIP(self, ip: str, prefixLen: int = 8, intf: Optional[str] = None) -> str:  # noqa: N802,N803
