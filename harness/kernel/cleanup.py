@@ -265,10 +265,12 @@ def new_run_dir(prefix: str) -> Path:
     return path
 
 
-def register_run_dirs(name: str, pattern: Callable[[Optional[str]], str], what: str) -> None:
+def register_run_dirs(name: str, pattern: Callable[[Optional[str]], str],
+                      what: str) -> Tuple[CleanFn, LeftoversFn]:
     """Register the clean-up of run directories ``<tmp>/pattern(tag)`` (a glob) whose owner was
     killed, with the processes still serving them; a claimed one is a leftover (its run
-    removes it when it stops). ``what`` names such a directory in reports."""
+    removes it when it stops). ``what`` names such a directory in reports. Returns the two
+    callbacks registered (clean-up, leftovers)."""
     def clean_dirs(tag: Optional[str], report: CleanReport) -> None:
         for path in abandoned_dirs(Path(tempfile.gettempdir()), pattern(tag)):
             remove_abandoned(path, what, report)
@@ -279,3 +281,4 @@ def register_run_dirs(name: str, pattern: Callable[[Optional[str]], str], what: 
                 if owner_alive(p) is not None]
 
     add_cleanup_callback(name, clean_dirs, stage="files", leftovers=left)
+    return clean_dirs, left

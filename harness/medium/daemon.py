@@ -20,11 +20,10 @@ import os
 import shutil
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Union
 
 from harness.errors import HarnessError
 from harness.kernel import cleanup, cpu_layout, naming
@@ -40,7 +39,7 @@ from harness.medium.control import MediumControl, MediumControlError
 from harness.medium.mobility import record
 from harness.medium.spec import MediumSpec, spec_of
 
-#: How long mediumd may take to register and answer its control socket (TCG is slow).
+#: How long mediumd may take to register and answer its control socket.
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 10.0
 
@@ -234,8 +233,7 @@ def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = 
         run_dir = Path(spec.run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)
     else:
-        run_dir = Path(tempfile.mkdtemp(prefix=f"{naming.PREFIX}{tag}-medium-"))
-        cleanup.claim(run_dir)
+        run_dir = cleanup.new_run_dir(f"{naming.PREFIX}{tag}-medium-")
     (run_dir / "medium.conf").write_text(text)
     for stale in ("control.sock", "stats.json"):
         (run_dir / stale).unlink(missing_ok=True)
@@ -291,25 +289,7 @@ def _wait_ready(handle: MediumHandle) -> None:
         time.sleep(0.05)
 
 
-
-
 # -- clean-up of killed runs (registered with harness.kernel.cleanup) -----------------------
-def _run_dir_pattern(tag: Optional[str]) -> str:
-    return f"{naming.PREFIX}{tag or '[0-9a-f]' * 4}-medium-*"
-
-
-def _clean_run_dirs(tag: Optional[str], report: cleanup.CleanReport) -> None:
-    """Run directories whose harness was killed, and a mediumd still serving one."""
-    for path in cleanup.abandoned_dirs(Path(tempfile.gettempdir()), _run_dir_pattern(tag)):
-        cleanup.remove_abandoned(path, "medium run directory", report)
-
-
-def _run_dirs_left(tag: Optional[str]) -> List[str]:
-    """Claimed run directories: ``stop()`` removes or releases each."""
-    base = Path(tempfile.gettempdir())
-    return [f"medium run directory {p}" for p in sorted(base.glob(_run_dir_pattern(tag)))
-            if cleanup.owner_alive(p) is not None]
-
-
-cleanup.add_cleanup_callback("medium run directories", _clean_run_dirs, stage="files",
-                             leftovers=_run_dirs_left)
+_clean_run_dirs, _run_dirs_left = cleanup.register_run_dirs(
+    "medium run directories", lambda tag: naming.daemon_dir_pattern(tag, "medium"),
+    "medium run directory")
