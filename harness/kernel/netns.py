@@ -16,11 +16,12 @@ import os
 import shlex
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
+from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from harness.errors import CommandTimeout, HarnessError
 from harness.kernel import cleanup, naming
@@ -174,6 +175,28 @@ def netlink_socket_in(ns: Optional[str], proto: int) -> socket.socket:
     sock.close()
     raise HarnessError(f"no free netlink port id for a socket in namespace {ns} "
                        f"({len(portid_candidates(0))} tried)")
+
+
+#: struct nlmsghdr: length, type, flags, sequence number, port id.
+NLMSGHDR = struct.Struct("=IHHII")
+
+
+def split_messages(data: bytes) -> List[Tuple[int, int, bytes]]:
+    """Split a netlink datagram into (type, seq, raw message) triples."""
+    out = []
+    off = 0
+    while off + NLMSGHDR.size <= len(data):
+        length, mtype, _flags, seq, _pid = NLMSGHDR.unpack_from(data, off)
+        if length < NLMSGHDR.size:
+            break
+        out.append((mtype, seq, data[off:off + length]))
+        off += (length + 3) & ~3
+    return out
+
+
+def ack_code(raw: bytes) -> int:
+    """The signed error field of an NLMSG_ERROR (0 = ack, <0 = -errno, >0 = hwsim radio id)."""
+    return struct.unpack_from("=i", raw, NLMSGHDR.size)[0]
 
 
 def list_netns() -> List[str]:
