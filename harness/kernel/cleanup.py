@@ -21,6 +21,7 @@ modules (``harness.cli.clean.PLUMBING``), and each registers itself.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -127,26 +128,23 @@ def ancestors() -> Set[int]:
     return out
 
 
-def _stat_fields(pid: int) -> List[str]:
-    """/proc/PID/stat after the command name: field 3 (state) first."""
-    text = Path(f"/proc/{pid}/stat").read_text()
-    return text.rsplit(")", 1)[1].split()
+def _stat_field(pid: int, index: int) -> Optional[int]:
+    """Field ``index`` of /proc/PID/stat after the command name (0: the state), None if there
+    is no such process."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[index])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def start_time(pid: int) -> Optional[int]:
     """When the process started (clock ticks since boot), None if there is no such process:
     with the pid, it names one process even after its pid is reused."""
-    try:
-        return int(_stat_fields(pid)[19])
-    except (OSError, ValueError, IndexError):
-        return None
+    return _stat_field(pid, 19)
 
 
 def parent_pid(pid: int) -> Optional[int]:
-    try:
-        return int(_stat_fields(pid)[1])
-    except (OSError, ValueError, IndexError):
-        return None
+    return _stat_field(pid, 1)
 
 
 def cmdline(pid: int) -> str:
@@ -165,10 +163,8 @@ def kill_all(victims: List[int], timeout: float = 2.0) -> None:
     """SIGTERM, then SIGKILL what is still there after ``timeout``."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in victims:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in victims):
             time.sleep(0.05)
@@ -189,10 +185,8 @@ def claim(directory: Path) -> None:
 
 def release(directory: Path) -> None:
     """The directory is no longer a run's: it is kept on purpose (a log, a capture)."""
-    try:
+    with contextlib.suppress(OSError):
         (directory / OWNER_FILE).unlink()
-    except OSError:
-        pass
 
 
 def owner_alive(directory: Path) -> Optional[bool]:

@@ -12,6 +12,7 @@ the others lets both proceed at once (one-hop TCP at 802.11g 54 Mbit/s in the VM
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 from typing import List, Optional, Set
@@ -61,7 +62,5 @@ def pin_medium(pid: int) -> None:
     cpu = medium_cpu()
     if cpu is None:
         return
-    try:
+    with contextlib.suppress(OSError):
         os.sched_setaffinity(pid, {cpu})
-    except OSError:
-        pass

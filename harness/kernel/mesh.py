@@ -20,12 +20,8 @@ from harness.kernel import wireless
 if TYPE_CHECKING:
     from harness.kernel.netns import Node
 
-#: nl80211 path flags (``mpath dump``'s FLAGS column).
+#: nl80211's path flag of an active path (``mpath dump``'s FLAGS column).
 MPATH_ACTIVE = 0x01
-MPATH_RESOLVING = 0x02
-MPATH_SN_VALID = 0x04
-MPATH_FIXED = 0x08
-MPATH_RESOLVED = 0x10
 
 _MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}")
 

@@ -114,19 +114,14 @@ def entered(ns: str) -> Iterator[None]:
     paths looked up inside it belong to ``ns``); the thread's own namespace comes back after."""
     if not netns_exists(ns):
         raise HarnessError(f"namespace {ns} does not exist")
-    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
-    try:
+    with contextlib.ExitStack() as stack:
+        own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+        stack.callback(os.close, own)
         target = os.open(os.path.join(NETNS_DIR, ns), os.O_RDONLY)
-        try:
-            _setns(target)
-            try:
-                yield
-            finally:
-                _setns(own)
-        finally:
-            os.close(target)
-    finally:
-        os.close(own)
+        stack.callback(os.close, target)
+        _setns(target)
+        stack.callback(_setns, own)
+        yield
 
 
 def socket_in(ns: Optional[str], family: int, kind: int, proto: int) -> socket.socket:
@@ -233,10 +228,8 @@ def kill_netns_pids(ns: str, timeout: float = 3.0) -> List[int]:
     pids = netns_pids(ns)
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in pids:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and netns_pids(ns):
             time.sleep(0.05)
@@ -366,11 +359,8 @@ def _sysctl_path(key: str) -> str:
 
 
 def _signal_group(proc: subprocess.Popen, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
 
 
 # -- clean-up of killed runs (registered with harness.kernel.cleanup) -----------------------

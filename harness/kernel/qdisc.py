@@ -9,6 +9,7 @@ namespace of the thread that makes it).
 """
 from __future__ import annotations
 
+import contextlib
 import socket
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, Iterable, List, Optional
@@ -88,11 +89,8 @@ class QdiscReader:
     def _ifindex(self, ifname: str) -> Optional[int]:
         if ifname not in self._index:
             try:
-                if self.netns is None:
+                with entered(self.netns) if self.netns is not None else contextlib.nullcontext():
                     self._index[ifname] = socket.if_nametoindex(ifname)
-                else:
-                    with entered(self.netns):
-                        self._index[ifname] = socket.if_nametoindex(ifname)
             except OSError:
                 return None
         return self._index[ifname]

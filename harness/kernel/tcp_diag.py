@@ -135,10 +135,6 @@ class DiagSocket:
         self.sock.settimeout(5.0)
         self.seq = 0
 
-    def established(self) -> List[TcpSocket]:
-        """Every established IPv4 TCP socket of the namespace, with tcp_info."""
-        return self.sockets(1 << TCP_ESTABLISHED)
-
     def sockets(self, states: int) -> List[TcpSocket]:
         """Every IPv4 TCP socket of the namespace in ``states`` (a bit mask), with tcp_info."""
         self.seq += 1
