@@ -14,6 +14,7 @@ whose owner was killed (``harness.kernel.cleanup``).
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
@@ -169,11 +170,8 @@ def stats_for(network: object) -> Optional[Dict[str, Any]]:
 
 def _set_pdeathsig() -> None:
     """In the child: die with the harness (a registered orphan medium blocks the next run)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except Exception:  # noqa: BLE001 - best effort; `harness clean` is the fallback
-        pass
+    with contextlib.suppress(Exception):  # best effort; `harness clean` is the fallback
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
     os.setsid()
 
 
@@ -259,10 +257,8 @@ def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = 
     try:
         _wait_ready(handle)
     except BaseException:
-        try:
+        with contextlib.suppress(HarnessError):
             handle.stop()
-        except HarnessError:
-            pass
         raise
     return handle
 

@@ -97,10 +97,6 @@ def _run(nodes: Sequence[str], area: Area, duration: float, seed: int,
             for n in nodes}
 
 
-def _extra(args: Dict[str, Any], area: Area) -> None:
-    declare.check_speed_range(args)
-
-
 MODEL = Model(
     "random_waypoint",
     (declare.POSITIVE_SPEED.variant(name="min_speed", required=True,
@@ -109,7 +105,7 @@ MODEL = Model(
      declare.PAUSE.variant(name="pause", default=0.0, doc="pause at each destination, s")),
     _run,
     doc="random waypoint, started in steady state (Navidi and Camp's perfect simulation)",
-    extra=_extra,
+    extra=lambda args, area: declare.check_speed_range(args),
 )
 
 
