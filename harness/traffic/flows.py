@@ -106,10 +106,8 @@ class SsSampler:
         self.interval = interval
         #: Also sockets the sender closed with data still in flight (a bulk transfer's last
         #: bytes are acknowledged after iperf3 closed its socket).
-        self.states = 1 << TCP_ESTABLISHED
-        if closing:
-            for state in CLOSING_STATES:
-                self.states |= 1 << state
+        states = (TCP_ESTABLISHED, *CLOSING_STATES) if closing else (TCP_ESTABLISHED,)
+        self.states = sum(1 << state for state in states)
         self.samples: List[SsSample] = []
         self.error: Optional[BaseException] = None
         self._diag = DiagSocket(node.netns)
