@@ -126,9 +126,7 @@ def entered(ns: str) -> Iterator[None]:
 
 def socket_in(ns: Optional[str], family: int, kind: int, proto: int) -> socket.socket:
     """A socket of namespace ``ns`` (None: this thread's own); it stays in ``ns`` for life."""
-    if ns is None:
-        return socket.socket(family, kind, proto)
-    with entered(ns):
+    with entered(ns) if ns is not None else contextlib.nullcontext():
         return socket.socket(family, kind, proto)
 
 

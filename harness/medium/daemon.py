@@ -81,8 +81,7 @@ class MediumHandle:
         if not self.running:
             raise HarnessError(f"mediumd exited (code {self.proc.poll()}): "
                                f"{self.log_tail() or 'no output'}")
-        stats = self.control.stats()
-        return self.annotate(stats, time.monotonic())
+        return self.annotate(self.control.stats(), time.monotonic())
 
     def annotate(self, stats: Dict[str, Any], mono_s: float) -> Dict[str, Any]:
         """Node names beside MACs, and each radio's busy time (``busy_us``).
@@ -111,10 +110,8 @@ class MediumHandle:
         """Make now the trajectories' time 0 (they ran from mediumd's start): the harness
         does it as the flows start, so that motion and traffic share their time axis; the
         record notes when (``started_at_uptime_s``, mediumd's uptime then)."""
-        if self.mobility is None:
-            return
-        uptime = self.control.start_mobility()
-        self.mobility["started_at_uptime_s"] = round(uptime, 6)
+        if self.mobility is not None:
+            self.mobility["started_at_uptime_s"] = round(self.control.start_mobility(), 6)
 
     def log_tail(self, chars: int = 2000) -> str:
         try:

@@ -57,10 +57,7 @@ class LinkTable:
 
     def get(self, tx: str, rx: str) -> Link:
         """The link tx -> rx; a link that carries no power delivers and senses nothing."""
-        found = self.links.get((tx, rx))
-        if found is not None:
-            return found
-        return Link(tx, rx, float("-inf"), float("-inf"), 0.0, {})
+        return self.links.get((tx, rx)) or Link(tx, rx, float("-inf"), float("-inf"), 0.0, {})
 
     def delivery(self, tx: str, rx: str, rate: float) -> float:
         return self.get(tx, rx).at(rate)
