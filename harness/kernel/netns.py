@@ -385,12 +385,8 @@ def marked_processes(tag: Optional[str] = None) -> List[int]:
 
 def harness_namespaces(tag: Optional[str] = None) -> List[str]:
     """Namespaces named like a run's (``hx-<tag>-<node>``), of ``tag`` if given."""
-    out = []
-    for ns in list_netns():
-        parsed = naming.parse_netns(ns)
-        if parsed and (tag is None or parsed.tag == tag):
-            out.append(ns)
-    return out
+    return [ns for ns in list_netns()
+            if (parsed := naming.parse_netns(ns)) and (tag is None or parsed.tag == tag)]
 
 
 def _kill_processes(tag: Optional[str], report: cleanup.CleanReport) -> None:

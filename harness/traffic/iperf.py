@@ -116,13 +116,9 @@ def receiver_intervals(result: Any) -> List[Tuple[float, float, int]]:
     what it sent)."""
     raw = getattr(result, "raw", None) or {}
     server = raw.get("server_output_json") or {}
-    out = []
-    for iv in server.get("intervals", []):
-        total = iv.get("sum", {})
-        if not total.get("omitted"):
-            out.append((float(total.get("start", 0)), float(total.get("end", 0)),
-                        int(total.get("bytes", 0))))
-    return out
+    sums = [iv.get("sum", {}) for iv in server.get("intervals", [])]
+    return [(float(t.get("start", 0)), float(t.get("end", 0)), int(t.get("bytes", 0)))
+            for t in sums if not t.get("omitted")]
 
 
 def receiver_mbps(result: Any, skip: int = 1) -> float:
