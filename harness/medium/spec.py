@@ -85,9 +85,8 @@ class LinkOverride:
             value = _number(data[kind], f"{where}.{kind}", "a number of dB")
         elif data.get(kind) is not True and kind != "model":
             raise HarnessError(f"{where}.{kind} must be true")
-        per = None
-        if data.get("per") is not None:
-            per = _ruled(PER, data["per"], f"{where}.per", " (a probability)")
+        per = (_ruled(PER, data["per"], f"{where}.per", " (a probability)")
+               if data.get("per") is not None else None)
         oneway = _ruled(_FLAG, data.get("oneway", False), f"{where}.oneway")
         if kind == "model" and per is None:
             raise HarnessError(f"{where}: nothing to override: give one of loss, snr, none "
@@ -227,13 +226,9 @@ def _link_dict(link: LinkOverride) -> Dict[str, Any]:
 
 def _number(value: Any, key: str, allowed: str, *, lo: Optional[float] = None,
             hi: Optional[float] = None, integer: bool = False) -> float:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if ok and integer:
-        ok = float(value).is_integer()
-    if ok and lo is not None:
-        ok = value >= lo
-    if ok and hi is not None:
-        ok = value <= hi
+    ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+          and (not integer or float(value).is_integer())
+          and (lo is None or value >= lo) and (hi is None or value <= hi))
     if not ok:
         raise HarnessError(f"{key} {value!r} is invalid: allowed {allowed}")
     return int(value) if integer else float(value)
@@ -396,13 +391,11 @@ def medium_with_defaults(defaults: Mapping[str, Any], medium: Any) -> Any:
 def spec_of(medium: Any) -> Optional[MediumSpec]:
     """What ``Network(medium=...)`` means: None = defaults, 'none' = no medium, a dict or a
     ``MediumSpec`` = those settings. Returns None when no medium should run."""
-    if medium is None:
+    if medium is None or medium == "default":
         return MediumSpec()
+    if medium == "none":
+        return None
     if isinstance(medium, str):
-        if medium == "none":
-            return None
-        if medium == "default":
-            return MediumSpec()
         raise HarnessError(f"medium {medium!r} is invalid: allowed 'none', 'default', "
                            "a mapping of medium keys, or a MediumSpec")
     spec = medium if isinstance(medium, MediumSpec) else MediumSpec.from_dict(medium)
