@@ -39,10 +39,7 @@ def stack_mask() -> Optional[str]:
     mcpu = medium_cpu()
     if mcpu is None:
         return None
-    bits = 0
-    for cpu in _usable_cpus() - {mcpu}:
-        bits |= 1 << cpu
-    digits = f"{bits:x}"
+    digits = f"{sum(1 << cpu for cpu in _usable_cpus() - {mcpu}):x}"
     digits = digits.rjust((len(digits) + 7) // 8 * 8, "0")
     return ",".join(digits[i:i + 8] for i in range(0, len(digits), 8))
 

@@ -397,16 +397,13 @@ def completion_s(samples: List[SsSample], nbytes: int) -> Optional[float]:
     the receiver got in order."""
     if not samples:
         return None
-    start = samples[0].t
-    prev = samples[0]
-    if prev.bytes_acked >= nbytes:
+    if samples[0].bytes_acked >= nbytes:
         return 0.0
-    for s in samples[1:]:
+    for prev, s in zip(samples, samples[1:]):
         if s.bytes_acked >= nbytes:
             span = s.bytes_acked - prev.bytes_acked
             frac = (nbytes - prev.bytes_acked) / span if span > 0 else 1.0
-            return prev.t + frac * (s.t - prev.t) - start
-        prev = s
+            return prev.t + frac * (s.t - prev.t) - samples[0].t
     return None
 
 
