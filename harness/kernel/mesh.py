@@ -63,17 +63,13 @@ class Peer:
         return asdict(self)
 
 
-def _columns(header: str) -> List[str]:
-    return header.replace("DEST ADDR", "DEST_ADDR").replace("NEXT HOP", "NEXT_HOP").split()
-
-
 def parse_mpath_dump(text: str) -> List[MeshPath]:
     """Rows of ``iw dev X mpath dump`` (or ``mpath get``), by the header's column names."""
     lines = [l for l in text.splitlines() if l.strip()]
     header = next((l for l in lines if "HOP_COUNT" in l or "METRIC" in l), None)
     if header is None:
         return []
-    cols = _columns(header)
+    cols = header.replace("DEST ADDR", "DEST_ADDR").replace("NEXT HOP", "NEXT_HOP").split()
     out: List[MeshPath] = []
     for line in lines:
         cells = line.split()
