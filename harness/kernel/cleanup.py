@@ -118,13 +118,10 @@ def ancestors() -> Set[int]:
     """This process and its parents (never killed by clean-up: ``harness clean`` may itself
     run under a harness process)."""
     out = set()
-    pid = os.getpid()
-    while pid > 1:
+    pid: Optional[int] = os.getpid()
+    while pid is not None and pid > 1:
         out.add(pid)
-        parent = parent_pid(pid)
-        if parent is None:
-            break
-        pid = parent
+        pid = parent_pid(pid)
     return out
 
 

@@ -261,15 +261,11 @@ class Hwsim:
             msg.decode()
             rid = msg.get_attr("HWSIM_ATTR_RADIO_ID")
             name = msg.get_attr("HWSIM_ATTR_RADIO_NAME")
+            if isinstance(name, bytes):
+                name = name.decode(errors="replace")
             if rid is not None:
-                radios.append(RadioInfo(int(rid), _clean_name(name)))
+                radios.append(RadioInfo(int(rid), (name or "").rstrip("\x00")))
         return radios
-
-
-def _clean_name(name) -> str:
-    if isinstance(name, bytes):
-        name = name.decode(errors="replace")
-    return (name or "").rstrip("\x00")
 
 
 # -- module and phys --------------------------------------------------------------------

@@ -111,11 +111,8 @@ def parse_station_dump(text: str) -> Dict[str, Peer]:
         mac = block.split()[0].lower()
         if not _MAC.fullmatch(mac):
             continue
-        fields: Dict[str, str] = {}
-        for line in block.splitlines()[1:]:
-            key, sep, value = line.strip().partition(":")
-            if sep:
-                fields[key.strip()] = value.strip()
+        parts = (line.strip().partition(":") for line in block.splitlines()[1:])
+        fields = {key.strip(): value.strip() for key, sep, value in parts if sep}
         metric = fields.get("mesh airtime link metric")
         m = _int(metric) if metric is not None else None
         rate = re.match(r"([\d.]+)\s*MBit/s", fields.get("tx bitrate", ""))

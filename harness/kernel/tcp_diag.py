@@ -80,12 +80,9 @@ def dump_request(seq: int = 1, states: int = 1 << TCP_ESTABLISHED) -> bytes:
 
 
 def parse_tcp_info(raw: bytes) -> Dict[str, Optional[int]]:
-    out: Dict[str, Optional[int]] = {}
-    for name, offset, fmt in TCP_INFO_FIELDS:
-        size = struct.calcsize(fmt)
-        out[name] = struct.unpack_from("=" + fmt, raw, offset)[0] if len(raw) >= offset + size \
-            else None
-    return out
+    return {name: struct.unpack_from("=" + fmt, raw, offset)[0]
+            if len(raw) >= offset + struct.calcsize(fmt) else None
+            for name, offset, fmt in TCP_INFO_FIELDS}
 
 
 def parse_socket(payload: bytes) -> TcpSocket:

@@ -116,10 +116,7 @@ def _store(path: Path, data: Dict[str, Any]) -> None:
 def _parse(data: Mapping[str, Any], frame_bytes: int) -> LinkTable:
     radios = {r["name"]: {k: float(v) for k, v in r.items() if k != "name"}
               for r in data["radios"]}
-    table = LinkTable(frame_bytes, radios)
-    for row in data["links"]:
-        link = Link(row["tx"], row["rx"], float(row["mean_dbm"]), float(row["snr_db"]),
-                    float(row["sensed"]),
-                    {float(rate): float(p) for rate, p in row["delivery"].items()})
-        table.links[(link.tx, link.rx)] = link
-    return table
+    links = [Link(row["tx"], row["rx"], float(row["mean_dbm"]), float(row["snr_db"]),
+                  float(row["sensed"]), {float(rate): float(p) for rate, p in row["delivery"].items()})
+             for row in data["links"]]
+    return LinkTable(frame_bytes, radios, {(link.tx, link.rx): link for link in links})

@@ -366,14 +366,12 @@ def _check_walls(value: Any, where: str) -> List[Wall]:
         raise HarnessError(f"{where} must be a list of [x1, y1, x2, y2] or [x1, y1, x2, y2, loss_db]")
     out = []
     for i, w in enumerate(value):
-        if isinstance(w, Wall):
-            out.append(w)
-            continue
-        if not isinstance(w, (list, tuple)) or len(w) not in (4, 5):
-            raise HarnessError(f"{where}[{i}] {w!r} is invalid: allowed [x1, y1, x2, y2] or "
-                               "[x1, y1, x2, y2, loss_db]")
-        nums = [_number(v, f"{where}[{i}]", "numbers (metres, dB)") for v in w]
-        out.append(Wall(*nums))
+        if not isinstance(w, Wall):
+            if not isinstance(w, (list, tuple)) or len(w) not in (4, 5):
+                raise HarnessError(f"{where}[{i}] {w!r} is invalid: allowed [x1, y1, x2, y2] or "
+                                   "[x1, y1, x2, y2, loss_db]")
+            w = Wall(*[_number(v, f"{where}[{i}]", "numbers (metres, dB)") for v in w])
+        out.append(w)
     return out
 
 
