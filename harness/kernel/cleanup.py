@@ -106,11 +106,7 @@ def clean(tag: Optional[str] = None, log: Callable[[str], None] = lambda _m: Non
 
 def harness_objects_left(tag: Optional[str] = None) -> List[str]:
     """What of a run (or of all runs) still exists, as every registered module sees it."""
-    left: List[str] = []
-    for cb in callbacks():
-        if cb.leftovers is not None:
-            left += cb.leftovers(tag)
-    return left
+    return [item for cb in callbacks() if cb.leftovers is not None for item in cb.leftovers(tag)]
 
 
 # -- helpers for the callbacks --------------------------------------------------------------

@@ -197,5 +197,4 @@ def backlogged_goodput_mbps(samples: Sequence[Mapping[str, Any]], links: Sequenc
         if saturated(before) and saturated(after):
             frames += successes(after) - successes(before)
             seconds += after["read_monotonic_s"] - before["read_monotonic_s"]
-    mbps = frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0
-    return mbps, seconds
+    return (frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0), seconds

@@ -135,11 +135,9 @@ class MediumHandle:
                     self.proc.wait(5)
             self.exit_code = self.proc.returncode
             exited_at = time.monotonic()
-            try:
+            with contextlib.suppress(OSError, ValueError):  # none written: final_stats stays None
                 self.final_stats = self.annotate(json.loads(self.stats_path.read_text()),
                                                  exited_at)
-            except (OSError, ValueError):
-                self.final_stats = None
             log = self.log_tail()
             if not self._keep_dir and self.exit_code == 0:
                 shutil.rmtree(self.run_dir, ignore_errors=True)

@@ -96,8 +96,7 @@ def in_flight(info: Dict[str, Optional[int]]) -> Optional[int]:
 
 class SsSampler:
     """Samples the established TCP sockets on ``port`` in a node's namespace every
-    ``interval`` seconds, from a thread of this process over sock_diag (``harness.kernel.tcp_diag``):
-    no process per sample, so the sampling takes next to no CPU from the emulation.
+    ``interval`` seconds from a thread (sock_diag: no process per sample, as the module says).
     ``stop()`` returns the samples; ``t`` counts from the sampler's start."""
 
     def __init__(self, node: Node, port: int, *, interval: float = 0.2, closing: bool = False):
