@@ -21,6 +21,7 @@ modules (``harness.cli.clean.PLUMBING``), and each registers itself.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -105,11 +106,7 @@ def clean(tag: Optional[str] = None, log: Callable[[str], None] = lambda _m: Non
 
 def harness_objects_left(tag: Optional[str] = None) -> List[str]:
     """What of a run (or of all runs) still exists, as every registered module sees it."""
-    left: List[str] = []
-    for cb in callbacks():
-        if cb.leftovers is not None:
-            left += cb.leftovers(tag)
-    return left
+    return [item for cb in callbacks() if cb.leftovers is not None for item in cb.leftovers(tag)]
 
 
 # -- helpers for the callbacks --------------------------------------------------------------
@@ -117,36 +114,30 @@ def ancestors() -> Set[int]:
     """This process and its parents (never killed by clean-up: ``harness clean`` may itself
     run under a harness process)."""
     out = set()
-    pid = os.getpid()
-    while pid > 1:
+    pid: Optional[int] = os.getpid()
+    while pid is not None and pid > 1:
         out.add(pid)
-        parent = parent_pid(pid)
-        if parent is None:
-            break
-        pid = parent
+        pid = parent_pid(pid)
     return out
 
 
-def _stat_fields(pid: int) -> List[str]:
-    """/proc/PID/stat after the command name: field 3 (state) first."""
-    text = Path(f"/proc/{pid}/stat").read_text()
-    return text.rsplit(")", 1)[1].split()
+def _stat_field(pid: int, index: int) -> Optional[int]:
+    """Field ``index`` of /proc/PID/stat after the command name (0: the state), None if there
+    is no such process."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[index])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def start_time(pid: int) -> Optional[int]:
     """When the process started (clock ticks since boot), None if there is no such process:
     with the pid, it names one process even after its pid is reused."""
-    try:
-        return int(_stat_fields(pid)[19])
-    except (OSError, ValueError, IndexError):
-        return None
+    return _stat_field(pid, 19)
 
 
 def parent_pid(pid: int) -> Optional[int]:
-    try:
-        return int(_stat_fields(pid)[1])
-    except (OSError, ValueError, IndexError):
-        return None
+    return _stat_field(pid, 1)
 
 
 def cmdline(pid: int) -> str:
@@ -165,10 +156,8 @@ def kill_all(victims: List[int], timeout: float = 2.0) -> None:
     """SIGTERM, then SIGKILL what is still there after ``timeout``."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in victims:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in victims):
             time.sleep(0.05)
@@ -189,10 +178,8 @@ def claim(directory: Path) -> None:
 
 def release(directory: Path) -> None:
     """The directory is no longer a run's: it is kept on purpose (a log, a capture)."""
-    try:
+    with contextlib.suppress(OSError):
         (directory / OWNER_FILE).unlink()
-    except OSError:
-        pass
 
 
 def owner_alive(directory: Path) -> Optional[bool]:
@@ -265,10 +252,12 @@ def new_run_dir(prefix: str) -> Path:
     return path
 
 
-def register_run_dirs(name: str, pattern: Callable[[Optional[str]], str], what: str) -> None:
+def register_run_dirs(name: str, pattern: Callable[[Optional[str]], str],
+                      what: str) -> Tuple[CleanFn, LeftoversFn]:
     """Register the clean-up of run directories ``<tmp>/pattern(tag)`` (a glob) whose owner was
     killed, with the processes still serving them; a claimed one is a leftover (its run
-    removes it when it stops). ``what`` names such a directory in reports."""
+    removes it when it stops). ``what`` names such a directory in reports. Returns the two
+    callbacks registered (clean-up, leftovers)."""
     def clean_dirs(tag: Optional[str], report: CleanReport) -> None:
         for path in abandoned_dirs(Path(tempfile.gettempdir()), pattern(tag)):
             remove_abandoned(path, what, report)
@@ -279,3 +268,4 @@ def register_run_dirs(name: str, pattern: Callable[[Optional[str]], str], what: 
                 if owner_alive(p) is not None]
 
     add_cleanup_callback(name, clean_dirs, stage="files", leftovers=left)
+    return clean_dirs, left

@@ -12,6 +12,7 @@ the others lets both proceed at once (one-hop TCP at 802.11g 54 Mbit/s in the VM
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 from typing import List, Optional, Set
@@ -38,10 +39,7 @@ def stack_mask() -> Optional[str]:
     mcpu = medium_cpu()
     if mcpu is None:
         return None
-    bits = 0
-    for cpu in _usable_cpus() - {mcpu}:
-        bits |= 1 << cpu
-    digits = f"{bits:x}"
+    digits = f"{sum(1 << cpu for cpu in _usable_cpus() - {mcpu}):x}"
     digits = digits.rjust((len(digits) + 7) // 8 * 8, "0")
     return ",".join(digits[i:i + 8] for i in range(0, len(digits), 8))
 
@@ -61,7 +59,5 @@ def pin_medium(pid: int) -> None:
     cpu = medium_cpu()
     if cpu is None:
         return
-    try:
+    with contextlib.suppress(OSError):
         os.sched_setaffinity(pid, {cpu})
-    except OSError:
-        pass

@@ -114,7 +114,6 @@ def wait_for_event(log: Path, needles: Sequence[str], proc: subprocess.Popen, *,
     the log's tail if the daemon exits, logs one of ``failures``, or the time runs out.
     Returns the matching line. Reads a file: no process per poll (~60 ms each under TCG)."""
     deadline = time.monotonic() + timeout
-    seen = ""
     while True:
         try:
             seen = log.read_text(errors="replace")

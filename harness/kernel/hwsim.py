@@ -26,11 +26,10 @@ from __future__ import annotations
 import errno
 import os
 import socket
-import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Type
 
 from pyroute2.netlink import (
     CTRL_CMD_GETFAMILY,
@@ -44,15 +43,12 @@ from pyroute2.netlink import (
 
 from harness.errors import HarnessError
 from harness.kernel import cleanup, mac80211, naming
-from harness.kernel.netns import harness_namespaces, netlink_socket_in, run
+from harness.kernel.netns import ack_code, harness_namespaces, netlink_socket_in, run, split_messages
 
 FAMILY = "MAC80211_HWSIM"
 FAMILY_VERSION = 1
 
-# commands (include/uapi-like enum in drivers/net/wireless/mac80211_hwsim.h)
-CMD_REGISTER = 1
-CMD_FRAME = 2
-CMD_TX_INFO_FRAME = 3
+# the commands we send (the enum in drivers/net/wireless/mac80211_hwsim.h)
 CMD_NEW_RADIO = 4
 CMD_DEL_RADIO = 5
 CMD_GET_RADIO = 6
@@ -60,15 +56,12 @@ CMD_GET_RADIO = 6
 # attribute numbers we use (position in HwsimMsg.nla_map)
 ATTR_CHANNELS = 9
 ATTR_RADIO_ID = 10
-ATTR_DESTROY_RADIO_ON_CLOSE = 16
 ATTR_RADIO_NAME = 17
-ATTR_NO_VIF = 18
 ATTR_PERM_ADDR = 22
 
 NETLINK_GENERIC = 16  # not exported by the socket module
 NLMSG_ERROR = 2
 NLMSG_DONE = 3
-_NLMSGHDR = struct.Struct("=IHHII")
 SYS_IEEE80211 = Path("/sys/class/ieee80211")
 SYS_MODULE = Path("/sys/module/mac80211_hwsim")
 
@@ -106,8 +99,10 @@ class HwsimMsg(genlmsg):
 
 # -- pure encoding (unit-tested without a kernel) ----------------------------------------
 def encode(family_id: int, cmd: int, attrs: List[Tuple[str, object]], *, seq: int,
-           flags: int = NLM_F_REQUEST | NLM_F_ACK) -> bytes:
-    msg = HwsimMsg()
+           flags: int = NLM_F_REQUEST | NLM_F_ACK, kind: Type[genlmsg] = HwsimMsg) -> bytes:
+    """A generic netlink request (``kind``: hwsim's messages, or ``ctrlmsg`` for the
+    controller that resolves the family)."""
+    msg = kind()
     msg["cmd"] = cmd
     msg["version"] = FAMILY_VERSION
     msg["attrs"] = [list(a) for a in attrs]
@@ -141,34 +136,6 @@ def encode_new_radio(family_id: int, name: str, mac: str, *, seq: int = 1,
                                   destroy_on_close=destroy_on_close), seq=seq)
 
 
-def split_messages(data: bytes) -> List[Tuple[int, int, bytes]]:
-    """Split a netlink datagram into (type, seq, raw message) triples."""
-    out = []
-    off = 0
-    while off + _NLMSGHDR.size <= len(data):
-        length, mtype, _flags, seq, _pid = _NLMSGHDR.unpack_from(data, off)
-        if length < _NLMSGHDR.size:
-            break
-        out.append((mtype, seq, data[off:off + length]))
-        off += (length + 3) & ~3
-    return out
-
-
-def ack_code(raw: bytes) -> int:
-    """The signed error field of an NLMSG_ERROR (0 = ack, <0 = -errno, >0 = hwsim radio id)."""
-    return struct.unpack_from("=i", raw, _NLMSGHDR.size)[0]
-
-
-# -- sockets, possibly inside another namespace --------------------------------------------
-def _netlink_socket(netns: Optional[str]) -> socket.socket:
-    """A NETLINK_GENERIC socket, created inside ``netns`` if given (this thread only), bound
-    as ``netns.netlink_socket_in`` binds every netlink socket (docs/kernel.md, "Netlink port
-    ids": no two of this process's sockets share the radios' port id)."""
-    sock = netlink_socket_in(netns, NETLINK_GENERIC)
-    sock.settimeout(10.0)
-    return sock
-
-
 @dataclass
 class RadioInfo:
     """One radio as GET_RADIO reports it."""
@@ -186,7 +153,10 @@ class Hwsim:
 
     def __init__(self, netns: Optional[str] = None):
         self.netns = netns
-        self.sock = _netlink_socket(netns)
+        # bound as every netlink socket of a node is (netns.netlink_socket_in: no two of this
+        # process's sockets share the radios' port id; docs/kernel.md, "Netlink port ids")
+        self.sock = netlink_socket_in(netns, NETLINK_GENERIC)
+        self.sock.settimeout(10.0)
         self._seq = 0
         try:
             self.family_id = self._resolve_family()
@@ -209,16 +179,9 @@ class Hwsim:
 
     def _resolve_family(self) -> int:
         """The family id changes between boots: always look it up by name."""
-        msg = ctrlmsg()
-        msg["cmd"] = CTRL_CMD_GETFAMILY
-        msg["version"] = 1
-        msg["attrs"].append(["CTRL_ATTR_FAMILY_NAME", FAMILY])
-        msg["header"]["type"] = GENL_ID_CTRL
-        msg["header"]["flags"] = NLM_F_REQUEST
         seq = self._next_seq()
-        msg["header"]["sequence_number"] = seq
-        msg.encode()
-        self.sock.send(msg.data)
+        self.sock.send(encode(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, [("CTRL_ATTR_FAMILY_NAME", FAMILY)],
+                              seq=seq, flags=NLM_F_REQUEST, kind=ctrlmsg))
         for mtype, _mseq, raw in self._recv_until(seq, (NLMSG_ERROR, GENL_ID_CTRL)):
             if mtype == NLMSG_ERROR:
                 code = ack_code(raw)
@@ -272,13 +235,8 @@ class Hwsim:
         """Delete a radio (in this connection's namespace) by name or id; False if absent."""
         if (name is None) == (radio_id is None):
             raise HarnessError("del_radio needs exactly one of name= or radio_id=")
-        attrs: List[Tuple[str, object]]
-        if name is not None:
-            attrs = [("HWSIM_ATTR_RADIO_NAME", name)]
-        else:
-            assert radio_id is not None  # checked above: exactly one of the two
-            attrs = [("HWSIM_ATTR_RADIO_ID", int(radio_id))]
-        code = self._request_ack(CMD_DEL_RADIO, attrs)
+        code = self._request_ack(CMD_DEL_RADIO, [("HWSIM_ATTR_RADIO_NAME", name)] if name is not None
+                                 else [("HWSIM_ATTR_RADIO_ID", int(radio_id or 0))])
         if code == -errno.ENODEV and missing_ok:
             return False
         if code < 0:
@@ -303,15 +261,11 @@ class Hwsim:
             msg.decode()
             rid = msg.get_attr("HWSIM_ATTR_RADIO_ID")
             name = msg.get_attr("HWSIM_ATTR_RADIO_NAME")
+            if isinstance(name, bytes):
+                name = name.decode(errors="replace")
             if rid is not None:
-                radios.append(RadioInfo(int(rid), _clean_name(name)))
+                radios.append(RadioInfo(int(rid), (name or "").rstrip("\x00")))
         return radios
-
-
-def _clean_name(name) -> str:
-    if isinstance(name, bytes):
-        name = name.decode(errors="replace")
-    return (name or "").rstrip("\x00")
 
 
 # -- module and phys --------------------------------------------------------------------

@@ -20,12 +20,8 @@ from harness.kernel import wireless
 if TYPE_CHECKING:
     from harness.kernel.netns import Node
 
-#: nl80211 path flags (``mpath dump``'s FLAGS column).
+#: nl80211's path flag of an active path (``mpath dump``'s FLAGS column).
 MPATH_ACTIVE = 0x01
-MPATH_RESOLVING = 0x02
-MPATH_SN_VALID = 0x04
-MPATH_FIXED = 0x08
-MPATH_RESOLVED = 0x10
 
 _MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}")
 
@@ -67,17 +63,13 @@ class Peer:
         return asdict(self)
 
 
-def _columns(header: str) -> List[str]:
-    return header.replace("DEST ADDR", "DEST_ADDR").replace("NEXT HOP", "NEXT_HOP").split()
-
-
 def parse_mpath_dump(text: str) -> List[MeshPath]:
     """Rows of ``iw dev X mpath dump`` (or ``mpath get``), by the header's column names."""
     lines = [l for l in text.splitlines() if l.strip()]
     header = next((l for l in lines if "HOP_COUNT" in l or "METRIC" in l), None)
     if header is None:
         return []
-    cols = _columns(header)
+    cols = header.replace("DEST ADDR", "DEST_ADDR").replace("NEXT HOP", "NEXT_HOP").split()
     out: List[MeshPath] = []
     for line in lines:
         cells = line.split()
@@ -119,11 +111,8 @@ def parse_station_dump(text: str) -> Dict[str, Peer]:
         mac = block.split()[0].lower()
         if not _MAC.fullmatch(mac):
             continue
-        fields: Dict[str, str] = {}
-        for line in block.splitlines()[1:]:
-            key, sep, value = line.strip().partition(":")
-            if sep:
-                fields[key.strip()] = value.strip()
+        parts = (line.strip().partition(":") for line in block.splitlines()[1:])
+        fields = {key.strip(): value.strip() for key, sep, value in parts if sep}
         metric = fields.get("mesh airtime link metric")
         m = _int(metric) if metric is not None else None
         rate = re.match(r"([\d.]+)\s*MBit/s", fields.get("tx bitrate", ""))

@@ -16,11 +16,12 @@ import os
 import shlex
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
+from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from harness.errors import CommandTimeout, HarnessError
 from harness.kernel import cleanup, naming
@@ -113,26 +114,19 @@ def entered(ns: str) -> Iterator[None]:
     paths looked up inside it belong to ``ns``); the thread's own namespace comes back after."""
     if not netns_exists(ns):
         raise HarnessError(f"namespace {ns} does not exist")
-    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
-    try:
+    with contextlib.ExitStack() as stack:
+        own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+        stack.callback(os.close, own)
         target = os.open(os.path.join(NETNS_DIR, ns), os.O_RDONLY)
-        try:
-            _setns(target)
-            try:
-                yield
-            finally:
-                _setns(own)
-        finally:
-            os.close(target)
-    finally:
-        os.close(own)
+        stack.callback(os.close, target)
+        _setns(target)
+        stack.callback(_setns, own)
+        yield
 
 
 def socket_in(ns: Optional[str], family: int, kind: int, proto: int) -> socket.socket:
     """A socket of namespace ``ns`` (None: this thread's own); it stays in ``ns`` for life."""
-    if ns is None:
-        return socket.socket(family, kind, proto)
-    with entered(ns):
+    with entered(ns) if ns is not None else contextlib.nullcontext():
         return socket.socket(family, kind, proto)
 
 
@@ -176,6 +170,28 @@ def netlink_socket_in(ns: Optional[str], proto: int) -> socket.socket:
                        f"({len(portid_candidates(0))} tried)")
 
 
+#: struct nlmsghdr: length, type, flags, sequence number, port id.
+NLMSGHDR = struct.Struct("=IHHII")
+
+
+def split_messages(data: bytes) -> List[Tuple[int, int, bytes]]:
+    """Split a netlink datagram into (type, seq, raw message) triples."""
+    out = []
+    off = 0
+    while off + NLMSGHDR.size <= len(data):
+        length, mtype, _flags, seq, _pid = NLMSGHDR.unpack_from(data, off)
+        if length < NLMSGHDR.size:
+            break
+        out.append((mtype, seq, data[off:off + length]))
+        off += (length + 3) & ~3
+    return out
+
+
+def ack_code(raw: bytes) -> int:
+    """The signed error field of an NLMSG_ERROR (0 = ack, <0 = -errno, >0 = hwsim radio id)."""
+    return struct.unpack_from("=i", raw, NLMSGHDR.size)[0]
+
+
 def list_netns() -> List[str]:
     """Names of all named namespaces (``ip netns list``), whatever created them."""
     out = run(["ip", "netns", "list"], check=False).stdout
@@ -210,10 +226,8 @@ def kill_netns_pids(ns: str, timeout: float = 3.0) -> List[int]:
     pids = netns_pids(ns)
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in pids:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and netns_pids(ns):
             time.sleep(0.05)
@@ -343,11 +357,8 @@ def _sysctl_path(key: str) -> str:
 
 
 def _signal_group(proc: subprocess.Popen, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
 
 
 # -- clean-up of killed runs (registered with harness.kernel.cleanup) -----------------------
@@ -374,12 +385,8 @@ def marked_processes(tag: Optional[str] = None) -> List[int]:
 
 def harness_namespaces(tag: Optional[str] = None) -> List[str]:
     """Namespaces named like a run's (``hx-<tag>-<node>``), of ``tag`` if given."""
-    out = []
-    for ns in list_netns():
-        parsed = naming.parse_netns(ns)
-        if parsed and (tag is None or parsed.tag == tag):
-            out.append(ns)
-    return out
+    return [ns for ns in list_netns()
+            if (parsed := naming.parse_netns(ns)) and (tag is None or parsed.tag == tag)]
 
 
 def _kill_processes(tag: Optional[str], report: cleanup.CleanReport) -> None:

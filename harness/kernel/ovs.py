@@ -66,9 +66,8 @@ class OvsSwitch:
 
     def env(self) -> Dict[str, str]:
         """Every OVS default path inside the run directory."""
-        assert self.run_dir is not None, "start() first"
-        d = str(self.run_dir)
-        return {"OVS_RUNDIR": d, "OVS_DBDIR": d, "OVS_LOGDIR": d, "OVS_SYSCONFDIR": d}
+        return dict.fromkeys(("OVS_RUNDIR", "OVS_DBDIR", "OVS_LOGDIR", "OVS_SYSCONFDIR"),
+                             self._path("."))
 
     def _env_argv(self) -> List[str]:
         return ["env", *(f"{k}={v}" for k, v in self.env().items())]

@@ -9,8 +9,8 @@ namespace of the thread that makes it).
 """
 from __future__ import annotations
 
+import contextlib
 import socket
-import struct
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, Iterable, List, Optional
 
@@ -19,7 +19,8 @@ from pyroute2.netlink.rtnl import RTM_GETQDISC, RTM_NEWQDISC
 from pyroute2.netlink.rtnl.tcmsg import tcmsg
 
 from harness.errors import HarnessError
-from harness.kernel.netns import entered, socket_in
+from harness.kernel.netns import ack_code, entered, socket_in
+from harness.kernel.netns import split_messages as netlink_messages
 
 #: The parent handle of a root qdisc.
 TC_H_ROOT = 0xFFFFFFFF
@@ -65,20 +66,13 @@ def dump_request(index: int, seq: int) -> bytes:
 def split_messages(data: bytes) -> List[tcmsg]:
     """``RTM_NEWQDISC`` messages of one netlink datagram, decoded (pure); raises on an error."""
     out = []
-    offset = 0
-    while offset + 16 <= len(data):
-        length, kind = struct.unpack_from("=IH", data, offset)
-        if length < 16:
-            break
-        if kind == NLMSG_ERROR:
-            code = struct.unpack_from("=i", data, offset + 16)[0]
-            if code:
-                raise HarnessError(f"qdisc dump failed: errno {-code}")
-        elif kind == RTM_NEWQDISC:
-            msg = tcmsg(data[offset:offset + length])
+    for kind, _seq, raw in netlink_messages(data):
+        if kind == NLMSG_ERROR and ack_code(raw):
+            raise HarnessError(f"qdisc dump failed: errno {-ack_code(raw)}")
+        if kind == RTM_NEWQDISC:
+            msg = tcmsg(raw)
             msg.decode()
             out.append(msg)
-        offset += (length + 3) & ~3
     return out
 
 
@@ -95,11 +89,8 @@ class QdiscReader:
     def _ifindex(self, ifname: str) -> Optional[int]:
         if ifname not in self._index:
             try:
-                if self.netns is None:
+                with entered(self.netns) if self.netns is not None else contextlib.nullcontext():
                     self._index[ifname] = socket.if_nametoindex(ifname)
-                else:
-                    with entered(self.netns):
-                        self._index[ifname] = socket.if_nametoindex(ifname)
             except OSError:
                 return None
         return self._index[ifname]
@@ -116,22 +107,10 @@ class QdiscReader:
             if not data:
                 break
             messages += [m for m in split_messages(data) if m.get("index") == index]
-            if any(struct.unpack_from("=IH", data, off)[1] == NLMSG_DONE
-                   for off in _offsets(data)):
+            if any(kind == NLMSG_DONE for kind, _seq, _raw in netlink_messages(data)):
                 break
         return parse_root(messages)
 
     def close(self) -> None:
         self._sock.close()
 
-
-def _offsets(data: bytes) -> List[int]:
-    out = []
-    offset = 0
-    while offset + 16 <= len(data):
-        length = struct.unpack_from("=I", data, offset)[0]
-        if length < 16:
-            break
-        out.append(offset)
-        offset += (length + 3) & ~3
-    return out

@@ -8,6 +8,7 @@ the harness changes; ``AllowListGuard`` restores it on stop, which matters on a 
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -59,10 +60,8 @@ def loadable(modules_dir: Optional[Path] = None) -> Optional[List[str]]:
     base = modules_dir or Path("/lib/modules") / os.uname().release
     texts = []
     for fname in ("modules.dep", "modules.builtin"):
-        try:
+        with contextlib.suppress(OSError):
             texts.append((base / fname).read_text())
-        except OSError:
-            pass
     if not texts:
         return None
     try:
@@ -112,11 +111,9 @@ def ensure_congestion_modules(names: Iterable[str]) -> Optional[str]:
 
 def restore_allowed(value: Optional[str]) -> None:
     """Put the root allow-list back as it was (no-op for None)."""
-    if value is not None:
-        try:
+    if value is not None:  # best effort: a module we loaded may have been removed meanwhile
+        with contextlib.suppress(OSError):
             ALLOWED_PATH.write_text(value + "\n")
-        except OSError:
-            pass  # a module we loaded may have been removed meanwhile: best effort
 
 
 class AllowListGuard:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from harness.errors import HarnessError
-from harness.kernel.netns import netlink_socket_in
+from harness.kernel.netns import NLMSGHDR, ack_code, netlink_socket_in, split_messages
 
 NETLINK_SOCK_DIAG = 4
 SOCK_DIAG_BY_FAMILY = 20
@@ -29,7 +29,6 @@ TCP_ESTABLISHED = 1
 #: (FIN_WAIT1, FIN_WAIT2, CLOSE_WAIT, LAST_ACK, CLOSING): its tcp_info still counts.
 CLOSING_STATES = (4, 5, 8, 9, 11)
 
-_NLMSGHDR = struct.Struct("=IHHII")
 #: inet_diag_req_v2: family, protocol, ext, pad, states, then inet_diag_sockid.
 _REQ = struct.Struct("=BBBBI")
 _SOCKID = struct.Struct("!HH16s16sI8s")  # ports and addresses are network order
@@ -76,17 +75,14 @@ def dump_request(seq: int = 1, states: int = 1 << TCP_ESTABLISHED) -> bytes:
     ext = (1 << (INET_DIAG_INFO - 1)) | (1 << (INET_DIAG_CONG - 1))
     body = (_REQ.pack(socket.AF_INET, socket.IPPROTO_TCP, ext, 0, states)
             + _SOCKID.pack(0, 0, b"", b"", 0, b"\xff" * 8))
-    return _NLMSGHDR.pack(_NLMSGHDR.size + len(body), SOCK_DIAG_BY_FAMILY,
+    return NLMSGHDR.pack(NLMSGHDR.size + len(body), SOCK_DIAG_BY_FAMILY,
                           NLM_F_REQUEST | NLM_F_DUMP, seq, 0) + body
 
 
 def parse_tcp_info(raw: bytes) -> Dict[str, Optional[int]]:
-    out: Dict[str, Optional[int]] = {}
-    for name, offset, fmt in TCP_INFO_FIELDS:
-        size = struct.calcsize(fmt)
-        out[name] = struct.unpack_from("=" + fmt, raw, offset)[0] if len(raw) >= offset + size \
-            else None
-    return out
+    return {name: struct.unpack_from("=" + fmt, raw, offset)[0]
+            if len(raw) >= offset + struct.calcsize(fmt) else None
+            for name, offset, fmt in TCP_INFO_FIELDS}
 
 
 def parse_socket(payload: bytes) -> TcpSocket:
@@ -118,20 +114,13 @@ def parse_socket(payload: bytes) -> TcpSocket:
 def parse_dump(data: bytes) -> Tuple[List[TcpSocket], bool]:
     """Sockets in one read of the dump, and whether NLMSG_DONE ended it (pure)."""
     out: List[TcpSocket] = []
-    off = 0
-    while off + _NLMSGHDR.size <= len(data):
-        length, kind, _flags, _seq, _pid = _NLMSGHDR.unpack_from(data, off)
-        if length < _NLMSGHDR.size:
-            break
-        body = data[off + _NLMSGHDR.size:off + length]
+    for kind, _seq, raw in split_messages(data):
         if kind == NLMSG_DONE:
             return out, True
         if kind == NLMSG_ERROR:
-            code = struct.unpack_from("=i", body, 0)[0]
-            raise HarnessError(f"sock_diag dump failed: error {code}")
+            raise HarnessError(f"sock_diag dump failed: error {ack_code(raw)}")
         if kind == SOCK_DIAG_BY_FAMILY:
-            out.append(parse_socket(body))
-        off += (length + 3) & ~3
+            out.append(parse_socket(raw[NLMSGHDR.size:]))
     return out, False
 
 
@@ -142,10 +131,6 @@ class DiagSocket:
         self.sock = netlink_socket_in(netns, NETLINK_SOCK_DIAG)
         self.sock.settimeout(5.0)
         self.seq = 0
-
-    def established(self) -> List[TcpSocket]:
-        """Every established IPv4 TCP socket of the namespace, with tcp_info."""
-        return self.sockets(1 << TCP_ESTABLISHED)
 
     def sockets(self, states: int) -> List[TcpSocket]:
         """Every IPv4 TCP socket of the namespace in ``states`` (a bit mask), with tcp_info."""

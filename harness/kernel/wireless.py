@@ -200,7 +200,6 @@ def wait_for_peers(node, intf: str, macs: Sequence[str], timeout: float = 15.0) 
     """Wait until every MAC appears in ``station dump`` (beacons heard) before plink actions."""
     want = {m.lower() for m in macs}
     deadline = time.monotonic() + timeout
-    seen: set = set()
     while True:
         out = node.cmd(["iw", "dev", intf, "station", "dump"], check=False).stdout
         seen = {line.split()[1].lower() for line in out.splitlines()

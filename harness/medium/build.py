@@ -65,11 +65,11 @@ def ensure_mediumd(target: str = "mediumd") -> Path:
         dest = tmp / path.relative_to(src)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, dest)
-    try:
-        _make(tmp, target)
-    except HarnessError:
+    proc = subprocess.run(["make", "-C", str(tmp), target], capture_output=True, text=True)
+    if proc.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        raise HarnessError(f"building {target} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}",
+                           hint="is libnl-genl-3-dev installed? (harness doctor)")
     try:
         os.replace(tmp, work)
     except OSError:  # another builder won the race: its build is whole
@@ -77,13 +77,6 @@ def ensure_mediumd(target: str = "mediumd") -> Path:
         if not binary.exists():
             raise
     return runnable_copy(binary)
-
-
-def _make(directory: Path, target: str) -> None:
-    proc = subprocess.run(["make", "-C", str(directory), target], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise HarnessError(f"building {target} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}",
-                           hint="is libnl-genl-3-dev installed? (harness doctor)")
 
 
 #: Where the guest keeps its copies of built binaries (memory).

@@ -146,8 +146,8 @@ class MediumControl:
         if len(given) != 1:
             raise MediumControlError(
                 f"set_link {a} {b}: give exactly one of loss, snr, none, model (got {sorted(given) or 'none'})")
-        fields: Dict[str, Any] = {"a": a, "b": b}
-        fields.update({k: (float(v) if not isinstance(v, bool) else v) for k, v in given.items()})
+        fields: Dict[str, Any] = {"a": a, "b": b, **{k: (float(v) if not isinstance(v, bool) else v)
+                                                     for k, v in given.items()}}
         if per is not None:
             if not PER.accepts(per):
                 raise MediumControlError(f"set_link {a} {b}: per {per!r} is invalid: allowed "

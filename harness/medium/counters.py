@@ -100,7 +100,6 @@ def radio_stats(stats: Mapping[str, Any], node: str) -> Dict[str, Any]:
                        + ", ".join(str(r.get("node") or r.get("mac")) for r in stats.get("radios", [])))
 
 
-
 def _successes(sample: Mapping[str, Any], link: Tuple[str, str]) -> int:
     return sum(int(l.get("successes") or 0) for l in sample.get("links", [])
                if (l.get("tx_node"), l.get("rx_node")) == tuple(link))
@@ -190,16 +189,12 @@ def backlogged_goodput_mbps(samples: Sequence[Mapping[str, Any]], links: Sequenc
                    if (l.get("tx_node"), l.get("rx_node")) in wanted)
 
     def saturated(sample: Mapping[str, Any]) -> bool:
-        for tx, _ in links:
-            r = radio(sample, tx)
-            if r["queue_len"] < r["queue_limit"] / 2:
-                return False
-        return True
+        return all(r["queue_len"] >= r["queue_limit"] / 2
+                   for r in (radio(sample, tx) for tx, _ in links))
 
     frames, seconds = 0, 0.0
     for before, after in zip(samples, samples[1:]):
         if saturated(before) and saturated(after):
             frames += successes(after) - successes(before)
             seconds += after["read_monotonic_s"] - before["read_monotonic_s"]
-    mbps = frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0
-    return mbps, seconds
+    return (frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0), seconds

@@ -14,17 +14,17 @@ whose owner was killed (``harness.kernel.cleanup``).
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
 import shutil
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Union
 
 from harness.errors import HarnessError
 from harness.kernel import cleanup, cpu_layout, naming
@@ -40,7 +40,7 @@ from harness.medium.control import MediumControl, MediumControlError
 from harness.medium.mobility import record
 from harness.medium.spec import MediumSpec, spec_of
 
-#: How long mediumd may take to register and answer its control socket (TCG is slow).
+#: How long mediumd may take to register and answer its control socket.
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 10.0
 
@@ -81,8 +81,7 @@ class MediumHandle:
         if not self.running:
             raise HarnessError(f"mediumd exited (code {self.proc.poll()}): "
                                f"{self.log_tail() or 'no output'}")
-        stats = self.control.stats()
-        return self.annotate(stats, time.monotonic())
+        return self.annotate(self.control.stats(), time.monotonic())
 
     def annotate(self, stats: Dict[str, Any], mono_s: float) -> Dict[str, Any]:
         """Node names beside MACs, and each radio's busy time (``busy_us``).
@@ -111,10 +110,8 @@ class MediumHandle:
         """Make now the trajectories' time 0 (they ran from mediumd's start): the harness
         does it as the flows start, so that motion and traffic share their time axis; the
         record notes when (``started_at_uptime_s``, mediumd's uptime then)."""
-        if self.mobility is None:
-            return
-        uptime = self.control.start_mobility()
-        self.mobility["started_at_uptime_s"] = round(uptime, 6)
+        if self.mobility is not None:
+            self.mobility["started_at_uptime_s"] = round(self.control.start_mobility(), 6)
 
     def log_tail(self, chars: int = 2000) -> str:
         try:
@@ -138,11 +135,9 @@ class MediumHandle:
                     self.proc.wait(5)
             self.exit_code = self.proc.returncode
             exited_at = time.monotonic()
-            try:
+            with contextlib.suppress(OSError, ValueError):  # none written: final_stats stays None
                 self.final_stats = self.annotate(json.loads(self.stats_path.read_text()),
                                                  exited_at)
-            except (OSError, ValueError):
-                self.final_stats = None
             log = self.log_tail()
             if not self._keep_dir and self.exit_code == 0:
                 shutil.rmtree(self.run_dir, ignore_errors=True)
@@ -170,11 +165,8 @@ def stats_for(network: object) -> Optional[Dict[str, Any]]:
 
 def _set_pdeathsig() -> None:
     """In the child: die with the harness (a registered orphan medium blocks the next run)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except Exception:  # noqa: BLE001 - best effort; `harness clean` is the fallback
-        pass
+    with contextlib.suppress(Exception):  # best effort; `harness clean` is the fallback
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
     os.setsid()
 
 
@@ -234,8 +226,7 @@ def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = 
         run_dir = Path(spec.run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)
     else:
-        run_dir = Path(tempfile.mkdtemp(prefix=f"{naming.PREFIX}{tag}-medium-"))
-        cleanup.claim(run_dir)
+        run_dir = cleanup.new_run_dir(f"{naming.PREFIX}{tag}-medium-")
     (run_dir / "medium.conf").write_text(text)
     for stale in ("control.sock", "stats.json"):
         (run_dir / stale).unlink(missing_ok=True)
@@ -261,10 +252,8 @@ def launch(binary: Union[str, Path], text: str, spec: MediumSpec, *, tag: str = 
     try:
         _wait_ready(handle)
     except BaseException:
-        try:
+        with contextlib.suppress(HarnessError):
             handle.stop()
-        except HarnessError:
-            pass
         raise
     return handle
 
@@ -291,25 +280,7 @@ def _wait_ready(handle: MediumHandle) -> None:
         time.sleep(0.05)
 
 
-
-
 # -- clean-up of killed runs (registered with harness.kernel.cleanup) -----------------------
-def _run_dir_pattern(tag: Optional[str]) -> str:
-    return f"{naming.PREFIX}{tag or '[0-9a-f]' * 4}-medium-*"
-
-
-def _clean_run_dirs(tag: Optional[str], report: cleanup.CleanReport) -> None:
-    """Run directories whose harness was killed, and a mediumd still serving one."""
-    for path in cleanup.abandoned_dirs(Path(tempfile.gettempdir()), _run_dir_pattern(tag)):
-        cleanup.remove_abandoned(path, "medium run directory", report)
-
-
-def _run_dirs_left(tag: Optional[str]) -> List[str]:
-    """Claimed run directories: ``stop()`` removes or releases each."""
-    base = Path(tempfile.gettempdir())
-    return [f"medium run directory {p}" for p in sorted(base.glob(_run_dir_pattern(tag)))
-            if cleanup.owner_alive(p) is not None]
-
-
-cleanup.add_cleanup_callback("medium run directories", _clean_run_dirs, stage="files",
-                             leftovers=_run_dirs_left)
+_clean_run_dirs, _run_dirs_left = cleanup.register_run_dirs(
+    "medium run directories", lambda tag: naming.daemon_dir_pattern(tag, "medium"),
+    "medium run directory")

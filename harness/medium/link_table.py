@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Sequence, Tuple
 
 from harness.errors import HarnessError
+from harness.medium.build import ensure_mediumd, source_hash
 from harness.medium.config import config_text
 from harness.medium.spec import MediumSpec
 from harness.paths import cache_dir
@@ -57,10 +58,7 @@ class LinkTable:
 
     def get(self, tx: str, rx: str) -> Link:
         """The link tx -> rx; a link that carries no power delivers and senses nothing."""
-        found = self.links.get((tx, rx))
-        if found is not None:
-            return found
-        return Link(tx, rx, float("-inf"), float("-inf"), 0.0, {})
+        return self.links.get((tx, rx)) or Link(tx, rx, float("-inf"), float("-inf"), 0.0, {})
 
     def delivery(self, tx: str, rx: str, rate: float) -> float:
         return self.get(tx, rx).at(rate)
@@ -82,28 +80,19 @@ def link_table(rows: Sequence[Mapping[str, Any]], spec: MediumSpec,
     ``spec``. Radios are named by their node (``index`` 0). ``seed`` matters only for static
     shadowing without a ``shadowing_seed`` of its own."""
     text = config_text(list(rows), spec, seed)
-    key = _key(text, frame_bytes)
-    if key in _MEMO:
-        return _MEMO[key]
-    path = cache_dir() / "link-tables" / f"{key}.json"
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        data = _run_mediumsim(text, frame_bytes)
-        _store(path, data)
-    table = _parse(data, frame_bytes)
-    _MEMO[key] = table
-    return table
-
-
-def _key(text: str, frame_bytes: int) -> str:
-    from harness.medium.build import source_hash
-    h = hashlib.sha256(f"{source_hash()}\0{frame_bytes}\0{text}".encode())
-    return h.hexdigest()[:24]
+    key = hashlib.sha256(f"{source_hash()}\0{frame_bytes}\0{text}".encode()).hexdigest()[:24]
+    if key not in _MEMO:
+        path = cache_dir() / "link-tables" / f"{key}.json"
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            data = _run_mediumsim(text, frame_bytes)
+            _store(path, data)
+        _MEMO[key] = _parse(data, frame_bytes)
+    return _MEMO[key]
 
 
 def _run_mediumsim(text: str, frame_bytes: int) -> Dict[str, Any]:
-    from harness.medium.build import ensure_mediumd
     binary = ensure_mediumd("mediumsim")
     with tempfile.TemporaryDirectory(prefix="hx-links-") as tmp:
         conf = Path(tmp) / "medium.conf"
@@ -127,10 +116,7 @@ def _store(path: Path, data: Dict[str, Any]) -> None:
 def _parse(data: Mapping[str, Any], frame_bytes: int) -> LinkTable:
     radios = {r["name"]: {k: float(v) for k, v in r.items() if k != "name"}
               for r in data["radios"]}
-    table = LinkTable(frame_bytes, radios)
-    for row in data["links"]:
-        link = Link(row["tx"], row["rx"], float(row["mean_dbm"]), float(row["snr_db"]),
-                    float(row["sensed"]),
-                    {float(rate): float(p) for rate, p in row["delivery"].items()})
-        table.links[(link.tx, link.rx)] = link
-    return table
+    links = [Link(row["tx"], row["rx"], float(row["mean_dbm"]), float(row["snr_db"]),
+                  float(row["sensed"]), {float(rate): float(p) for rate, p in row["delivery"].items()})
+             for row in data["links"]]
+    return LinkTable(frame_bytes, radios, {(link.tx, link.rx): link for link in links})

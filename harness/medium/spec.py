@@ -48,6 +48,11 @@ RATE_LOSS_DB = ParamSpec("rate_loss", "float", "receiver implementation loss in 
                          max=40.0)
 
 
+#: Keys whose null is checked (and refused or read) rather than taken as the medium's default.
+_NOT_NULL = ("enabled", "propagation", "log_level", "basic_rates", "links", "walls", "queues",
+             "rate_loss")
+
+
 # -- the spec ----------------------------------------------------------------------------
 @dataclass
 class LinkOverride:
@@ -80,12 +85,9 @@ class LinkOverride:
             value = _number(data[kind], f"{where}.{kind}", "a number of dB")
         elif data.get(kind) is not True and kind != "model":
             raise HarnessError(f"{where}.{kind} must be true")
-        per = None
-        if data.get("per") is not None:
-            per = _ruled(PER, data["per"], f"{where}.per", " (a probability)")
-        oneway = data.get("oneway", False)
-        if not isinstance(oneway, bool):
-            raise HarnessError(f"{where}.oneway {oneway!r} is invalid: allowed true or false")
+        per = (_ruled(PER, data["per"], f"{where}.per", " (a probability)")
+               if data.get("per") is not None else None)
+        oneway = _ruled(_FLAG, data.get("oneway", False), f"{where}.oneway")
         if kind == "model" and per is None:
             raise HarnessError(f"{where}: nothing to override: give one of loss, snr, none "
                                "or per (model: true only goes with per)")
@@ -177,13 +179,9 @@ class MediumSpec:
         for key in data:
             if key not in allowed:
                 raise HarnessError(f"{where}.{key} is unknown: allowed {', '.join(allowed)}")
-        kw: Dict[str, Any] = {}
-        for key, value in data.items():
-            if value is None and key not in ("enabled", "propagation", "log_level", "basic_rates",
-                                             "links", "walls", "queues", "rate_loss"):
-                kw[key] = None
-                continue
-            kw[key] = _check_key(key, value, f"{where}.{key}")
+        kw: Dict[str, Any] = {key: None if value is None and key not in _NOT_NULL
+                              else _check_key(key, value, f"{where}.{key}")
+                              for key, value in data.items()}
         spec = cls(**kw)
         spec._check_combinations(where)
         return spec
@@ -228,42 +226,44 @@ def _link_dict(link: LinkOverride) -> Dict[str, Any]:
 
 def _number(value: Any, key: str, allowed: str, *, lo: Optional[float] = None,
             hi: Optional[float] = None, integer: bool = False) -> float:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if ok and integer:
-        ok = float(value).is_integer()
-    if ok and lo is not None:
-        ok = value >= lo
-    if ok and hi is not None:
-        ok = value <= hi
+    ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+          and (not integer or float(value).is_integer())
+          and (lo is None or value >= lo) and (hi is None or value <= hi))
     if not ok:
         raise HarnessError(f"{key} {value!r} is invalid: allowed {allowed}")
     return int(value) if integer else float(value)
 
 
-_POSITIVE = ("ref_distance", "height", "floor_height", "tx_range", "cs_range")
 _DB = ("ref_loss", "system_loss", "wall_loss", "floor_loss", "rx_sensitivity", "cs_threshold",
        "noise_figure")
+_FLAG = ParamSpec("flag", "bool")
+#: Keys checked by one rule: key -> (the rule, what the error adds to its allowed values).
+_RULED: Dict[str, Tuple[ParamSpec, str]] = {
+    **dict.fromkeys(("ref_distance", "height", "floor_height", "tx_range", "cs_range"),
+                    (METRES, " (metres)")),
+    "exponent": (EXPONENT, ""),
+    **dict.fromkeys(("capture_threshold", "shadowing", "fading_sigma"), (DB_AT_LEAST_0, " (dB)")),
+    "cck_interference_weight": (CCK_INTERFERENCE_WEIGHT,
+                                " (2 = the medium's default, 16 = no suppression)"),
+    "fading_coherence": (FADING_COHERENCE_MS, " (ms; 0 = a fresh fade per frame)"),
+    "queue": (QUEUE_FRAMES, ""),
+    **dict.fromkeys(("enabled", "short_slot", "nav_reset"), (_FLAG, "")),
+}
+_CHOICES = {"propagation": PROPAGATION_MODELS, "fading": FADING_MODELS, "log_level": LOG_LEVELS,
+            "rts_flags": RTS_FLAGS, "retry_series": RETRY_SERIES}
 
 
 def _check_key(key: str, value: Any, where: str) -> Any:
     """One medium key's value, checked; HarnessError names the key and what is allowed."""
-    if key in _POSITIVE:
-        return _ruled(METRES, value, where, " (metres)")
+    if key in _RULED:
+        rule, note = _RULED[key]
+        return _ruled(rule, value, where, note)
+    if key in _CHOICES:
+        return _choice(value, _CHOICES[key], where)
     if key in _DB:
         return _number(value, where, "a number (dB / dBm)")
-    if key == "exponent":
-        return _ruled(EXPONENT, value, where)
-    if key in ("capture_threshold", "shadowing", "fading_sigma"):
-        return _ruled(DB_AT_LEAST_0, value, where, " (dB)")
-    if key == "cck_interference_weight":
-        return _ruled(CCK_INTERFERENCE_WEIGHT, value, where,
-                      " (2 = the medium's default, 16 = no suppression)")
     if key == "rate_loss":
         return _check_rate_loss(value, where)
-    if key == "fading_coherence":
-        return _ruled(FADING_COHERENCE_MS, value, where, " (ms; 0 = a fresh fade per frame)")
-    if key == "queue":
-        return _ruled(QUEUE_FRAMES, value, where)
     if key == "queues":
         return _check_queues(value, where)
     if key == "spin_us":
@@ -271,20 +271,6 @@ def _check_key(key: str, value: Any, where: str) -> Any:
                        integer=True)
     if key in ("seed", "shadowing_seed"):
         return _number(value, where, "an integer >= 0", lo=0, integer=True)
-    if key in ("enabled", "short_slot", "nav_reset"):
-        if not isinstance(value, bool):
-            raise HarnessError(f"{where} {value!r} is invalid: allowed true or false")
-        return value
-    if key == "propagation":
-        return _choice(value, PROPAGATION_MODELS, where)
-    if key == "fading":
-        return _choice(value, FADING_MODELS, where)
-    if key == "log_level":
-        return _choice(value, LOG_LEVELS, where)
-    if key == "rts_flags":
-        return _choice(value, RTS_FLAGS, where)
-    if key == "retry_series":
-        return _choice(value, RETRY_SERIES, where)
     if key == "pcap":
         if isinstance(value, bool) or (isinstance(value, str) and value):
             return value
@@ -380,14 +366,12 @@ def _check_walls(value: Any, where: str) -> List[Wall]:
         raise HarnessError(f"{where} must be a list of [x1, y1, x2, y2] or [x1, y1, x2, y2, loss_db]")
     out = []
     for i, w in enumerate(value):
-        if isinstance(w, Wall):
-            out.append(w)
-            continue
-        if not isinstance(w, (list, tuple)) or len(w) not in (4, 5):
-            raise HarnessError(f"{where}[{i}] {w!r} is invalid: allowed [x1, y1, x2, y2] or "
-                               "[x1, y1, x2, y2, loss_db]")
-        nums = [_number(v, f"{where}[{i}]", "numbers (metres, dB)") for v in w]
-        out.append(Wall(*nums))
+        if not isinstance(w, Wall):
+            if not isinstance(w, (list, tuple)) or len(w) not in (4, 5):
+                raise HarnessError(f"{where}[{i}] {w!r} is invalid: allowed [x1, y1, x2, y2] or "
+                                   "[x1, y1, x2, y2, loss_db]")
+            w = Wall(*[_number(v, f"{where}[{i}]", "numbers (metres, dB)") for v in w])
+        out.append(w)
     return out
 
 
@@ -405,13 +389,11 @@ def medium_with_defaults(defaults: Mapping[str, Any], medium: Any) -> Any:
 def spec_of(medium: Any) -> Optional[MediumSpec]:
     """What ``Network(medium=...)`` means: None = defaults, 'none' = no medium, a dict or a
     ``MediumSpec`` = those settings. Returns None when no medium should run."""
-    if medium is None:
+    if medium is None or medium == "default":
         return MediumSpec()
+    if medium == "none":
+        return None
     if isinstance(medium, str):
-        if medium == "none":
-            return None
-        if medium == "default":
-            return MediumSpec()
         raise HarnessError(f"medium {medium!r} is invalid: allowed 'none', 'default', "
                            "a mapping of medium keys, or a MediumSpec")
     spec = medium if isinstance(medium, MediumSpec) else MediumSpec.from_dict(medium)

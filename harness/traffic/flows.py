@@ -15,7 +15,7 @@ import subprocess
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
 from harness.errors import CommandTimeout, HarnessError
 from harness.kernel.host import in_virtual_time
@@ -96,8 +96,7 @@ def in_flight(info: Dict[str, Optional[int]]) -> Optional[int]:
 
 class SsSampler:
     """Samples the established TCP sockets on ``port`` in a node's namespace every
-    ``interval`` seconds, from a thread of this process over sock_diag (``harness.kernel.tcp_diag``):
-    no process per sample, so the sampling takes next to no CPU from the emulation.
+    ``interval`` seconds from a thread (sock_diag: no process per sample, as the module says).
     ``stop()`` returns the samples; ``t`` counts from the sampler's start."""
 
     def __init__(self, node: Node, port: int, *, interval: float = 0.2, closing: bool = False):
@@ -106,10 +105,8 @@ class SsSampler:
         self.interval = interval
         #: Also sockets the sender closed with data still in flight (a bulk transfer's last
         #: bytes are acknowledged after iperf3 closed its socket).
-        self.states = 1 << TCP_ESTABLISHED
-        if closing:
-            for state in CLOSING_STATES:
-                self.states |= 1 << state
+        states = (TCP_ESTABLISHED, *CLOSING_STATES) if closing else (TCP_ESTABLISHED,)
+        self.states = sum(1 << state for state in states)
         self.samples: List[SsSample] = []
         self.error: Optional[BaseException] = None
         self._diag = DiagSocket(node.netns)
@@ -300,29 +297,36 @@ def run_client(net, flow: Flow, *, server: Optional[subprocess.Popen] = None,
         if server is None:
             raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: no receiver was started")
         return run_bulk(net, flow, server, sample_ss=sample_ss, ss_interval=ss_interval)
-    sampler: Optional[SsSampler] = None
+    argv = client_args(flow, dst.ip)
+    sampler = (SsSampler(dst if flow.reverse else src, flow.port, interval=ss_interval)
+               if sample_ss and flow.protocol == "tcp" else None)
+    ran = _sampled_client(src, argv, flow, sampler)
+    if isinstance(ran, FlowRun):
+        return ran
+    proc, samples = ran
+    if not proc.stdout.strip():
+        raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
+                           f"(exit {proc.returncode}): {proc.stderr.strip()}")
+    result = iperf.parse(proc.stdout)
+    result.src, result.dst = flow.src, flow.dst
+    return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)),
+                   t0=sampler.t0 if sampler else None)
+
+
+def _sampled_client(node: Node, argv: List[str], flow: Flow, sampler: Optional[SsSampler]
+                    ) -> Union[FlowRun, Tuple[subprocess.CompletedProcess, List[SsSample]]]:
+    """A flow's client ``argv`` run in ``node`` while ``sampler`` (if any) samples the sender,
+    which is stopped after: the client's process and the samples, or the flow cut short
+    (``cut_short``) when the client outlived its time."""
     try:
-        if sample_ss and flow.protocol == "tcp":
-            sender = dst if flow.reverse else src
-            sampler = SsSampler(sender, flow.port, interval=ss_interval)
-        t0 = sampler.t0 if sampler else None
-        try:
-            proc = src.cmd(client_args(flow, dst.ip), check=False,
-                           timeout=flow.duration + CLIENT_GRACE_S)
-        except CommandTimeout as err:
-            cut, sampler = sampler, None
-            return cut_short(flow, cut, err, t0)
-        samples = sampler.stop() if sampler else []
-        sampler = None
-        if not proc.stdout.strip():
-            raise HarnessError(f"iperf3 {flow.src}->{flow.dst} printed nothing "
-                               f"(exit {proc.returncode}): {proc.stderr.strip()}")
-        result = iperf.parse(proc.stdout)
-        result.src, result.dst = flow.src, flow.dst
-        return FlowRun(result, flow_samples(samples, client_data_port(proc.stdout)), t0=t0)
-    finally:
+        proc = node.cmd(argv, check=False, timeout=flow.duration + CLIENT_GRACE_S)
+    except CommandTimeout as err:
+        return cut_short(flow, sampler, err, sampler.t0 if sampler else None)
+    except BaseException:
         if sampler is not None:
             sampler.stop()
+        raise
+    return proc, sampler.stop() if sampler else []
 
 
 def cut_short(flow: Flow, sampler: Optional[SsSampler], err: CommandTimeout,
@@ -348,40 +352,31 @@ def run_bulk(net, flow: Flow, receiver: subprocess.Popen, *, sample_ss: bool = F
                            "(give src and dst the other way round instead of reverse)")
     src, dst = net[flow.src], net[flow.dst]
     assert dst.ip is not None  # run_client checked
-    sampler = SsSampler(src, flow.port, interval=ss_interval, closing=True) if sample_ss \
-        else None
-    t0 = sampler.t0 if sampler else None
+    argv = bulk_sender_args(dst.ip, flow.port, int(flow.bytes or 0), flow.congestion or "")
+    sampler = SsSampler(src, flow.port, interval=ss_interval, closing=True) if sample_ss else None
+    ran = _sampled_client(src, argv, flow, sampler)
+    if isinstance(ran, FlowRun):
+        return ran
+    proc, samples = ran
+    sent = _agent_json(proc.stdout, f"bulk sender {flow.src}->{flow.dst}", proc.stderr)
     try:
-        try:
-            proc = src.cmd(bulk_sender_args(dst.ip, flow.port, int(flow.bytes or 0),
-                                            flow.congestion or ""),
-                           check=False, timeout=flow.duration + CLIENT_GRACE_S)
-        except CommandTimeout as err:
-            cut, sampler = sampler, None
-            return cut_short(flow, cut, err, t0)
-        samples = sampler.stop() if sampler else []
-        sampler = None
-        sent = _agent_json(proc.stdout, f"bulk sender {flow.src}->{flow.dst}", proc.stderr)
-        try:
-            out, err_text = receiver.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            raise HarnessError(f"bulk receiver on {flow.dst} did not report within 30 s of "
-                               "the sender's end") from None
-        got = _agent_json(out, f"bulk receiver {flow.dst}", err_text)
-        seconds = float(got["seconds"])
-        mine = flow_samples(samples, int(sent["local_port"]))
-        result = FlowResult(protocol="TCP", duration=seconds,
-                            throughput_bps=got["bytes"] * 8 / seconds if seconds > 0 else 0.0,
-                            bytes=int(got["bytes"]), bytes_sent=int(sent["bytes"]),
-                            retransmits=mine[-1].retrans_total if mine else None,
-                            congestion=sent.get("congestion"), src=flow.src, dst=flow.dst)
-        if got["bytes"] != flow.bytes:
-            raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: {got['bytes']} of "
-                               f"{flow.bytes} bytes arrived")
-        return FlowRun(result, mine, t0=t0, bulk={"receiver": got, "sender": sent})
-    finally:
-        if sampler is not None:
-            sampler.stop()
+        out, err_text = receiver.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        raise HarnessError(f"bulk receiver on {flow.dst} did not report within 30 s of "
+                           "the sender's end") from None
+    got = _agent_json(out, f"bulk receiver {flow.dst}", err_text)
+    seconds = float(got["seconds"])
+    mine = flow_samples(samples, int(sent["local_port"]))
+    result = FlowResult(protocol="TCP", duration=seconds,
+                        throughput_bps=got["bytes"] * 8 / seconds if seconds > 0 else 0.0,
+                        bytes=int(got["bytes"]), bytes_sent=int(sent["bytes"]),
+                        retransmits=mine[-1].retrans_total if mine else None,
+                        congestion=sent.get("congestion"), src=flow.src, dst=flow.dst)
+    if got["bytes"] != flow.bytes:
+        raise HarnessError(f"bulk transfer {flow.src}->{flow.dst}: {got['bytes']} of "
+                           f"{flow.bytes} bytes arrived")
+    return FlowRun(result, mine, t0=sampler.t0 if sampler else None,
+                   bulk={"receiver": got, "sender": sent})
 
 
 def _agent_json(text: str, what: str, stderr: str = "") -> Dict[str, Any]:
@@ -401,16 +396,13 @@ def completion_s(samples: List[SsSample], nbytes: int) -> Optional[float]:
     the receiver got in order."""
     if not samples:
         return None
-    start = samples[0].t
-    prev = samples[0]
-    if prev.bytes_acked >= nbytes:
+    if samples[0].bytes_acked >= nbytes:
         return 0.0
-    for s in samples[1:]:
+    for prev, s in zip(samples, samples[1:]):
         if s.bytes_acked >= nbytes:
             span = s.bytes_acked - prev.bytes_acked
             frac = (nbytes - prev.bytes_acked) / span if span > 0 else 1.0
-            return prev.t + frac * (s.t - prev.t) - start
-        prev = s
+            return prev.t + frac * (s.t - prev.t) - samples[0].t
     return None
 
 

@@ -55,49 +55,39 @@ class FlowResult:
 
 def parse(data: Union[str, bytes, Dict[str, Any]]) -> FlowResult:
     """Parse one iperf3 client's JSON report; an iperf3 ``error`` becomes a HarnessError."""
-    if isinstance(data, dict):
-        report = data
-    else:
-        try:
-            report = json.loads(data)
-        except ValueError as err:
-            raise HarnessError(f"iperf3 output is not JSON: {str(data)[:200]!r}") from err
-    data = report  # a dict from here on
-    if data.get("error"):
-        raise HarnessError(f"iperf3 failed: {data['error']}")
     try:
-        start = data["start"]
-        end = data["end"]
+        report = data if isinstance(data, dict) else json.loads(data)
+    except ValueError as err:
+        raise HarnessError(f"iperf3 output is not JSON: {str(data)[:200]!r}") from err
+    if report.get("error"):
+        raise HarnessError(f"iperf3 failed: {report['error']}")
+    try:
+        start = report["start"]
+        end = report["end"]
         test = start["test_start"]
     except KeyError as err:
         raise HarnessError(f"iperf3 JSON lacks {err}: not a complete client report") from None
     protocol = test.get("protocol", "TCP").upper()
     reverse = bool(test.get("reverse", 0))
     intervals = [_interval(iv.get("sum", {}), iv.get("streams", []), protocol)
-                 for iv in data.get("intervals", [])]
-    if protocol == "UDP":
-        summary = end.get("sum", {})
-        received = end.get("sum_received", summary)
-        sent = end.get("sum_sent", summary)
-        return FlowResult(
-            protocol="UDP", duration=float(received.get("seconds", summary.get("seconds", 0.0))),
-            throughput_bps=float(received.get("bits_per_second", 0.0)),
-            bytes=int(received.get("bytes", 0)), bytes_sent=int(sent.get("bytes", 0)),
-            reverse=reverse, intervals=intervals,
-            lost_packets=_opt_int(summary.get("lost_packets")),
-            packets=_opt_int(summary.get("packets")),
-            lost_percent=_opt_float(summary.get("lost_percent")),
-            jitter_ms=_opt_float(summary.get("jitter_ms")))
-    sent = end.get("sum_sent", {})
-    received = end.get("sum_received", {})
-    return FlowResult(
-        protocol="TCP", duration=float(received.get("seconds", sent.get("seconds", 0.0))),
+                 for iv in report.get("intervals", [])]
+    udp = protocol == "UDP"
+    summary = end.get("sum", {}) if udp else {}
+    sent, received = end.get("sum_sent", summary), end.get("sum_received", summary)
+    common: Dict[str, Any] = dict(
+        duration=float(received.get("seconds", (summary if udp else sent).get("seconds", 0.0))),
         throughput_bps=float(received.get("bits_per_second", 0.0)),
         bytes=int(received.get("bytes", 0)), bytes_sent=int(sent.get("bytes", 0)),
-        retransmits=_opt_int(sent.get("retransmits")),
-        congestion=end.get("sender_tcp_congestion"),
-        receiver_congestion=end.get("receiver_tcp_congestion"),
         reverse=reverse, intervals=intervals)
+    if udp:
+        return FlowResult(protocol="UDP", **common,
+                          lost_packets=_opt_int(summary.get("lost_packets")),
+                          packets=_opt_int(summary.get("packets")),
+                          lost_percent=_opt_float(summary.get("lost_percent")),
+                          jitter_ms=_opt_float(summary.get("jitter_ms")))
+    return FlowResult(protocol="TCP", **common, retransmits=_opt_int(sent.get("retransmits")),
+                      congestion=end.get("sender_tcp_congestion"),
+                      receiver_congestion=end.get("receiver_tcp_congestion"))
 
 
 def _interval(total: Dict[str, Any], streams: List[Dict[str, Any]], protocol: str) -> Interval:
@@ -126,13 +116,9 @@ def receiver_intervals(result: Any) -> List[Tuple[float, float, int]]:
     what it sent)."""
     raw = getattr(result, "raw", None) or {}
     server = raw.get("server_output_json") or {}
-    out = []
-    for iv in server.get("intervals", []):
-        total = iv.get("sum", {})
-        if not total.get("omitted"):
-            out.append((float(total.get("start", 0)), float(total.get("end", 0)),
-                        int(total.get("bytes", 0))))
-    return out
+    sums = [iv.get("sum", {}) for iv in server.get("intervals", [])]
+    return [(float(t.get("start", 0)), float(t.get("end", 0)), int(t.get("bytes", 0)))
+            for t in sums if not t.get("omitted")]
 
 
 def receiver_mbps(result: Any, skip: int = 1) -> float:

@@ -84,10 +84,8 @@ def stop(node: Node, proc: subprocess.Popen, grace: float = 3.0) -> None:
             proc.wait(grace)
         except subprocess.TimeoutExpired:
             proc.kill()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(5)
-            except subprocess.TimeoutExpired:
-                pass
     if proc in node.procs:
         node.procs.remove(proc)
 

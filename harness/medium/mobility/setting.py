@@ -117,10 +117,8 @@ class Mobility:
                                   "area and the model's parameters")
         area = _area(data.get("area"), at)
         nodes = _nodes(data.get("nodes"), at)
-        duration = None
-        if data.get("duration") is not None:
-            duration = DURATION.variant(doc="s of motion").check(data["duration"],
-                                                                 f"{at}.duration")
+        duration = (DURATION.variant(doc="s of motion").check(data["duration"], f"{at}.duration")
+                    if data.get("duration") is not None else None)
         if "model" not in data:
             raise SchemaError(f"{at}.model", f"missing (required); expected "
                                              f"{models.MODEL.allowed()}")

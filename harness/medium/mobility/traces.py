@@ -11,6 +11,7 @@ can be exported, looked at, edited and replayed exactly.
 from __future__ import annotations
 
 import csv
+import io
 import math
 import re
 from pathlib import Path
@@ -178,27 +179,16 @@ def read_csv(path: PathLike) -> Dict[str, Trajectory]:
     return parse_csv(_read(path, str(path)), str(path))
 
 
-class _Lines:
-    """A ``csv.writer`` target that keeps the lines."""
-
-    def __init__(self) -> None:
-        self.parts: List[str] = []
-
-    def write(self, text: str) -> int:
-        self.parts.append(text)
-        return len(text)
-
-
 def format_csv(trajectories: Mapping[str, Trajectory]) -> str:
     """The CSV form with a z column, nodes in the mapping's order; ``parse_csv`` of it gives
     the same trajectories (``repr`` of a float reads back to that float)."""
-    out = _Lines()
+    out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADERS[1])
     for traj in trajectories.values():
         for w in traj.waypoints:
             writer.writerow([repr(w.t), traj.node, repr(w.x), repr(w.y), repr(w.z)])
-    return "".join(out.parts)
+    return out.getvalue()
 
 
 def write_csv(trajectories: Mapping[str, Trajectory], path: PathLike) -> None:

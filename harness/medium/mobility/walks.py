@@ -247,16 +247,12 @@ def _constant_extra(args: Dict[str, Any], area: Area) -> None:
                            f"(z_min = z_max = {area.z_min:g}) is not allowed; expected 0")
 
 
-def _constant_run(nodes: Sequence[str], area: Area, duration: float, seed: int,
-                  args: Dict[str, Any]) -> Dict[str, Trajectory]:
-    starts = declare.start_positions(args, area, nodes)
-    velocity = (args["vx"], args["vy"], args["vz"])
-    out = {}
-    for n in nodes:
-        here = _start(node_random(seed, n), area, starts.get(n))
-        legs, _, _ = bounce(area, here, velocity, 0.0, duration, stop=args["border"] == "stop")
-        out[n] = build(n, [Waypoint(0.0, *here), *legs], duration)
-    return out
+def _constant_node(rng: random.Random, area: Area, duration: float, start: Optional[Position],
+                   args: Dict[str, Any]) -> List[Waypoint]:
+    here = _start(rng, area, start)
+    legs, _, _ = bounce(area, here, (args["vx"], args["vy"], args["vz"]), 0.0, duration,
+                        stop=args["border"] == "stop")
+    return [Waypoint(0.0, *here), *legs]
 
 
 CONSTANT_VELOCITY = Model(
@@ -266,7 +262,7 @@ CONSTANT_VELOCITY = Model(
      declare.VELOCITY.variant(name="vz", default=0.0, doc="m/s along z (0 in a flat area)"),
      BORDER,
      declare.START),
-    _constant_run,
+    _per_node(_constant_node),
     doc="one velocity for every node, reflected at the borders or stopped there",
     extra=_constant_extra,
 )

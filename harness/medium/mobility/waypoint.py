@@ -34,14 +34,7 @@ from typing import Any, Dict, List, Sequence
 
 from harness.medium.mobility import declare
 from harness.medium.mobility.declare import Model
-from harness.medium.mobility.trajectory import (
-    Area,
-    Position,
-    Trajectory,
-    Waypoint,
-    build,
-    node_random,
-)
+from harness.medium.mobility.trajectory import Area, Trajectory, Waypoint, build, node_random
 
 
 def inverse_speed_mean(low: float, high: float) -> float:
@@ -53,10 +46,6 @@ def stationary_speed_mean(low: float, high: float, pause: float, mean_leg: float
     """The time-average speed of a node in steady state: E[L] / (E[L] E[1/V] + pause).
     Below the mean of the speed range: time is spent on slow legs and in pauses."""
     return mean_leg / (mean_leg * inverse_speed_mean(low, high) + pause)
-
-
-def _towards(a: Position, b: Position, f: float) -> Position:
-    return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f)
 
 
 def _node(rng: random.Random, area: Area, duration: float, low: float, high: float,
@@ -71,7 +60,8 @@ def _node(rng: random.Random, area: Area, duration: float, low: float, high: flo
     if rng.random() * weight < pause:       # paused at p2 for the rest of its pause
         points = [Waypoint(0.0, *p2), Waypoint(pause * (1.0 - rng.random()), *p2)]
     else:                                   # moving from p1 to p2, part of the way there
-        here = area.clamp(_towards(p1, p2, rng.random()))
+        f = rng.random()
+        here = area.clamp([p + (q - p) * f for p, q in zip(p1, p2)])
         speed = low * (high / low) ** rng.random()
         arrive = math.dist(here, p2) / speed
         points = [Waypoint(0.0, *here), Waypoint(arrive, *p2)]
@@ -97,10 +87,6 @@ def _run(nodes: Sequence[str], area: Area, duration: float, seed: int,
             for n in nodes}
 
 
-def _extra(args: Dict[str, Any], area: Area) -> None:
-    declare.check_speed_range(args)
-
-
 MODEL = Model(
     "random_waypoint",
     (declare.POSITIVE_SPEED.variant(name="min_speed", required=True,
@@ -109,7 +95,7 @@ MODEL = Model(
      declare.PAUSE.variant(name="pause", default=0.0, doc="pause at each destination, s")),
     _run,
     doc="random waypoint, started in steady state (Navidi and Camp's perfect simulation)",
-    extra=_extra,
+    extra=lambda args, area: declare.check_speed_range(args),
 )
 
 
