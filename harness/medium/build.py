@@ -86,7 +86,7 @@ GUEST_BIN = Path("/run/harness-bin")
 def runnable_copy(binary: Path) -> Path:
     """The binary to execute: in the guest a copy in memory, since one run from the shared
     cache is paged in from the host while it runs, and in virtual time each such wait makes
-    the guest's clock jump (docs/vm.md); elsewhere the binary itself."""
+    the guest's clock jump (docs/engine.md); elsewhere the binary itself."""
     from harness.kernel.host import in_vm
     if not in_vm():
         return binary
