@@ -19,6 +19,7 @@ harness left.
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import os
@@ -423,21 +424,21 @@ class UMLGuest:
         self._stopped.set()
         self.slot.cancelled.set()
         proc = self.proc
+        tree = [proc.pid] + _descendants(proc.pid) if proc is not None else []
         if proc is not None and proc.poll() is None:
-            for pid in [proc.pid] + _descendants(proc.pid):
-                try:
+            for pid in tree:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(10)
-            except subprocess.TimeoutExpired:
-                pass
         if proc is not None and not self.config.console:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)  # what the guest's kernel left running
-            except (ProcessLookupError, PermissionError):
-                pass
+        # the guest's processes are not our children: wait until they are gone (or zombies),
+        # so that nothing of this guest is left when stop returns (on a busy host it takes a while)
+        deadline = time.monotonic() + 10
+        while any(_running(pid) for pid in tree) and time.monotonic() < deadline:
+            time.sleep(0.05)
         watcher = getattr(self, "_watcher", None)
         if watcher is not None and watcher.poll() is None:
             watcher.kill()
@@ -445,6 +446,13 @@ class UMLGuest:
         self.slot.release()
         if self.rundir is not None and os.environ.get(KEEP_ENV) != "1":
             shutil.rmtree(self.rundir, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _term_with_parent() -> None:

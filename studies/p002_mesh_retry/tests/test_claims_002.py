@@ -113,11 +113,15 @@ def check_metric(records: List[Mapping[str, Any]]) -> None:
 
 def check_eq5(rec: Mapping[str, Any]) -> None:
     """Each mesh point's limit is Eq. 5 on its own recorded diameter, the medium enforces the
-    last one, and the policy ran again during the flow."""
+    last one, and the policy ran again during the flow. The diameter is the chain's 3 hops at
+    most evaluations; HWMP may know only the next hop for a moment while it re-resolves a
+    path (measured: sta1 at 10 s of the quick run, 1 hop, limit 20), and the policy then
+    decides on what it sees, which is what Eq. 5 asks."""
     policy = rec["policies"]["airtime_retry"]
     case = ft.case(policy["value"])
     history = policy["history"]
     assert len(history) >= 2, f"evaluated {len(history)} time(s)"
+    full: Dict[str, List[bool]] = {}
     for step in history:
         assert set(step["nodes"]) == set(radios(rec)), (step["t"], sorted(step["nodes"]))
         for node, d in step["nodes"].items():
@@ -125,7 +129,11 @@ def check_eq5(rec: Mapping[str, Any]) -> None:
             print(f"t={step['t']} {node}: diameter {d['diameter_metric']:.0f} over "
                   f"{d['diameter_hops']} hops -> limit {d['limit']} (T_MultiHop "
                   f"{d['t_multihop_ms']} ms)")
-            assert d["diameter_hops"] == 3 and d["limit"] == want, (node, d)
+            assert d["limit"] == want, (node, d)
+            full.setdefault(node, []).append(d["diameter_hops"] == 3)
+    assert len(full) == len(radios(rec)) == 4, sorted(full)
+    for node, seen in full.items():
+        assert 2 * sum(seen) > len(seen), (node, seen)
     for node, r in radios(rec).items():
         assert r["retry_short"] == policy["limits"][node], (node, r, policy["limits"])
     assert rec["flows"][0]["throughput_bps"] > 0.5e6
