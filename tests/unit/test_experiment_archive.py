@@ -275,7 +275,7 @@ def test_cli_pack_and_unpack(results, tmp_path, capsys):
 def test_cli_pack_into_a_study_prunes_to_its_record_keys(results, tmp_path, monkeypatch, capsys):
     """A study's folder: the file goes into its records/, each experiment pruned to what the
     study's RECORD_KEYS names for it; an experiment it does not name keeps its records whole."""
-    top = tmp_path / "otherstudies"
+    top = tmp_path / "packstudies"  # a name of its own: studies are found once per name
     (top / "mine" / "records").mkdir(parents=True)
     (top / "__init__.py").write_text("")
     (top / "mine" / "__init__.py").write_text("")
@@ -283,7 +283,7 @@ def test_cli_pack_into_a_study_prunes_to_its_record_keys(results, tmp_path, monk
         "from harness.study.claims import Paper\nPAPER = Paper('777', 'A paper', [])\n"
         "RECORD_KEYS = {'chain_small': ('flows/throughput_bps',)}\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("HARNESS_STUDIES", "otherstudies")
+    monkeypatch.setenv("HARNESS_STUDIES", "packstudies")
     other = tmp_path / "results" / "other"
     shutil.copytree(results, other)
     assert main(["archive", "pack", str(top / "mine"), str(results), str(other)]) == 0
