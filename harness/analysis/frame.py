@@ -62,7 +62,7 @@ _FLOW_SERIES = ("intervals", "ss")
 
 
 def load_frame(source: Source, *, status: Optional[str] = "ok") -> pandas.DataFrame:
-    """One row per run and flow of ``source`` (a results directory or packed archive as
+    """One row per run and flow of ``source`` (a results directory or packed experiment as
     ``harness.experiment.results.load_results`` reads it, a loaded ``ResultSet``, or records).
 
     ``status``: ``"ok"`` (default: the runs a figure would use), ``"failed"``, or ``"all"``/``None``.

@@ -93,9 +93,13 @@ def planned_runs(rs: ResultSet) -> Optional[int]:
     """How many runs the experiment's plan holds (None without a readable ``plan.json``),
     so a report can say when a sweep is only partly run."""
     import json
+
+    from harness.experiment import archive
     try:
-        return len(json.loads((rs.root / "plan.json").read_text())["runs"])
-    except (OSError, ValueError, KeyError):
+        plan = (archive.entry(rs.root, records=False)["plan"] if archive.is_packed(rs.root)
+                else json.loads((rs.root / "plan.json").read_text()))
+        return len(plan["runs"])
+    except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
@@ -193,7 +197,7 @@ Section = Callable[[ResultSet, Path, str], str]
 
 def write_report(root: Path, output: Optional[Path] = None, fmt: str = "png",
                  sections: Sequence[Section] = ()) -> Path:
-    """Write ``report.md`` (default inside ``root``, or a packed directory's reports
+    """Write ``report.md`` (default inside ``root``, or a packed experiment's reports
     directory) and its figures next to it, then the ``sections`` the caller adds."""
     rs = load_results(Path(root))
     output = Path(output) if output else rs.report_dir / "report.md"

@@ -1,7 +1,7 @@
 """``harness draw TARGET``: the picture of a topology (PNG and SVG), without starting it.
 
 TARGET is an experiment file or a builder name with ``KEY=VALUE`` options (as for
-``harness cli``), or a results directory (packed or not): then a stored run is drawn with the
+``harness cli``), or a results directory (or a packed experiment): then a stored run is drawn with the
 delivery ratio the medium counted on each of its links (``--run ID``, default the first run
 that finished).
 """

@@ -1,8 +1,8 @@
 """``harness report RESULTS_DIR``: a Markdown page with mean ± CI tables and figures.
 
-RESULTS_DIR may be packed (``harness archive pack``): the records are read from the archive
-and the report goes to the reports directory it names (results/studies/ for the studies'
-records). Several directories of one study also write the study's page (its report.md).
+RESULTS_DIR may be an experiment of a record file (``FOLDER/NAME``, ``harness archive pack``):
+its records are read from the file and the report goes to the reports directory it names
+(results/studies/ for the studies' records). Several directories of one study also write the study's page (its report.md).
 """
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ def register(subparsers: Subparsers) -> None:
         description="Tables of mean ± 95% CI per sweep point for throughput and RTT, the "
                     "figures, the environment and failed runs.")
     p.add_argument("results", metavar="RESULTS_DIR", nargs="+",
-                   help="an experiment's output directory, or a packed one (`harness "
-                        "archive pack`); several (all of one study's "
+                   help="an experiment's output directory, or a packed one (FOLDER/NAME "
+                        "of `harness archive pack`); several (all of one study's "
                         "experiments): each gets its report, and the study's page; a study's "
                         "folder (studies/NAME): its page from the records it names")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="default RESULTS_DIR/report.md (a packed directory: report.md in its "
+                   help="default RESULTS_DIR/report.md (a packed experiment: report.md in its "
                         "reports directory); with several directories, the paper's page "
                         "(default: the study's report.md, in its folder)")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="png", help="figure format")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -126,8 +127,8 @@ def metric(name: str) -> Metric:
 class ResultSet:
     """Records of one results directory and the keys its experiment swept.
 
-    ``report_dir`` is where its report and figures go: ``root``, except for a packed
-    directory (``harness.experiment.archive``), whose reports live elsewhere (``docs/``).
+    ``report_dir`` is where its report and figures go: ``root``, except for an experiment of a
+    record file (``harness.experiment.archive``), whose reports go where its manifest says.
     """
 
     root: Path
@@ -150,19 +151,16 @@ class ResultSet:
 
 
 def load_results(root: Path) -> ResultSet:
-    """Read ``root/runs/*.json``, or a packed directory's ``runs.jsonl.gz`` (also given as
-    that file); a clear error if the directory holds no results."""
+    """Read ``root/runs/*.json``, or experiment ``root`` (``FOLDER/NAME``) of a folder's record
+    files (``harness.experiment.archive``); a clear error if it holds no results."""
     root = Path(root)
-    if root.name == archive.RUNS_FILE and root.is_file():
-        root = root.parent
-    report_dir = root
+    report_dir, copy = root, root / EXPERIMENT_COPY
     if archive.is_packed(root):
-        records = archive.load_records(root)
-        report_dir = archive.reports_dir(root)
-        if not records:
-            raise HarnessError(f"{root / archive.RUNS_FILE} holds no run records")
+        entry = archive.entry(root)
+        records, text = entry["runs"], entry["yaml"]
+        report_dir = Path(os.path.normpath(root / (entry["manifest"].get("reports") or ".")))
     else:
-        records = _read_runs(root)
+        records, text = _read_runs(root), copy.read_text() if copy.exists() else None
     records.sort(key=lambda r: (r.get("repetition", 0), r.get("index", 0), r.get("run_id", "")))
     keys: List[str] = []
     for rec in records:
@@ -170,10 +168,10 @@ def load_results(root: Path) -> ResultSet:
             if k not in keys:
                 keys.append(k)
     name = records[0].get("experiment") or root.name
-    if (root / EXPERIMENT_COPY).exists():
+    if text is not None:
         try:
             import yaml
-            name = (yaml.safe_load((root / EXPERIMENT_COPY).read_text()) or {}).get("name", name)
+            name = (yaml.safe_load(text) or {}).get("name", name)
         except Exception:  # the copy is informative only
             pass
     return ResultSet(root=root, name=name, records=records, sweep_keys=keys,
@@ -183,8 +181,7 @@ def load_results(root: Path) -> ResultSet:
 def _read_runs(root: Path) -> List[Dict[str, Any]]:
     runs_dir = root / RUNS
     if not runs_dir.is_dir():
-        raise HarnessError(f"{root} is not a results directory (no {RUNS}/ inside, "
-                           f"no {archive.MANIFEST})",
+        raise HarnessError(f"{root} is not a results directory (no {RUNS}/ inside)",
                            hint="pass the experiment's output directory, e.g. results/<name>, "
                                 "or a packed one, e.g. studies/<study>/records/<name>")
     records = []

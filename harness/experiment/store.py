@@ -93,8 +93,8 @@ def _json_default(value: Any) -> Any:
 class Store:
     """One experiment's output directory.
 
-    A packed directory (``harness.experiment.archive``) is read-only here: its records count
-    as stored (``existing_ids``, ``load``), but ``prepare`` refuses to run into it.
+    An experiment of a record file (``FOLDER/NAME``, ``harness.experiment.archive``) is read-only
+    here: its records count as stored (``existing_ids``, ``load``), but ``lock`` refuses.
     """
 
     def __init__(self, root: os.PathLike):
@@ -104,9 +104,10 @@ class Store:
         self._packed: Optional[Dict[str, Dict[str, Any]]] = None
 
     def packed_records(self) -> Optional[Dict[str, Dict[str, Any]]]:
-        """``{run_id: record}`` of a packed directory (read once); None for a live one."""
+        """``{run_id: record}`` of an experiment of a record file (read once); None for a live
+        directory."""
         if self._packed is None and packed.is_packed(self.root):
-            self._packed = {r["run_id"]: r for r in packed.load_records(self.root)}
+            self._packed = {r["run_id"]: r for r in packed.entry(self.root)["runs"]}
         return self._packed
 
     def record_path(self, run_id: str) -> Path:
@@ -114,6 +115,11 @@ class Store:
 
     def lock(self) -> None:
         """Refuse a second runner on the same directory (two writers would double-run)."""
+        if packed.is_packed(self.root):
+            raise HarnessError(
+                f"{self.root} is an experiment of a record file (read-only)",
+                hint=f"unpack it into a results directory and run there: harness archive "
+                     f"unpack {self.root} DIR; harness run FILE --output DIR")
         self.root.mkdir(parents=True, exist_ok=True)
         fh = open(self.root / ".lock", "w")
         try:
@@ -151,7 +157,7 @@ class Store:
         stored = self.packed_records()
         if stored is not None:
             if run_id not in stored:
-                raise HarnessError(f"{self.root / packed.RUNS_FILE} holds no run {run_id}")
+                raise HarnessError(f"{self.root} holds no run {run_id}")
             return stored[run_id]
         path = self.record_path(run_id)
         try:
@@ -180,11 +186,6 @@ class Store:
         Raises ``HarnessError`` when stored records belong to other parameters, unless
         ``fresh``, which moves the old results to ``archive/<time>/`` (nothing is deleted).
         """
-        if packed.is_packed(self.root):
-            raise HarnessError(
-                f"{self.root} is a packed results archive (read-only)",
-                hint=f"unpack it into a results directory and run there: harness archive "
-                     f"unpack {self.root} DIR; harness run FILE --output DIR")
         runs = list(runs)
         planned = {r.run_id for r in runs}
         self.runs_dir.mkdir(parents=True, exist_ok=True)

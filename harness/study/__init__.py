@@ -6,8 +6,9 @@ looking there: the harness never imports a study by name. Its module ``paper`` p
 (the claim rows our records fill), ``why_differ()``, ``ROWS_FROM`` (the experiment-name prefixes
 the study page's rows are computed from; optionally ``ROWS_READ_FAILED``, those of them whose
 failed runs are results too, read whole), ``report_section(rs, fig_dir, report, fmt)`` (its
-part of an experiment's report), ``PAGE_FROM`` (the folders of its ``records/`` its page is made
-from) and optionally ``page_sections(sets)`` and ``OUT_OF_SCOPE``.
+part of an experiment's report), ``PAGE_FROM`` (the experiments of its ``records/`` its page is
+made from) and optionally ``page_sections(sets)``, ``OUT_OF_SCOPE`` and ``RECORD_KEYS`` (by
+experiment, the key paths its committed records keep: ``harness.experiment.archive.prune``).
 An experiment belongs to the study whose ``PAPER.prefix`` (``paper001_``) starts its name.
 
 Here: ``claims`` (a claim, our value beside it, a verdict), ``figures`` (line, bar and grid
@@ -110,16 +111,13 @@ def study_folder(path: Path) -> Optional[str]:
 
 
 def page_records(key: str) -> List[Path]:
-    """The packed records study ``key``'s page is made from (its ``PAGE_FROM``, in order)."""
+    """The experiments (``records/NAME``) study ``key``'s page is made from (its
+    ``PAGE_FROM``, in order)."""
     module = study_module(key)
     folder = Path(str(module.__file__)).parent / "records"
-    paths = [folder / name for name in getattr(module, "PAGE_FROM", ())]
-    missing = [p.name for p in paths if not p.is_dir()]
-    if not paths or missing:
-        raise HarnessError(f"study {key}: PAGE_FROM names no records folder"
-                           + (f" for {', '.join(missing)}" if missing else "")
-                           + f" (in {folder})")
-    return paths
+    if not getattr(module, "PAGE_FROM", ()):
+        raise HarnessError(f"study {key}: PAGE_FROM names no experiment of {folder}")
+    return [folder / name for name in module.PAGE_FROM]
 
 
 def study_of(name: str) -> str:

@@ -4,8 +4,8 @@ Quick tests run the ``*_quick.yaml`` variants into a temporary directory (CI). S
 the full files into their own ``output`` directory (``results/papers/...``), so a sweep made
 with ``harness run`` is reused, and an interrupted slow test resumes where it stopped. When
 that directory holds no records yet, the study's committed records of the same name
-(``studies/<study>/records/<name>``, packed) are unpacked into it first, so the slow claims
-are judged on them and only runs missing there are run.
+(experiment ``studies/<study>/records/<name>`` of its record file) are unpacked into it
+first, so the slow claims are judged on them and only runs missing there are run.
 
 An experiment is named by its file's stem; the file is ``experiments/<name>.yaml`` of one of
 the studies ``harness.study`` finds.
@@ -94,23 +94,18 @@ def run_file(name: str, output: Optional[Path] = None,
 
 
 def stored(name: str):
-    """The records of ``name`` as they are stored (its output directory, else its committed
-    archive), running nothing: a baseline a reading's test compares with when the file that
+    """The records of ``name`` as they are stored (its output directory, else its study's
+    record file), running nothing: a baseline a reading's test compares with when the file that
     made it takes days (002_retry_sweep) and the test needs one of its points."""
-    from harness.experiment import archive
     from harness.experiment.results import load_results
     out = REPO / load(name)["output"]
     if (out / "runs").is_dir() and any((out / "runs").glob("*.json")):
         return load_results(out)
-    packed = records_dir(name, out)
-    if not archive.is_packed(packed):  # committed with the study: missing is a fault, not a skip
-        import pytest
-        pytest.fail(f"{name}: no stored records in {out} nor in {packed}")
-    return load_results(packed)
+    return load_results(records_dir(name, out))  # committed with the study: missing is an error
 
 
 def from_archive(out: Path, packed: Path) -> bool:
-    """Unpack the committed records ``packed`` into ``out`` when ``out`` holds no records
+    """Unpack the committed experiment ``packed`` into ``out`` when ``out`` holds no records
     (stored run IDs are kept, so the runner skips them); True if it did."""
     from harness.experiment import archive
     runs = out / "runs"

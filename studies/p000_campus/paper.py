@@ -41,6 +41,7 @@ from studies.p000_campus import (
     map_window,
 )
 from studies.p000_campus import map_analysis as M
+from studies.p000_campus.record_keys import RECORD_KEYS as RECORD_KEYS  # the records keep what is read
 
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
@@ -104,7 +105,7 @@ OUT_OF_SCOPE = ("The OLSR daemon itself (the paper ran it only until its ETX rou
 #: The experiments the page's claim rows come from (by name prefix; the page's first set, the
 #: default layout, gives each row): the grids and their slices, not the readings
 #: (``READINGS``), whose records are not the model.
-#: The experiments (folders of records/) the study's page is made from, in its order.
+#: The experiments (of records/) the study's page is made from, in its order.
 PAGE_FROM = ("000_map", "000_map_seed2", "000_map_seed3", "000_sender_window",
              "000_rts_hidden", "000_window_quickack", "000_window_quickack_short",
              "000_window_quickack_long", "000_fading", "000_rate11", "000_outside",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 from harness.analysis import records as A
 from harness.study.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.study.section import fig_path, figures_ok, link
+from studies.p001_cwl.record_keys import RECORD_KEYS as RECORD_KEYS  # the records keep what is read
 
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
@@ -56,7 +57,7 @@ PAPER = Paper("001", "Chen, Xue, Nahrstedt: On Setting TCP's Congestion Window L
                       "paper001_adaptive_vs_fixed": SIDE})
 #: Experiments the paper page's claim rows are computed from (by name prefix). The adaptive
 #: runs carry no fixed limit: read as a CWL sweep they would pass for unlimited.
-#: The experiments (folders of records/) the study's page is made from, in its order.
+#: The experiments (of records/) the study's page is made from, in its order.
 PAGE_FROM = ("001_cwl_sweep", "001_adaptive", "001_adaptive_vs_fixed",)
 
 ROWS_FROM = ("paper001_cwl_sweep",)

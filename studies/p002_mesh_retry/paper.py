@@ -17,6 +17,7 @@ from harness.study.claims import Claim, Paper, Row, comparison_table, verdict_ba
 from harness.study.section import fig_path, figures_ok, link
 from policies import frame_travel as ft
 from policies.mesh_path import NO_PATH_ERROR
+from studies.p002_mesh_retry.record_keys import RECORD_KEYS as RECORD_KEYS  # the records keep what is read
 
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
@@ -99,7 +100,7 @@ PAPER = Paper("002", "Rethfeldt et al.: Cross-Layer Cooperation of Congestion an
                "paper002_fail_avg_window": FAIL_AVG_WINDOW,
                "paper002_fail_avg_modules": FAIL_AVG_MODULES})
 #: The claim rows come from the retry-limit sweep (the policy runs carry no fixed limit).
-#: The experiments (folders of records/) the study's page is made from, in its order.
+#: The experiments (of records/) the study's page is made from, in its order.
 PAGE_FROM = ("002_retry_sweep", "002_airtime_retry_reduced", "002_retry_sweep_reduced",
              "002_airtime_retry", "002_channel", "002_retry_sweep_quick",
              "002_airtime_retry_quick", "002_queue", "002_lossy_hops",

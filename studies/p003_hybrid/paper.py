@@ -22,6 +22,7 @@ from harness.experiment.results import jain_fairness
 from harness.medium import analytic
 from harness.study.claims import Claim, Judged, Paper, Row, comparison_table, judged_lines, verdict_band
 from harness.study.section import fig_path, figures_ok, link
+from studies.p003_hybrid.record_keys import RECORD_KEYS as RECORD_KEYS  # the records keep what is read
 from topologies import lan
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ PAPER = Paper("003", "Kotsiolis, Antonopoulos, Koubias: Performance Evaluation o
                "paper003_westwood_filter": FILTER,
                "paper003_westwood_filter_ap_queue": FILTER_AP})
 #: Experiments the paper page's claim rows are computed from (by name prefix).
-#: The experiments (folders of records/) the study's page is made from, in its order.
+#: The experiments (of records/) the study's page is made from, in its order.
 PAGE_FROM = ("003_lan", "003_lan_reduced", "003_westwood_rtt_min",
              "003_westwood_rtt_min_drops", "003_westwood_filter",
              "003_westwood_filter_ap_queue", "003_ap_queue",)

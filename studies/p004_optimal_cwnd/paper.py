@@ -15,6 +15,7 @@ from harness.analysis import records as A
 from harness.medium import analytic
 from harness.study.claims import Claim, Paper, Row, comparison_table, verdict_band
 from harness.study.section import fig_path, figures_ok, link
+from studies.p004_optimal_cwnd.record_keys import RECORD_KEYS as RECORD_KEYS  # the records keep what is read
 
 if TYPE_CHECKING:
     from harness.experiment.results import ResultSet
@@ -81,7 +82,7 @@ PAPER = Paper("004", "Chen, Marsic, Miller: Issues and Improvements in TCP Perfo
               {"paper004_optimal_window": OPT, "paper004_ack_hops": ACKS,
                "paper004_flows": FLOWS, "paper004_packet_size": SIZE})
 #: Experiments the paper page's claim rows are computed from (by name prefix): all of them.
-#: The experiments (folders of records/) the study's page is made from, in its order.
+#: The experiments (of records/) the study's page is made from, in its order.
 PAGE_FROM = ("004_ack_hops", "004_flows", "004_packet_size", "004_optimal_window",)
 
 ROWS_FROM = ("paper004_",)

@@ -116,8 +116,8 @@ def test_accepts_a_result_set_or_records_and_rejects_a_non_results_directory(tmp
 
 def test_a_packed_result_set_gives_the_same_frame(tmp_path):
     from harness.experiment import archive
-    archive.pack(DATA, tmp_path / "packed", reports=tmp_path / "reports")
-    pd.testing.assert_frame_equal(load_frame(tmp_path / "packed", status="all"),
+    archive.pack(tmp_path / "records", [DATA], reports=tmp_path / "reports")
+    pd.testing.assert_frame_equal(load_frame(tmp_path / "records" / DATA.name, status="all"),
                                   load_frame(DATA, status="all"))
 
 

@@ -7,31 +7,30 @@ parameters are declared ``omit_default`` instead; this test fails when one is no
 """
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 from typing import List
 
 import pytest
 
-from harness.experiment import schema
+from harness.experiment import archive, schema
 from harness.experiment.sweep import expand
 from harness.paths import code_root
 
-#: The committed records: the labs' and every study's (studies/<study>/records/<experiment>).
-ARCHIVES: List[Path] = sorted(p.parent for pattern in ("results-archive/*/*/packed.json",
-                                                        "studies/*/records/*/packed.json")
-                              for p in code_root().glob(pattern))
+#: The committed records: every experiment of the labs' and the studies' record files
+#: (results-archive/labs/*.jsonl.xz, studies/<study>/records/*.jsonl.xz), as FOLDER/NAME.
+EXPERIMENTS: List[Path] = sorted(
+    path.parent / name for pattern in ("results-archive/*/*", "studies/*/records/*")
+    for path in code_root().glob(pattern + archive.SUFFIX) for name in archive.read_file(path))
 
 
-@pytest.mark.parametrize("archive", ARCHIVES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_stored_records_match_the_runs_the_code_plans(archive: Path):
-    planned = {run.run_id for run in expand(schema.load(archive / "experiment.yaml"))}
-    with gzip.open(archive / "runs.jsonl.gz", "rt") as f:
-        stored = [json.loads(line)["run_id"] for line in f]
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_stored_records_match_the_runs_the_code_plans(experiment: Path):
+    entry = archive.entry(experiment)
+    planned = {run.run_id for run in expand(schema.loads(entry["yaml"], source=experiment))}
+    stored = [record["run_id"] for record in entry["runs"]]
     unmatched = [run_id for run_id in stored if run_id not in planned]
     assert not unmatched, f"{len(unmatched)} of {len(stored)} stored runs have other ids now"
 
 
 def test_there_are_archives_to_check():
-    assert len(ARCHIVES) > 10
+    assert len(EXPERIMENTS) > 10

@@ -2,9 +2,9 @@
 
 The page's prose, tables and verdicts are checked here as a whole (a change that moves a
 sentence or a number must regenerate the page on purpose: ``harness report studies/NAME``),
-not sentence by sentence in the tests. The records are copied to a temporary checkout-like
-tree, so the experiments' reports and figures are written there and the links come out the
-same.
+not sentence by sentence in the tests. The record files are copied to a temporary
+checkout-like tree, so the experiments' reports and figures are written there and the links
+come out the same.
 """
 from __future__ import annotations
 
@@ -29,9 +29,9 @@ def test_the_page_regenerates_from_the_records(key, tmp_path):
     from harness.experiment.results import load_results
     folder = Path(str(importlib.import_module(studies()[key]).__file__)).parent
     copy = tmp_path / "studies" / folder.name
+    shutil.copytree(folder / "records", copy / "records")
     sets = []
     for records in page_records(key):
-        shutil.copytree(records, copy / "records" / records.name)
         write_report(copy / "records" / records.name)
         sets.append(load_results(copy / "records" / records.name))
     page = write_summary(sets, copy / "report.md")
