@@ -277,12 +277,26 @@ def triangle(rts: bool) -> Network:
     return Network(topo, medium=spec)
 
 
+def pin_neighbours(net: Network, pairs) -> None:
+    """Permanent neighbour (ARP) entries both ways between each pair: the test measures the
+    MAC under hidden terminals, not ARP. An entry gone stale mid-test is resolved again by
+    broadcast, which has no MAC retries and is lost to the other sender's stream: a connect
+    then failed with "No route to host" (seen in CI once the guest's timing shifted)."""
+    radio = {r.node: r for r in net.radios}
+    for x, y in pairs:
+        for here, there in ((x, y), (y, x)):
+            ip = (net.topo.primary_ip(there) or "").split("/")[0]
+            net.nodes[here].cmd(["ip", "neigh", "replace", ip, "lladdr", radio[there].mac,
+                                 "dev", radio[here].intf, "nud", "permanent"])
+
+
 def two_senders(net: Network, seconds: float = 15):
     """Both UDP senders saturate (2M offered each), launched together. Returns the goodput
     the medium delivered to b while both were saturated (``backlogged_goodput_mbps``: a hidden
     sender's iperf3 handshake can lose its SYN for seconds while the other flow has the air
     alone), the seconds that covers, each flow's own receiver-side goodput, and the counters."""
     handle = handle_for(net)
+    pin_neighbours(net, [("a", "b"), ("c", "b")])
     ping(net, "a", "b", count=2)
     ping(net, "c", "b", count=2)
     extra = ["-l", "1472", "--get-server-output"]
