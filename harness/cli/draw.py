@@ -52,9 +52,10 @@ def _record(root: Path, run_id: Any) -> Dict[str, Any]:
 
 def cmd_draw(args: argparse.Namespace) -> int:
     from harness.analysis.topology_figure import draw_scene
+    from harness.experiment import archive
     from harness.experiment.run_scene import scene_of_params, scene_of_record
     target = Path(args.target)
-    if target.is_dir():
+    if target.is_dir() or archive.is_packed(target):
         if args.options:
             raise HarnessError("KEY=VALUE options apply to an experiment file or a builder, "
                                "not to stored runs")

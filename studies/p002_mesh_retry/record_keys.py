@@ -2,15 +2,16 @@
 (``RECORD_KEYS``, read through ``paper``; ``harness archive pack studies/p002_mesh_retry`` prunes
 each record to these key paths: ``harness.experiment.archive.prune``). Generated.
 
-Measured, not guessed: records loaded as dicts that log every key read, then the study's full
-suite (``harness test --slow -- studies/p002_mesh_retry``), the page test
-(tests/unit/test_study_pages.py), the labs' measured tables (tests/unit/test_lab_handouts.py),
-``harness report studies/p002_mesh_retry`` and every experiment's report; the union of the paths
-read, names of nodes, links and flows written ``*``. A container read without any key inside
-it being read (a record copied whole, a sample list found empty) is left out. The keys of
-per-interval samples are kept only for the experiments whose readings read them. A reading that needs
-another key adds it here, and the records are packed again from full results (a key pruned
-from the committed file cannot come back from it).
+Measured, not guessed: records loaded as dicts that log every key read (also by printing
+them), then the study's full suite (``harness test --slow -- studies/p002_mesh_retry``), the page
+test (tests/unit/test_study_pages.py), the labs' measured tables
+(tests/unit/test_lab_handouts.py), ``harness report studies/p002_mesh_retry`` and every
+experiment's report; the union of the paths read, names of nodes, links and flows written
+``*``. A container read without any key inside it being read (a record copied whole, a sample
+list found empty) is left out. The keys of per-interval samples are kept only for the
+experiments whose readings read them. A reading that needs another key adds it here, and the
+records are packed again from full results (a key pruned from the committed file cannot come
+back from it).
 """
 from __future__ import annotations
 
@@ -23,10 +24,12 @@ READ: Tuple[str, ...] = (
     "medium/counters/links/rx_node", "medium/counters/links/successes",
     "medium/counters/links/tx_node", "medium/summary/lag_us/p50", "medium/summary/lag_us/p99",
     "medium/summary/links/*/attempts", "medium/summary/links/*/collisions",
-    "medium/summary/links/*/successes", "medium/summary/radios/*/limit_drops",
-    "medium/summary/radios/*/retry_drops", "medium/summary/radios/*/retry_long",
-    "medium/summary/radios/*/retry_short", "medium/summary/radios/*/tries",
-    "policies/airtime_retry/history/nodes/*/diameter_hops",
+    "medium/summary/links/*/successes", "medium/summary/radios/*/acked",
+    "medium/summary/radios/*/busy_fraction", "medium/summary/radios/*/limit_drops",
+    "medium/summary/radios/*/queue_drops", "medium/summary/radios/*/retry_drops",
+    "medium/summary/radios/*/retry_long", "medium/summary/radios/*/retry_short",
+    "medium/summary/radios/*/table_drops", "medium/summary/radios/*/tries",
+    "medium/summary/radios/*/tx_frames", "policies/airtime_retry/history/nodes/*/diameter_hops",
     "policies/airtime_retry/history/nodes/*/diameter_metric",
     "policies/airtime_retry/history/nodes/*/limit", "policies/airtime_retry/limits/*",
     "policies/airtime_retry/value", "policies/mac80211/in_force",
