@@ -1,17 +1,6 @@
 """What the committed records of this study keep besides their identity fields, by experiment
-(``RECORD_KEYS``, read through ``paper``; ``harness archive pack studies/p004_optimal_cwnd`` prunes
-each record to these key paths: ``harness.experiment.archive.prune``). Generated.
-
-Measured, not guessed: records loaded as dicts that log every key read (also by printing
-them), then the study's full suite (``harness test --slow -- studies/p004_optimal_cwnd``), the page
-test (tests/unit/test_study_pages.py), the labs' measured tables
-(tests/unit/test_lab_handouts.py), ``harness report studies/p004_optimal_cwnd`` and every
-experiment's report; the union of the paths read, names of nodes, links and flows written
-``*``. A container read without any key inside it being read (a record copied whole, a sample
-list found empty) is left out. The keys of per-interval samples are kept only for the
-experiments whose readings read them. A reading that needs another key adds it here, and the
-records are packed again from full results (a key pruned from the committed file cannot come
-back from it).
+(``RECORD_KEYS``, read through ``paper``; ``harness archive pack studies/p004_optimal_cwnd`` prunes each
+record to these key paths). Generated from measured key reads: studies/README.md, "Records".
 """
 from __future__ import annotations
 
