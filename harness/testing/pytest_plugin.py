@@ -179,9 +179,11 @@ class RemoteBatch:
                    prefixed: bool) -> Tuple[Dict[str, Outcome], Optional[str]]:
         """One guest running ``nodeids``: the outcomes it wrote, and why it failed (or None)."""
         from harness.errors import HarnessError
-        from harness.paths import cache_dir
         from harness.vm.dispatch import run_script
-        report_host = cache_dir() / "guest" / f"outcomes-{os.getpid()}-{index}.json"
+        # the guest may write one host folder: the checkout's results/, where the studies'
+        # slow suites unpack and resume their records (at the host's path: OUTPUT_BASE_ENV)
+        results = self.rootdir / "results"
+        report_host = results / ".guest-outcomes" / f"outcomes-{os.getpid()}-{index}.json"
         report_host.parent.mkdir(parents=True, exist_ok=True)
         report_host.unlink(missing_ok=True)
         # the slowest tests of each guest are listed in its output (guest seconds): what a
@@ -203,7 +205,9 @@ class RemoteBatch:
 
         error = None
         try:
-            run_script(script, quiet=False, on_out=out, output=report_host.parent)
+            from harness.testing.study_runs import OUTPUT_BASE_ENV
+            run_script(script, quiet=False, on_out=out, output=results,
+                       env={OUTPUT_BASE_ENV: str(self.rootdir)})
         except HarnessError as err:
             error = f"a guest could not run the emulation tests: {err}"
         if pending[0]:

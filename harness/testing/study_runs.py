@@ -22,6 +22,13 @@ import yaml
 from harness.paths import code_root
 
 REPO = code_root()
+#: Where an experiment's relative ``output`` lies when not under this checkout: a guest sees
+#: the checkout read-only at a fixed path, and writes results at the host checkout's path.
+OUTPUT_BASE_ENV = "HARNESS_OUTPUT_BASE"
+
+
+def output_of(data: Mapping[str, Any]) -> Path:
+    return Path(os.environ.get(OUTPUT_BASE_ENV) or REPO) / data["output"]
 
 
 def study_dir(name: str) -> Path:
@@ -68,7 +75,7 @@ def run_file(name: str, output: Optional[Path] = None,
     keep = os.environ.get(KEEP_ENV)
     if output is not None and keep:
         output = Path(keep) / name
-    out = Path(output) if output is not None else REPO / data["output"]
+    out = Path(output) if output is not None else output_of(data)
     if output is None:
         from_archive(out, records_dir(name, out))
     rs = run_experiment_text(data, out, allow_failed=True)
@@ -98,7 +105,7 @@ def stored(name: str):
     record file), running nothing: a baseline a reading's test compares with when the file that
     made it takes days (002_retry_sweep) and the test needs one of its points."""
     from harness.experiment.results import load_results
-    out = REPO / load(name)["output"]
+    out = output_of(load(name))
     if (out / "runs").is_dir() and any((out / "runs").glob("*.json")):
         return load_results(out)
     return load_results(records_dir(name, out))  # committed with the study: missing is an error
