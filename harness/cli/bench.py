@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -95,9 +94,8 @@ def cmd_e2e(args: argparse.Namespace) -> int:
     from harness.vm import dispatch
     if not dispatch.needs_vm():
         return _script("medium_e2e.py", args.args)
-    from harness.vm.uml import guest_argv, guest_python
-    argv = [guest_python(), str(_bench_file("medium_e2e.py")), *args.args]
-    return dispatch.run_script("exec " + shlex.join(guest_argv(argv)), quiet=False)
+    return dispatch.run_script(dispatch.harness_script(["bench", "e2e", "--", *args.args]),
+                               quiet=False)
 
 
 def cmd_engine(args: argparse.Namespace) -> int:
