@@ -163,6 +163,8 @@ class AdaptiveWindow(SwitchPolicy):
         info = self.limits.get((flow.sender, flow.receiver))
         if info is None:
             return {}
+        if not run.ss and run.incomplete:  # a MANET flow that never connected: nothing sent
+            return {"held": None, "rthc": info["rthc"], "note": run.incomplete}
         found = check_window(run.ss, info["limit"], what="adaptive window limit",
                              check_cwnd=True)
         found.update(check_iperf_cwnd(run.result, info["limit"],

@@ -136,6 +136,45 @@ class Recovery(OldKernel):
                       null_label="today's (RACK, tail loss probe, F-RTO)")
 
 
+class MaxRto(Policy):
+    """The largest retransmission timeout in every node (``net.ipv4.tcp_rto_max_ms``, per
+    namespace since Linux 6.15; 120 s before): how long a sender whose path broke waits
+    before it tries again (paper 001's mobile runs cap it at 2 s), read back."""
+
+    name = "max_rto"
+    SYSCTL = "net.ipv4.tcp_rto_max_ms"
+    PARAM = ParamSpec("max_rto", "float", "largest retransmission timeout in seconds (Linux "
+                      "6.15+)", default=None, min=1, max=120, nullable=True,
+                      null_label="the kernel's (120 s)")
+
+    def __init__(self, value: Optional[float]):
+        super().__init__(self.PARAM.validate(value, self.name))
+
+    @property
+    def active(self) -> bool:
+        return self.value is not None
+
+    def apply(self, ctx: RunContext) -> None:
+        if self.value is None:
+            return
+        if not kernel_at_least(6, 15):
+            raise HarnessError("max_rto needs net.ipv4.tcp_rto_max_ms (Linux 6.15 or later); "
+                               "this kernel is older: run with the uml engine")
+        ms = str(int(round(self.value * 1000)))
+        for node in ctx.net.nodes.values():
+            node.set_sysctls({self.SYSCTL: ms})
+            if node.get_sysctl(self.SYSCTL) != ms:
+                raise PolicyViolation(f"max_rto: [{node.name}] {self.SYSCTL} does not read {ms}")
+
+    def record(self) -> Dict[str, Any]:
+        return {"value": self.value, "mechanism": f"sysctl {self.SYSCTL} in every node"}
+
+
+def max_rto(value: Optional[float]) -> MaxRto:
+    """Factory named in the catalog (``policies.tcp:max_rto``)."""
+    return MaxRto(value)
+
+
 def tcp_recovery(value: Optional[str]) -> Recovery:
     """Factory named in the catalog (``policies.tcp:tcp_recovery``)."""
     return Recovery(value)

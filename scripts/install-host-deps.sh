@@ -21,7 +21,7 @@ APT_PACKAGES=(python3 python3-venv python3-pip iproute2 iw iperf3 kmod gcc make 
               libnl-genl-3-dev libnl-3-dev ca-certificates
               flex bison bc xz-utils patch ccache apt-utils
               iputils-ping nftables ethtool tcpdump hostapd wpasupplicant openvswitch-switch
-              wireless-regdb psmisc procps util-linux)
+              wireless-regdb psmisc procps util-linux batctl babeld)
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-host-deps: run as root (apt-get and namespaces need it)" >&2

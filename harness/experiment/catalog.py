@@ -70,6 +70,8 @@ POLICIES = (
             "net.ipv4.tcp_rmem, tcp_wmem, tcp_adv_win_scale in every node (paper 003)"),
     _scalar("tcp_recovery", "policies.tcp:tcp_recovery", tcp_policies.Recovery.PARAM,
             "net.ipv4.tcp_recovery, tcp_early_retrans, tcp_frto = 0 in every node (paper 000)"),
+    _scalar("max_rto", "policies.tcp:max_rto", tcp_policies.MaxRto.PARAM,
+            "net.ipv4.tcp_rto_max_ms in every node (Linux 6.15+; paper 001's mobile runs)"),
     _scalar("tx_delay", "policies.tx_delay:tx_delay",
             DELAY_MS.variant(name="tx_delay", doc="ms every packet waits before a node's radio "
                              "(host latency)", nullable=True, null_label="none"),
@@ -207,7 +209,8 @@ def check_network_fits(params: Dict[str, Any]) -> None:
     if builder is None:  # a builder of a custom registry: checked when it runs
         return
     try:
-        topo = builder.build(**realise.builder_arguments(params["topology"]))
+        topo = realise.routed(builder.build(**realise.builder_arguments(params["topology"])),
+                              params["topology"])
         settings = realise.medium_settings(params)
         enabled = settings.pop("enabled", True)
         # as the run merges them (execute.medium_choice): the place's settings under these

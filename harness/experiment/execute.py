@@ -23,7 +23,7 @@ from harness.experiment.registry import Registry, default_registry, load_callabl
 from harness.kernel.tcp import require_modules
 from harness.medium import counters, daemon
 from harness.medium.spec import medium_with_defaults
-from harness.net import Network, Topology
+from harness.net import Network, Topology, routing
 
 if TYPE_CHECKING:
     from harness.traffic.flows import Flow, FlowRun
@@ -102,7 +102,7 @@ def build_topology(params: Dict[str, Any], registry: Registry) -> Topology:
     if not isinstance(topo, Topology):
         raise HarnessError(f"topology.builder {name!r} returned {type(topo).__name__}, "
                            "not a harness.net.Topology")
-    return topo
+    return realise.routed(topo, params["topology"])
 
 
 def make_policies(params: Dict[str, Any], registry: Registry) -> List[Policy]:
@@ -300,6 +300,10 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
     try:
         net.start()
         phase("start")
+        routed = topo.routing != "static"
+        if routed:  # the flows' routes exist before priming and traffic
+            route_record = routing.converge(net, [(p.src, p.dst) for p in plans])
+            phase("routing")
         ctx, route_cmds = apply_policies(net, policies, plans)
         phase("policies")
         for policy in policies:
@@ -307,11 +311,15 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         phase("priming")
         queues = QueueSampler(net, QUEUE_INTERVAL) if any(
             n.queue_interfaces() for n in net.nodes.values()) else None
+        route_log = routing.RouteLog(net) if routed else None  # on the trajectories' clock
+        if routed:  # a MANET's queues and drops are read over the flows (E9)
+            medium_record["at_flows_start"] = counters.queue_snapshot(net.medium_stats())
         daemon.start_mobility(net)  # nodes move from here, as traffic starts
         try:
             runs = run_flows(net, instances, plans)
         finally:
             queue_samples = queues.stop() if queues is not None else None
+            log = route_log.stop() if route_log is not None else None
         phase("flows")
         origin = run_origin(runs, queues.t0 if queues else None)
         flows = []
@@ -341,7 +349,8 @@ def execute_run(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, 
         "network": {"tag": net.tag, "nodes": topo.node_names(),
                     "routes": route_cmds, "routes_in_force": in_force,
                     "start_notes": {name: node.start_notes for name, node in net.nodes.items()
-                                    if node.start_notes}},
+                                    if node.start_notes},
+                    **({"routing": route_record, "route_log": log} if routed else {})},
         "notes": ctx.notes,
         "phase_seconds": phases,
     }

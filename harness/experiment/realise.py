@@ -10,15 +10,32 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from harness.experiment.schema import resolve_endpoint
-from topologies import geometry
+from harness.net.topo import Topology
+from topologies import BUILDERS, geometry
 
 #: Parameters of a builder's declaration that are not arguments of its ``build`` function.
 NOT_BUILD_ARGS = ("builder", "geometry")
 
 
+def network_routing(topology: Dict[str, Any]) -> bool:
+    """True when ``topology.routing`` is the network's (``Topology.set_routing``: static or a
+    MANET protocol), False when the builder declares a ``routing`` of its own (the campus's
+    etx or pinned paths)."""
+    builder = BUILDERS.get(topology.get("builder", ""))
+    return builder is None or all(p.name != "routing" for p in builder.params)
+
+
+def routed(topo: Topology, topology: Dict[str, Any]) -> Topology:
+    """The builder's ``topo`` with the network's routing of ``topology`` set."""
+    if network_routing(topology) and "routing" in topology:
+        topo.set_routing(topology["routing"], "topology.routing")
+    return topo
+
+
 def builder_arguments(topology: Dict[str, Any]) -> Dict[str, Any]:
     """Keyword arguments for the builder: preset spacing filled in, ``rate: auto`` -> None."""
-    args = {k: v for k, v in topology.items() if k not in NOT_BUILD_ARGS}
+    skip = NOT_BUILD_ARGS + (("routing",) if network_routing(topology) else ())
+    args = {k: v for k, v in topology.items() if k not in skip}
     if "spacing" in args and args["spacing"] is None:
         args["spacing"] = geometry.spacing(topology.get("geometry", "custom"))
     if args.get("rate") == "auto":

@@ -17,6 +17,7 @@ from harness.errors import HarnessError
 from harness.experiment import param_paths
 from harness.experiment.registry import ParamSpec, Registry, SchemaError, default_registry
 from harness.kernel.tcp import CONGESTION_MODULES
+from harness.net.topo import ROUTING_PARAM
 
 TOP_KEYS = ("name", "description", "topology", "policy", "medium", "flows", "sweep",
             "repetitions", "seed", "output", "duration")
@@ -207,10 +208,13 @@ def _resolve_topology(data: Any, registry: Registry) -> Dict[str, Any]:
     builder = registry.builders[name]
     params = {k: v for k, v in data.items() if k != "builder"}
     try:
-        resolved = _resolve_params(params, builder.params, "topology")
+        # the network's routing, unless the builder has a routing of its own (the campus)
+        specs = builder.params + ((ROUTING_PARAM,) if all(
+            p.name != ROUTING_PARAM.name for p in builder.params) else ())
+        resolved = _resolve_params(params, specs, "topology")
     except SchemaError as err:
         if "unknown key" in err.problem:
-            allowed = ", ".join(("builder",) + tuple(s.name for s in builder.params))
+            allowed = ", ".join(("builder",) + tuple(s.name for s in specs))
             raise SchemaError(err.path, f"unknown parameter of builder {name!r}; "
                                         f"allowed: {allowed}") from None
         raise

@@ -284,7 +284,7 @@ def _describe(topology: Dict[str, Any], registry: Registry, at_point: str) -> To
     name = topology["builder"]
     build = load_callable(registry.builders[name].build, f"builder {name}")
     try:
-        topo = build(**realise.builder_arguments(topology))
+        topo = realise.routed(build(**realise.builder_arguments(topology)), topology)
     except SchemaError:
         raise
     except HarnessError as err:

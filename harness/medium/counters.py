@@ -31,9 +31,9 @@ def summary(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
 
 _RADIO_SUMMARY = ("busy_fraction", "queue_drops", "tx_frames", "acked", "retry_drops",
                   "limit_drops", "table_drops", "nav_resets", "retry_short", "retry_long",
-                  "tries")
+                  "tries", "queue_wait_us")
 _RADIO_COUNTERS = ("enqueued", "queue_drops", "tx_frames", "acked", "retry_drops", "limit_drops",
-                   "table_drops", "nav_resets", "tx_airtime_us")
+                   "table_drops", "nav_resets", "tx_airtime_us", "queue_wait_us")
 #: rts_failures: attempts that ended at the RTS, no CTS; late_collisions: collisions whose every
 #: overlapping PPDU began a slot or more after the attempt's own (both absent from older
 #: daemons' stats)
@@ -198,3 +198,25 @@ def backlogged_goodput_mbps(samples: Sequence[Mapping[str, Any]], links: Sequenc
             frames += successes(after) - successes(before)
             seconds += after["read_monotonic_s"] - before["read_monotonic_s"]
     return (frames * payload_bytes * 8 / seconds / 1e6 if seconds > 0 else 0.0), seconds
+
+
+def queue_snapshot(stats: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    """Per radio, the queue counters a run reads again at its end (``queue_use``): the
+    integral of waiting frames and the overflow drops so far."""
+    return {(r.get("node") or r["mac"]): {k: r.get(k) for k in ("queue_wait_us", "queue_drops")}
+            for r in (stats or {}).get("radios", [])}
+
+
+def queue_use(start: Mapping[str, Any], end: Mapping[str, Any], seconds: float) -> Dict[str, Any]:
+    """Between a ``queue_snapshot`` and the final summary's radios, over ``seconds`` of
+    traffic: each radio's mean queue length (frames waiting, the one in service aside, as
+    ns-2's interface queue counts), their mean and largest, and all overflow drops."""
+    if seconds <= 0 or not start:
+        raise HarnessError(f"queue use needs a start snapshot and seconds > 0 (got {seconds})")
+    means = {n: ((end[n].get("queue_wait_us") or 0) - (s.get("queue_wait_us") or 0)) / (seconds * 1e6)
+             for n, s in start.items() if n in end}
+    drops = sum((end[n].get("queue_drops") or 0) - (s.get("queue_drops") or 0)
+                for n, s in start.items() if n in end)
+    return {"mean_queue": sum(means.values()) / len(means) if means else 0.0,
+            "max_queue": max(means.values(), default=0.0), "overflow_drops": drops,
+            "per_radio": means}

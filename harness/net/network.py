@@ -31,7 +31,7 @@ from harness.errors import HarnessError
 from harness.kernel import hwsim, naming, netns, tcp
 from harness.medium import daemon
 from harness.medium.spec import MediumSpec, medium_with_defaults, spec_of
-from harness.net import switch, wifi  # noqa: F401 - their node classes join NODE_CLASSES
+from harness.net import routing, switch, wifi  # noqa: F401 - their node classes join NODE_CLASSES
 from harness.net.coverage import medium_for
 from harness.net.links import LINK_CLASSES, Link
 from harness.net.nodes import NODE_CLASSES, NetworkNode, Radio
@@ -241,10 +241,12 @@ class Network:
 
     # -- IP --------------------------------------------------------------------------------
     def relays(self) -> List[str]:
-        """Nodes that forward: route gateways, nodes with 2+ neighbours, radio+veth nodes."""
+        """Nodes that forward: route gateways, nodes with 2+ neighbours, radio+veth nodes, and
+        every babel station (any may become a relay as nodes move)."""
         topo = self.topo
         out = {name for name in topo.stations
-               if len(topo.wireless_neighbours(name)) >= 2 or topo.wired_neighbours(name)}
+               if len(topo.wireless_neighbours(name)) >= 2 or topo.wired_neighbours(name)
+               or topo.routing == "babel"}
         for route in topo.routes:
             _dst, via = topo.resolve_route(route)
             out.update(name for name in topo.node_names()

@@ -179,8 +179,11 @@ class WirelessNode(NetworkNode):
         lines = wireless.join_lines(radio.intf, self.mode, network_id=net.ssid, freq=radio.freq,
                                     phy=radio.phy_mode, rate=radio.rate, bssid=net.bssid,
                                     auto_open_plinks=not declares_peering(net))
-        lines.append(f"ip addr add {self.station.ip} dev {radio.intf}")
-        return lines
+        return lines + self.address_lines(radio)
+
+    def address_lines(self, radio: Radio) -> List[str]:
+        """The station's address, on its radio (a routing protocol's class may move it)."""
+        return [f"ip addr add {self.station.ip} dev {radio.intf}"]
 
     def set_retry_limit(self, net: Network, limit: int) -> None:
         """Change the retry limit of this node's radios while the network runs: the kernel's
@@ -246,8 +249,8 @@ class MeshPoint(WirelessNode):
 
 def declares_peering(net: Network) -> bool:
     """Whether the topology declares wireless neighbours: then mesh peer links are only those
-    (see ``MeshPoint``)."""
-    return any(link.kind == "wireless" for link in net.topo.links)
+    (see ``MeshPoint``); not under ``routing: hwmp``, where mesh points peer as they meet."""
+    return net.topo.routing != "hwmp" and any(link.kind == "wireless" for link in net.topo.links)
 
 
 #: The class of each kind of node (``Network(node_classes=...)`` overrides entries); classes

@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Dict, List, Optional, Set, Tuple, Union
 from harness.errors import HarnessError
 from harness.kernel import hostapd, shaping, wireless
 from harness.kernel.naming import check_node_name
+from harness.params import ParamSpec
 
 Position = Tuple[float, float, float]
 IPNetwork = Union[ipaddress.IPv4Network, ipaddress.IPv6Network]
@@ -47,6 +48,19 @@ AP_KIND = "access_point"
 L2_KINDS = (SWITCH_KIND, AP_KIND)
 #: What ``add_link(a, b, ...)`` accepts for a veth link.
 VETH_PARAMS = ("bw", "queue")
+#: How IP finds multi-hop paths between stations (``Topology.set_routing``, docs/routing.md):
+#: ``static`` the builder's routes; ``batman-adv`` and ``babel`` proactive protocols on IBSS
+#: stations; ``hwmp`` 802.11s's reactive path selection (the harness's AODV-like choice).
+ROUTING = ("static", "batman-adv", "babel", "hwmp")
+#: The kind an IBSS station becomes under a routing protocol run by a class of its own.
+ROUTED_KINDS = {"batman-adv": "batman_station", "babel": "babel_station"}
+#: Names other tools use for a protocol here, and protocols that are not available.
+ROUTING_ALIASES = {"batman_adv": "batman-adv", "batman": "batman-adv", "babeld": "babel"}
+ROUTING_MISSING = {"olsr": "no maintained OLSR daemon is packaged for Debian (olsrd left it "
+                           "after Debian 10)"}
+#: ``topology.routing`` of an experiment, beside every builder's own parameters.
+ROUTING_PARAM = ParamSpec("routing", "choice", "how stations find multi-hop paths",
+                          default="static", choices=ROUTING, omit_default=True)
 
 
 @dataclass
@@ -205,6 +219,8 @@ class Topology:
         #: The mac80211 build the radios run on: None for the kernel's own, else one of
         #: ``harness.kernel.mac80211.VARIANTS`` (set by the ``mac80211`` policy).
         self.mac80211: Optional[str] = None
+        #: One of ``ROUTING`` (``set_routing``).
+        self.routing = "static"
 
     # -- building ----------------------------------------------------------------------
     def _check_new_name(self, name: str) -> None:
@@ -415,7 +431,28 @@ class Topology:
 
     def node_kind(self, name: str) -> str:
         """The node's kind (the module docstring lists them): which class realises it."""
-        return self.spec(name).kind
+        kind = self.spec(name).kind
+        return ROUTED_KINDS.get(self.routing, kind) if kind == "station" else kind
+
+    def set_routing(self, routing: str, key: str = "routing") -> None:
+        """Route between stations with ``routing`` (one of ``ROUTING``) instead of the
+        builder's static routes, which are dropped: ``hwmp`` makes IBSS stations 802.11s mesh
+        points that peer with whoever they hear; ``batman-adv`` and ``babel`` stations run
+        the protocol (``harness.net.routing``). ``key`` names the setting in errors."""
+        name = ROUTING_ALIASES.get(routing, routing) if isinstance(routing, str) else routing
+        if name in ROUTING_MISSING:
+            raise HarnessError(f"{key}: {routing!r} is not available: {ROUTING_MISSING[name]}; "
+                               "allowed: " + ", ".join(ROUTING))
+        if name not in ROUTING:
+            raise HarnessError(f"{key}: {routing!r} is unknown; allowed: " + ", ".join(ROUTING))
+        self.routing = name
+        if name == "static":
+            return
+        self.routes.clear()
+        if name == "hwmp":
+            for spec in self.stations.values():
+                if spec.mode == "ibss":
+                    spec.mode = "mesh"
 
     def node_index(self, name: str) -> int:
         """Stable index of a node (order added), used for deterministic MACs."""
@@ -537,11 +574,14 @@ class Topology:
                 out[key] = [asdict(v) for v in table.values()]
         if self.walls:
             out["walls"] = [asdict(w) for w in self.walls]
+        if self.routing != "static":
+            out["routing"] = self.routing
         return out
 
     def __str__(self) -> str:
         lines = [f"Topology {self.name}: {len(self.stations)} stations, {len(self.hosts)} hosts, "
-                 f"{len(self.links)} links, {len(self.routes)} routes"]
+                 f"{len(self.links)} links, {len(self.routes)} routes"
+                 + ("" if self.routing == "static" else f", routing {self.routing}")]
         for s in self.stations.values():
             x, y, z = s.position
             rate = "auto" if s.rate is None else f"{s.rate:g}M"

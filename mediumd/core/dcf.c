@@ -33,6 +33,14 @@ static int ridx(struct medium *m, struct radio *r) { return (int)(r - m->r); }
 
 static uint64_t ifs(const struct radio *r) { return r->eifs ? r->tm.eifs : r->tm.difs; }
 
+/* Before qlen changes: add the frames that waited since the last change (queue_wait_ns). */
+static void queue_account(struct medium *m, struct radio *r)
+{
+	if (r->qlen > 1)
+		r->s.queue_wait_ns += (uint64_t)(r->qlen - 1) * (m->now - r->q_since);
+	r->q_since = m->now;
+}
+
 static void draw_backoff(struct medium *m, struct radio *r)
 {
 	r->bo_slots = (int)rng_below(&m->rng, (uint32_t)r->cw + 1);
@@ -123,6 +131,7 @@ static void complete(struct medium *m, struct radio *r, bool acked)
 	r->qhead = f->next;
 	if (!r->qhead)
 		r->qtail = NULL;
+	queue_account(m, r);
 	r->qlen--;
 	r->s.tx_frames++;
 	if (acked)
@@ -417,6 +426,7 @@ int dcf_enqueue(struct medium *m, int idx, const struct medium_frame_info *fi)
 	else
 		r->qhead = f;
 	r->qtail = f;
+	queue_account(m, r);
 	r->qlen++;
 	r->s.enqueued++;
 	if (r->st == D_IDLE) {

@@ -490,6 +490,8 @@ int medium_radio_stats(const struct medium *m, int radio, struct medium_radio_st
 	uint64_t span = m->now - m->t0;
 	out->busy_fraction = span ? (double)out->busy_ns / (double)span : 0;
 	out->queue_len = r->qlen;
+	if (r->qlen > 1)
+		out->queue_wait_ns += (uint64_t)(r->qlen - 1) * (m->now - r->q_since);
 	out->queue_limit = (uint32_t)r->cfg.queue_limit;
 	out->retry_short = r->cfg.retry_short;
 	out->retry_long = r->cfg.retry_long;
@@ -543,7 +545,7 @@ int medium_stats_json(const struct medium *m, FILE *out)
 			"\"acked\": %llu, \"retry_drops\": %llu, \"limit_drops\": %llu, "
 			"\"table_drops\": %llu, \"tx_airtime_ns\": %llu, "
 			"\"busy_ns\": %llu, \"nav_resets\": %llu, "
-			"\"busy_fraction\": %.6f, \"queue_len\": %u, "
+			"\"busy_fraction\": %.6f, \"queue_len\": %u, \"queue_wait_ns\": %llu, "
 			"\"queue_limit\": %u, \"retry_short\": %d, \"retry_long\": %d, "
 			"\"noise_dbm\": %.2f, \"rx_sensitivity_dbm\": %.2f, \"cs_threshold_dbm\": %.2f, "
 			"\"tries\": [",
@@ -552,7 +554,7 @@ int medium_stats_json(const struct medium *m, FILE *out)
 			(unsigned long long)s.retry_drops, (unsigned long long)s.limit_drops,
 			(unsigned long long)s.table_drops, (unsigned long long)s.tx_airtime_ns,
 			(unsigned long long)s.busy_ns, (unsigned long long)s.nav_resets,
-			s.busy_fraction, s.queue_len, s.queue_limit,
+			s.busy_fraction, s.queue_len, (unsigned long long)s.queue_wait_ns, s.queue_limit,
 			s.retry_short, s.retry_long,
 			m->r[i].noise_dbm, m->r[i].rx_sens_dbm, m->r[i].cs_thr_dbm);
 		tries_json(out, s.tries);

@@ -455,6 +455,8 @@ struct medium_radio_stats {
 	uint64_t nav_resets;	/* RTS-set NAVs reset unanswered (nav_reset on) */
 	double   busy_fraction;	/* busy_ns / time since the first advance/enqueue */
 	uint32_t queue_len;	/* frames waiting + the one in service        */
+	uint64_t queue_wait_ns;	/* frames waiting (not the one in service) integrated
+				 * over time: / elapsed ns = mean queue length */
 	uint32_t queue_limit;	/* frames that may wait besides that one       */
 };
 

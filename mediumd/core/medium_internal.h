@@ -68,6 +68,7 @@ struct radio {
 	/* queue: head is the frame in service */
 	struct frame *qhead, *qtail;
 	int      qlen;
+	uint64_t q_since;		/* when qlen last changed (queue_wait_ns) */
 
 	/* DCF */
 	enum dcf_state st;

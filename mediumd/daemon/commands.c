@@ -44,7 +44,11 @@ static void lag_json(struct jbuf *b, const char *key, const struct lagstat *s)
  *           messages, not what it defers to softirqs)
  *   radios: [{mac, enqueued, queue_drops, tx_frames, acked, retry_drops,
  *             limit_drops, table_drops, nav_resets, retry_short, retry_long,
- *             tx_airtime_us, busy_fraction, queue_len, queue_limit, tries}]
+ *             tx_airtime_us, busy_fraction, queue_len, queue_wait_us, queue_limit,
+ *             tries}]
+ *           queue_wait_us: frames waiting (not the one in service) integrated over
+ *           time (frame-microseconds): its growth over an interval / the interval's
+ *           length = the mean queue length then
  *           retry_drops = limit_drops (the retry limit reached) + table_drops (the
  *           kernel's rate table ended first); tries[k] = unicast frames that used
  *           k + 1 transmissions (trailing zeros left out; the last bin of
@@ -115,6 +119,7 @@ void stats_json(struct daemon *d, struct jbuf *b)
 		jb_num(b, "tx_airtime_us", us(rs.tx_airtime_ns));
 		jb_num(b, "busy_fraction", rs.busy_fraction);
 		jb_u64(b, "queue_len", rs.queue_len);
+		jb_num(b, "queue_wait_us", us(rs.queue_wait_ns));
 		jb_u64(b, "queue_limit", rs.queue_limit);
 		tries_json(b, rs.tries);
 		jb_obj_end(b);

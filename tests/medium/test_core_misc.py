@@ -46,6 +46,22 @@ def test_queue_refuses_at_once_with_zero_attempts(sim):
     assert all(f["done"] and not f["acked"] for f in refused)
 
 
+def test_the_queue_integral_counts_waiting_frames_over_time(sim):
+    """4 frames taken at once (queue 3 + 1 in service): 3 wait through the first service, 2
+    through the second, 1 through the third, so the integral is 6 services long, each at
+    least a frame's airtime and at most its busy time plus DIFS and a full first backoff
+    (802.11b: 50 us, 31 slots of 20 us). One frame alone never waits."""
+    conf = "seed 1\ndefaults phy b queue 3\n" + radios([("a", 0, 0), ("b", 10, 0)])
+    radio = sim(conf, "duration 1\n" + "frame 1000 a b len 500 rate 11\n" * 10)["medium"]["radios"][0]
+    alone = sim(conf, "duration 1\nframe 1000 a b len 500 rate 11\n")["medium"]["radios"][0]
+    service_min = radio["tx_airtime_ns"] / 4
+    service_max = radio["busy_ns"] / 4 + 50_000 + 31 * 20_000
+    print(f"queue_wait_ns {radio['queue_wait_ns']}: 6 services of {service_min / 1e3:.0f}.."
+          f"{service_max / 1e3:.0f} us")
+    assert radio["enqueued"] == 4 and alone["queue_wait_ns"] == 0
+    assert 6 * service_min <= radio["queue_wait_ns"] <= 6 * service_max
+
+
 def test_broadcast_one_try_every_receiver_in_range(sim):
     conf = ("seed 1\npropagation two_ray\ndefaults phy b tx_range 250 cs_range 550\n" +
             radios([("a", 0, 0), ("b", 100, 0), ("c", 240, 0), ("d", 260, 0), ("e", 1000, 0)]))

@@ -241,7 +241,7 @@ def test_custom_registry_declares_new_builders_and_policies():
                        "flows: [{src: a, dst: b}]\n", registry=registry)
     assert exp.base["topology"] == {"builder": "grid", "rows": 4, "cols": 3}
     assert exp.base["policy"] == {"ecn": True}
-    with pytest.raises(HarnessError, match="allowed: campus, chain, lan, mesh_chain, grid"):
+    with pytest.raises(HarnessError, match="allowed: campus, chain, lan, manet, mesh_chain, grid"):
         schema.loads("name: g\ntopology: {builder: ring}\nflows: [{src: a, dst: b}]\n",
                      registry=registry)
 
