@@ -4,6 +4,7 @@ their own module still pass it to iperf3 with ``-C``) and the socket buffer limi
 older kernel (``tcp_buffers``) and the loss recovery of an older kernel (``tcp_recovery``)."""
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, Optional
 
 from harness.errors import HarnessError
@@ -138,7 +139,8 @@ class Recovery(OldKernel):
 
 class MaxRto(Policy):
     """The largest retransmission timeout in every node (``net.ipv4.tcp_rto_max_ms``, per
-    namespace since Linux 6.15; 120 s before): how long a sender whose path broke waits
+    namespace: Linux 6.15 and later, and the uml engine's 6.1 by the patch
+    vm/uml/patches/6.1/0005; 120 s otherwise): how long a sender whose path broke waits
     before it tries again (paper 001's mobile runs cap it at 2 s), read back."""
 
     name = "max_rto"
@@ -157,9 +159,9 @@ class MaxRto(Policy):
     def apply(self, ctx: RunContext) -> None:
         if self.value is None:
             return
-        if not kernel_at_least(6, 15):
-            raise HarnessError("max_rto needs net.ipv4.tcp_rto_max_ms (Linux 6.15 or later); "
-                               "this kernel is older: run with the uml engine")
+        if not os.path.exists("/proc/sys/net/ipv4/tcp_rto_max_ms"):
+            raise HarnessError("max_rto needs net.ipv4.tcp_rto_max_ms (Linux 6.15 or later, or "
+                               "the uml engine's kernel, patched): this kernel has none")
         ms = str(int(round(self.value * 1000)))
         for node in ctx.net.nodes.values():
             node.set_sysctls({self.SYSCTL: ms})

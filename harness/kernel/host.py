@@ -94,6 +94,7 @@ def checks() -> List[Check]:
                               ("ovs-vsctl", "openvswitch-switch", False),
                               ("ovsdb-server", "openvswitch-switch", False),
                               ("ovs-vswitchd", "openvswitch-switch", False),
+                              ("batctl", "batctl", False), ("babeld", "babeld", False),
                               ("modprobe", "kmod", True), ("depmod", "kmod", True),
                               ("taskset", "util-linux", True),
                               ("gcc", "gcc", True), ("make", "make", True),

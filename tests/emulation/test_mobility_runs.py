@@ -50,3 +50,21 @@ def test_data_moves_in_range_and_stops_once_the_station_has_left(runs):
     assert {s["bytes_acked"] for s in gone} == {acked_at(record, OUT_OF_RANGE_S + 1.5)}
     assert all(s["backoff"] > 0 for s in gone[2:]), gone  # retransmission timer backing off
     assert record["medium"]["settings"]["mobility"]["model"] == "constant_velocity"
+
+
+def test_a_capped_retransmission_timeout_keeps_probing_every_two_seconds(runs, tmp_path):
+    """The same drive with ``max_rto: 2`` (net.ipv4.tcp_rto_max_ms in every node): once sta2
+    is gone the sender's timeout backs off to 2 s and stays there, where the uncapped run's
+    keeps doubling past it."""
+    from harness.testing.fixtures import run_experiment_text
+    capped = run_experiment_text(EXPERIMENT.replace("seed: 3", "policy: {max_rto: 2}\nseed: 3"),
+                                 tmp_path / "capped").ok[0]
+    def rtos(record):
+        return [s["rto_ms"] for s in record["flows"][0]["ss"]
+                if s["t"] >= OUT_OF_RANGE_S + 1.5 and s.get("rto_ms") is not None]
+    free, cap = rtos(runs.ok[0]), rtos(capped)
+    print(f"\nrto after the break (ms): uncapped {free[-5:]}, capped {cap[-5:]}")
+    assert len(cap) >= 5 and len(free) >= 5
+    assert max(cap) <= 2000 and cap[-1] == 2000, cap
+    assert max(free) > 2000, free
+    assert capped["policies"]["max_rto"]["value"] == 2

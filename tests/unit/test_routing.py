@@ -115,3 +115,17 @@ def test_max_rto_is_checked_in_seconds():
     assert MaxRto(2).value == 2.0 and not MaxRto(None).active
     with pytest.raises(HarnessError, match="max_rto"):
         MaxRto(0.1)
+
+
+def test_queue_use_over_the_flows_from_the_medium_counters():
+    from harness.medium.counters import queue_snapshot, queue_use
+    start = queue_snapshot({"radios": [
+        {"node": "sta1", "queue_wait_us": 1e6, "queue_drops": 3},
+        {"node": "sta2", "queue_wait_us": 0.0, "queue_drops": 0}]})
+    end = {"sta1": {"queue_wait_us": 1e6 + 50e6, "queue_drops": 13},
+           "sta2": {"queue_wait_us": 10e6, "queue_drops": 0}}
+    use = queue_use(start, end, 10.0)   # 50 frame-s over 10 s: 5 frames waiting on average
+    assert use["per_radio"] == {"sta1": 5.0, "sta2": 1.0}
+    assert use["mean_queue"] == 3.0 and use["max_queue"] == 5.0 and use["overflow_drops"] == 10
+    with pytest.raises(HarnessError):
+        queue_use({}, end, 10.0)
