@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from harness.analysis.topology_figure import draw_scene
+from harness.analysis.topology_figure import MAX_ASPECT, draw_scene
 from harness.errors import HarnessError
 
 #: Frames a run gets when no step is given (a step of at least 1 s).
@@ -52,11 +52,16 @@ def routes_in_force(route_log: Iterable[Mapping[str, Any]], t: float) -> List[Tu
 
 
 def _limits(frames: Sequence[Tuple[float, Mapping[str, Any]]]) -> Tuple[float, float, float, float]:
-    """One box holding every node of every frame, with a margin."""
+    """One box holding every node of every frame, with a margin, no flatter than
+    ``MAX_ASPECT`` (a node driving along a line would otherwise be drawn on a sliver)."""
     xs = [n["x"] for _t, scene in frames for n in scene["nodes"]]
     ys = [n["y"] for _t, scene in frames for n in scene["nodes"]]
-    pad = max(max(xs) - min(xs), max(ys) - min(ys), 20.0) * 0.08
-    return min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    grow_x = max(0.0, height / MAX_ASPECT - width) / 2
+    grow_y = max(0.0, width / MAX_ASPECT - height) / 2
+    pad = max(width, height, 20.0) * 0.08
+    return (min(xs) - grow_x - pad, max(xs) + grow_x + pad,
+            min(ys) - grow_y - pad, max(ys) + grow_y + pad)
 
 
 def draw_frames(frames: Sequence[Tuple[float, Mapping[str, Any]]], folder: Path, *,

@@ -74,9 +74,11 @@ def pct(x: Optional[float]) -> Optional[str]:
 
 
 def _moves(traj: Optional[Trajectory], t: float) -> str:
-    """``nodes``' moves column: no, or yes with the speed now and until when it moves."""
+    """``nodes``' moves column: no, or yes with when, and its speed while it moves."""
     if traj is None:
         return "no"
+    if t < traj.start:
+        return f"yes, from {traj.start:g} s to {traj.end:g} s"
     return (f"yes, {traj.speed_at(t):.1f} m/s now, until {traj.end:g} s" if t < traj.end
             else f"yes, stopped at {traj.end:g} s")
 

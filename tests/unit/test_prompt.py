@@ -108,5 +108,6 @@ def test_table_formats_rows_and_missing_values():
 def test_moves_column_says_how_a_node_moves_now():
     traj = Trajectory("sta1", (Waypoint(1, 10, 30, 0), Waypoint(12, 65, 30, 0)))
     assert _moves(None, 3.0) == "no"
+    assert _moves(traj, 0.5) == "yes, from 1 s to 12 s"
     assert _moves(traj, 3.0) == "yes, 5.0 m/s now, until 12 s"
     assert _moves(traj, 20.0) == "yes, stopped at 12 s"
