@@ -5,15 +5,21 @@ tests/emulation/test_mn_wifi.py."""
 from __future__ import annotations
 
 import math
+import runpy
+import sys
+from pathlib import Path
 
 import pytest
 
+from harness.compat import mn_wifi
 from harness.compat.mn_wifi import mobility
 from harness.compat.mn_wifi.net import Mininet_wifi
 from harness.errors import HarnessError
 from harness.medium.mobility.trajectory import Area
 from harness.medium.mobility.walks import gauss_markov, random_walk
 from harness.medium.mobility.waypoint import random_waypoint
+
+SCRIPT = Path(__file__).resolve().parents[1] / "compat" / "scripts" / "mobility.py"
 
 
 def replay_net(**start_kw):
@@ -168,3 +174,28 @@ def test_station_bounds_that_cannot_move_a_node_name_it(station, message):
     net.setMobilityModel(model="RandomWayPoint")
     with pytest.raises(HarnessError, match=message):
         net.trajectories()
+
+
+class Built(Exception):
+    """Stops a script at build(), carrying the trajectories it described."""
+
+
+@pytest.mark.parametrize("args", [[], ["-m"]])
+def test_the_example_script_describes_its_motion(args, monkeypatch):
+    def build(self):
+        raise Built(self.trajectories(), self.topology())
+
+    mn_wifi.install_aliases()
+    monkeypatch.setattr(Mininet_wifi, "build", build)
+    monkeypatch.setattr(sys, "argv", [str(SCRIPT), *args])
+    with pytest.raises(Built) as got:
+        runpy.run_path(str(SCRIPT), run_name="__main__")
+    moving, topo = got.value.args
+    assert set(moving) == {"sta1", "sta2"} and topo.stations["sta3"].position == (50, 50, 0)
+    if not args:
+        assert moving["sta1"].position_at(6.5) == (35.0, 30.0, 0.0)
+        assert moving["sta2"].end == 22.0
+    else:
+        assert not moving["sta1"].outside(Area(10, 30, 50, 70))
+        assert not moving["sta2"].outside(Area(60, 70, 10, 20))
+        assert moving["sta1"].end == mobility.DEFAULT_MOTION_S

@@ -470,6 +470,10 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
                 medium["mobility"] = mobility.medium_key(moving, str(csv))
             net = Network(topo, name=f"mnwifi-{topo.name}", medium=medium)
             net.start()
+        if moving and net.medium_handle is not None and net.medium_handle.mobility:
+            net.medium_handle.mobility["model"] = (  # what messages name, not "csv"
+                f"Mininet-WiFi {self.motion.model['model']}" if self.motion.model
+                else "Mininet-WiFi mobility() replays")
         start_mobility(net)  # the script's times count from here
         self._net = net
         self.started = True
