@@ -236,8 +236,12 @@ class Session:
                         + ([_moves(motion.get(name), t)] if motion else []))
         head = ["node", "kind", "address", "position (m)", "radio MAC", "interfaces"]
         text = table(head + (["moves"] if motion else []), rows)
-        return text + (f"\n(moving nodes at t = {t:.1f} s since they started moving)"
-                       if motion else "")
+        if not motion:
+            return text
+        started = "started_at_uptime_s" in (self.medium().mobility or {})
+        return text + (f"\n(moving nodes at t = {t:.1f} s since " + (
+            "they started moving)" if started else "the medium started; flows starts them "
+            "over with the flows)"))
 
     def scene(self, at: Optional[float] = None) -> scenes.Scene:
         """The picture's data now: positions (moving nodes at ``at`` s, default now), ranges,
