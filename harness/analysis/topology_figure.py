@@ -68,11 +68,17 @@ def _span(nodes: Sequence[Mapping[str, Any]]) -> float:
 
 
 def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str] = FORMATS,
-               title: Optional[str] = None, ranges_of: Optional[Sequence[str]] = None) -> List[Path]:
+               title: Optional[str] = None, ranges_of: Optional[Sequence[str]] = None,
+               limits: Optional[Tuple[float, float, float, float]] = None,
+               hops: Sequence[Tuple[str, str, str]] = (),
+               hop_targets: Sequence[str] = ()) -> List[Path]:
     """Draw a scene and write it once per format (same stem); returns the files written.
 
     ``ranges_of``: nodes whose ranges are drawn (default every radio; a long chain's
-    carrier-sense circles then overlap into a wash, so the prompt lets one name a few)."""
+    carrier-sense circles then overlap into a wash, so the prompt lets one name a few).
+    ``limits`` (x0, x1, y0, y1): a fixed box, so frames of moving nodes share their axes.
+    ``hops``: next-hop arrows (node, via, destination), a colour per destination in the
+    order of ``hop_targets`` (default: as they come), so frames keep their colours."""
     for fmt in formats:
         if fmt not in FORMATS:
             raise HarnessError(f"format {fmt!r}: allowed {', '.join(FORMATS)}")
@@ -98,7 +104,8 @@ def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str]
     ax = fig.add_subplot(1, 1, 1)
     ax.set_aspect("equal")
     show_cs = any(n.get("cs_range") for n in nodes if n["name"] in wanted)
-    x0, x1, y0, y1 = _bounds([n for n in nodes if n["name"] in wanted] or nodes, walls, show_cs)
+    x0, x1, y0, y1 = limits or _bounds([n for n in nodes if n["name"] in wanted] or nodes,
+                                       walls, show_cs)
     for n in nodes:  # keep every node inside even when only some ranges are drawn
         x0, x1 = min(x0, n["x"] - 10), max(x1, n["x"] + 10)
         y0, y1 = min(y0, n["y"] - 10), max(y1, n["y"] + 10)
@@ -163,21 +170,30 @@ def draw_scene(scene: Mapping[str, Any], output: Path, *, formats: Sequence[str]
         bar.set_label("delivery ratio (worse direction)", fontsize=8)
         bar.ax.tick_params(labelsize=7)
     offset = 0.015 * max(x1 - x0, y1 - y0)
+
+    def arrow(u: str, v: str, colour: str, shift: float, width: float) -> None:
+        a, b = by_name.get(u), by_name.get(v)
+        if a is None or b is None:
+            return
+        dx, dy = b["x"] - a["x"], b["y"] - a["y"]
+        norm = math.hypot(dx, dy) or 1.0
+        ox, oy = -dy / norm * shift, dx / norm * shift
+        ax.add_patch(FancyArrowPatch((a["x"] + ox, a["y"] + oy), (b["x"] + ox, b["y"] + oy),
+                                     arrowstyle="-|>", mutation_scale=10, color=colour,
+                                     linewidth=width, shrinkA=6, shrinkB=6, zorder=4))
+
     for k, path in enumerate(routes):
         colour = ROUTE_COLOURS[k % len(ROUTE_COLOURS)]
-        shift = offset * (k + 1)
         for u, v in zip(path, path[1:]):
-            a, b = by_name.get(u), by_name.get(v)
-            if a is None or b is None:
-                continue
-            dx, dy = b["x"] - a["x"], b["y"] - a["y"]
-            norm = math.hypot(dx, dy) or 1.0
-            ox, oy = -dy / norm * shift, dx / norm * shift
-            ax.add_patch(FancyArrowPatch((a["x"] + ox, a["y"] + oy), (b["x"] + ox, b["y"] + oy),
-                                         arrowstyle="-|>", mutation_scale=10, color=colour,
-                                         linewidth=1.6, shrinkA=6, shrinkB=6, zorder=4))
+            arrow(u, v, colour, offset * (k + 1), 1.6)
         legend.append(Line2D([], [], color=colour, linewidth=1.4,
                              label=f"route {path[0]} → {path[-1]}"))
+    targets = list(dict.fromkeys([*hop_targets, *(d for _n, _v, d in hops)]))
+    for node, via, dst in hops:
+        k = targets.index(dst)
+        arrow(node, via, ROUTE_COLOURS[k % len(ROUTE_COLOURS)], offset * (k + 1), 1.2)
+    legend += [Line2D([], [], color=ROUTE_COLOURS[k % len(ROUTE_COLOURS)], linewidth=1.2,
+                      label=f"next hop toward {dst}") for k, dst in enumerate(targets)]
     for n in nodes:
         colour = KIND_COLOURS.get(n["kind"], "#7f7f7f")
         ax.scatter([n["x"]], [n["y"]], s=90, c=colour, marker=KIND_MARKERS.get(n["kind"], "o"),

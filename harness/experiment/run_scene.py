@@ -3,15 +3,20 @@
 ``scene_of_params(params)`` builds the topology the run's builder describes (with the
 policies' changes) and lays the flows' static routes over it; ``scene_of_record(record)``
 adds what the run measured: each link's delivery ratio from the medium's final counters.
-``harness draw``, the prompt and reports draw these with ``harness.analysis.topology_figure``.
+``harness draw``, the prompt and reports draw these with ``harness.analysis.topology_figure``;
+``motion_scenes`` gives a run's moving nodes frame by frame (``harness.analysis.motion``).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional
+from dataclasses import replace
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from harness.errors import HarnessError
 from harness.experiment.execute import build_topology, make_policies, medium_choice
 from harness.experiment.realise import flow_instances
 from harness.experiment.registry import default_registry
+from harness.medium.mobility import record as mobility_record
+from harness.medium.mobility.trajectory import Trajectory
 from harness.net import scene as scenes
 
 
@@ -45,3 +50,21 @@ def scene_of_record(record: Mapping[str, Any]) -> scenes.Scene:
                                  + (f" ({label})" if label else ""))
     counters: Optional[Dict[str, Any]] = ((record.get("medium") or {}).get("counters"))
     return scenes.with_counters(scene, counters) if counters else scene
+
+
+def trajectories_of_record(record: Mapping[str, Any]) -> Dict[str, Trajectory]:
+    """The trajectories a stored run's nodes followed (its record's ``medium.mobility``)."""
+    kept = (record.get("medium") or {}).get("mobility")
+    if not kept:
+        raise HarnessError(f"run {record.get('run_id', '?')}: no node moved in it (its record "
+                           "keeps no medium.mobility)")
+    return mobility_record.trajectories_of(kept)
+
+
+def motion_scenes(scene: scenes.Scene, trajectories: Mapping[str, Trajectory],
+                  times: Sequence[float]) -> List[Tuple[float, Dict[str, Any]]]:
+    """(t, the scene at t as plain data) per time: moving nodes where their trajectories put
+    them, pairs in range redrawn; the whole run's delivery ratios and routes left out."""
+    still = replace(scenes.with_counters(scene, None), routes=[])
+    return [(t, scenes.with_positions(still, {n: traj.position_at(t)[:2] for n, traj in
+                                              trajectories.items()}).to_dict()) for t in times]

@@ -36,7 +36,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting (a wrong option must not end the prompt)."""
 
     def error(self, message: str) -> Any:
-        raise HarnessError(f"{self.prog}: {message}; usage: {self.format_usage().split(':', 1)[1].strip()}")
+        usage = " ".join(self.format_usage().split(":", 1)[1].split())  # one line, unwrapped
+        raise HarnessError(f"{self.prog}: {message}; usage: {usage}")
 
 
 _IPERF = _Parser(prog="iperf", add_help=False)
@@ -47,6 +48,9 @@ _IPERF.add_argument("nodes", nargs="*")
 _PLOT = _Parser(prog="plot", add_help=False)
 _PLOT.add_argument("--ranges", metavar="NODE,NODE")
 _PLOT.add_argument("--route", nargs=2, action="append", metavar=("SRC", "DST"), default=[])
+_PLOT.add_argument("--at", type=float, metavar="SECONDS")
+_PLOT.add_argument("--frames", metavar="FOLDER")
+_PLOT.add_argument("--step", type=float, metavar="SECONDS")
 _PLOT.add_argument("file", nargs="?")
 
 
@@ -174,7 +178,8 @@ class Prompt(cmd.Cmd):
         self.stdout.write(text.rstrip("\n") + "\n")
 
     def do_nodes(self, arg: str) -> None:
-        """nodes: every node with its kind, address, position, radio and interfaces."""
+        """nodes: every node with its kind, address, position, radio and interfaces; with
+        moving nodes, where each is now and how it moves."""
         self._print(self.session.nodes())
 
     def do_links(self, arg: str) -> None:
@@ -236,12 +241,15 @@ class Prompt(cmd.Cmd):
         self._print(self.session.capture(words[0], words[1] if len(words) > 1 else None))
 
     def do_plot(self, arg: str) -> None:
-        """plot [FILE] [--ranges NODE,NODE] [--route SRC DST]: the picture (PNG and SVG) of nodes,
-        ranges, links coloured by delivery ratio and the routes in force."""
+        """plot [FILE] [--ranges NODE,NODE] [--route SRC DST] [--at SECONDS]: the picture (PNG
+        and SVG) of nodes, ranges, links coloured by delivery ratio and the routes in force;
+        moving nodes where they are now, or at SECONDS since they started moving.
+        plot --frames FOLDER [--step SECONDS]: the whole motion, a PNG every SECONDS (and a GIF)."""
         args = _PLOT.parse_args(shlex.split(arg))
         ranges = [n for n in (args.ranges or "").split(",") if n]
         self._print(self.session.plot(args.file, ranges_of=ranges,
-                                      pairs=[tuple(r) for r in args.route]))
+                                      pairs=[tuple(r) for r in args.route], at=args.at,
+                                      frames=args.frames, step=args.step))
 
     def do_routes(self, arg: str) -> None:
         """routes [NODE]: the routing table (IBSS, wired) or 802.11s path table of nodes."""

@@ -31,6 +31,8 @@ from harness.kernel.tcp import CONGESTION_MODULES, WINDOW_SEGMENTS
 from harness.kernel.wireless import RTS_THRESHOLD, rts_arg
 from harness.medium import counters, daemon
 from harness.medium.control import MediumControlError
+from harness.medium.mobility import record
+from harness.medium.mobility.trajectory import Position, Trajectory
 from harness.medium.spec import PER
 from harness.net import scene as scenes
 from harness.net.network import Network
@@ -71,6 +73,16 @@ def pct(x: Optional[float]) -> Optional[str]:
     return None if x is None else f"{100.0 * x:.0f}%"
 
 
+def _moves(traj: Optional[Trajectory], t: float) -> str:
+    """``nodes``' moves column: no, or yes with when, and its speed while it moves."""
+    if traj is None:
+        return "no"
+    if t < traj.start:
+        return f"yes, from {traj.start:g} s to {traj.end:g} s"
+    return (f"yes, {traj.speed_at(t):.1f} m/s now, until {traj.end:g} s" if t < traj.end
+            else f"yes, stopped at {traj.end:g} s")
+
+
 class Session:
     """A started network and the state the prompt adds to it (clamps, capture, pairs used)."""
 
@@ -97,6 +109,7 @@ class Session:
         self.ports = 0
         self.closed = False
         self.extra_names: Dict[str, Any] = {}
+        self._motion: Optional[Dict[str, Trajectory]] = None
 
     # -- lifetime ------------------------------------------------------------------------
     @classmethod
@@ -181,21 +194,61 @@ class Session:
         if (src, dst) not in self.pairs:
             self.pairs.append((src, dst))
 
+    # -- moving nodes ---------------------------------------------------------------------
+    def motion(self) -> Dict[str, Trajectory]:
+        """The trajectories of the nodes that follow one (medium.mobility; none: empty)."""
+        handle = self.net.medium_handle
+        if self._motion is None:
+            kept = handle.mobility if handle is not None else None
+            self._motion = record.trajectories_of(kept) if kept else {}
+        return self._motion
+
+    def motion_time(self) -> float:
+        """Seconds on the trajectories' clock now: since the nodes started moving (flows, a
+        script's build), or since the medium started if they have not yet."""
+        handle = self.medium()
+        started = (handle.mobility or {}).get("started_at_uptime_s") or 0.0
+        return float(handle.control.stats()["uptime_s"]) - float(started)
+
+    def positions(self, at: Optional[float] = None) -> Dict[str, Position]:
+        """Where each moving node is at ``at`` s on that clock (default: now)."""
+        motion = self.motion()
+        if not motion:
+            return {}
+        t = self.motion_time() if at is None else at
+        return {name: traj.position_at(t) for name, traj in motion.items()}
+
     # -- nodes and links -----------------------------------------------------------------
     def nodes(self) -> str:
+        """Each node's kind, address, position (a moving node's now), radio and interfaces."""
+        motion = self.motion()
+        t = self.motion_time() if motion else 0.0
         rows = []
         for name, node in self.net.nodes.items():
             radios = [r for r in self.net.radios if r.node == name]
             pos = radios[0].position if radios else None
-            rows.append([name, node.kind, ", ".join(a for a in node.ips) or None,
-                         f"({pos[0]:g}, {pos[1]:g})" if pos else None,
-                         ", ".join(r.mac for r in radios) or None, ", ".join(node.intfs) or None])
-        return table(["node", "kind", "address", "position (m)", "radio MAC", "interfaces"], rows)
+            where = f"({pos[0]:g}, {pos[1]:g})" if pos else None
+            if name in motion:
+                x, y, _z = motion[name].position_at(t)
+                where = f"({x:.1f}, {y:.1f})"
+            rows.append([name, node.kind, ", ".join(a for a in node.ips) or None, where,
+                         ", ".join(r.mac for r in radios) or None, ", ".join(node.intfs) or None]
+                        + ([_moves(motion.get(name), t)] if motion else []))
+        head = ["node", "kind", "address", "position (m)", "radio MAC", "interfaces"]
+        text = table(head + (["moves"] if motion else []), rows)
+        if not motion:
+            return text
+        started = "started_at_uptime_s" in (self.medium().mobility or {})
+        return text + (f"\n(moving nodes at t = {t:.1f} s since " + (
+            "they started moving)" if started else "the medium started; flows starts them "
+            "over with the flows)"))
 
-    def scene(self) -> scenes.Scene:
-        """The picture's data now: positions, ranges, links with the medium's delivery ratios,
-        the routes in force between the pairs used so far (first -> last if none)."""
+    def scene(self, at: Optional[float] = None) -> scenes.Scene:
+        """The picture's data now: positions (moving nodes at ``at`` s, default now), ranges,
+        links with the medium's delivery ratios, the routes in force between the pairs used
+        so far (first -> last if none)."""
         scene = scenes.scene_of(self.net.topo, self.net.medium)
+        scene = scenes.with_positions(scene, {n: p[:2] for n, p in self.positions(at).items()})
         handle = self.net.medium_handle
         if handle is not None and handle.running:
             scene = scenes.with_counters(scene, handle.stats())
@@ -603,10 +656,21 @@ class Session:
 
     # -- the picture ---------------------------------------------------------------------
     def plot(self, path: Optional[str] = None, *, ranges_of: Sequence[str] = (),
-             pairs: Sequence[Tuple[str, str]] = ()) -> str:
+             pairs: Sequence[Tuple[str, str]] = (), at: Optional[float] = None,
+             frames: Optional[str] = None, step: Optional[float] = None) -> str:
+        """The picture now, or with the moving nodes at ``at`` s; or ``frames``: a folder of
+        the whole motion, a frame every ``step`` s."""
         if importlib.util.find_spec("matplotlib") is None:
             raise HarnessError("the picture needs matplotlib, which is not installed here",
                                hint="pip install matplotlib")
+        if (at is not None or frames is not None) and not self.motion():
+            raise HarnessError("plot --at/--frames: no node moves in this network (allowed "
+                               "with medium.mobility, or a Mininet-WiFi script's mobility)")
+        if step is not None and frames is None or frames is not None and at is not None:
+            raise HarnessError("usage: plot [FILE] --at SECONDS, or plot --frames FOLDER "
+                               "[--step SECONDS]")
+        if frames is not None:
+            return self._frames(frames, step)
         from harness.analysis.topology_figure import draw_scene
         for name in list(ranges_of) + [n for p in pairs for n in p]:
             self.node(name)
@@ -614,6 +678,21 @@ class Session:
             self._note_pair(src, dst)
         self.plots += 1
         target = self.out_dir / (path or f"{self.name}-{self.plots}.png")
-        written = draw_scene(self.scene().to_dict(), target, ranges_of=list(ranges_of) or None,
-                       title=f"{self.name}: nodes, ranges, links by delivery ratio, routes")
+        when = f" at t = {at:g} s" if at is not None else ""
+        written = draw_scene(self.scene(at).to_dict(), target, ranges_of=list(ranges_of) or None,
+                             title=f"{self.name}{when}: nodes, ranges, links by delivery ratio, "
+                                   "routes")
         return "picture written: " + ", ".join(str(p) for p in written)
+
+    def _frames(self, folder: str, step: Optional[float]) -> str:
+        from harness.analysis.motion import draw_frames, frame_times
+        from harness.experiment.run_scene import motion_scenes
+        motion = self.motion()
+        times = frame_times(max(t.end for t in motion.values()), step)
+        scene = scenes.scene_of(self.net.topo, self.net.medium)
+        written = draw_frames(motion_scenes(scene, motion, times), self.out_dir / folder,
+                              title=self.name)
+        pngs = [p for p in written if p.suffix == ".png"]
+        gif = [str(p) for p in written if p.suffix == ".gif"]
+        return (f"{len(pngs)} frames, t = 0 to {times[-1]:g} s: {pngs[0]} ... {pngs[-1].name}"
+                + (f"; animation: {gif[0]}" if gif else " (no GIF: Pillow is not installed)"))

@@ -287,9 +287,17 @@ def with_routes(scene: Scene, paths: Iterable[Optional[Sequence[str]]]) -> Scene
 
 
 def with_position(scene: Scene, name: str, x: float, y: float) -> Scene:
-    """The scene with one node moved (``move`` at the prompt); pairs in range are redrawn
-    where the scene drew them (no wireless links declared)."""
-    nodes = [replace(n, x=x, y=y) if n.name == name else n for n in scene.nodes]
+    """The scene with one node moved (``move`` at the prompt)."""
+    return with_positions(scene, {name: (x, y)})
+
+
+def with_positions(scene: Scene, where: Mapping[str, Sequence[float]]) -> Scene:
+    """The scene with nodes moved to ``where`` (name -> x, y; moving nodes at a time); pairs
+    in range are redrawn where the scene drew them (no wireless links declared)."""
+    if not where:
+        return scene
+    nodes = [replace(n, x=float(where[n.name][0]), y=float(where[n.name][1]))
+             if n.name in where else n for n in scene.nodes]
     links = list(scene.links)
     if not any(l.kind == "wireless" for l in links):
         links = [l for l in links if l.kind != "in_range"] + _in_range(nodes)

@@ -246,18 +246,18 @@ class UMLGuest:
         return guest_view() + [(os.path.realpath(cwd), GUEST_CWD)]
 
     def guest_cwd(self, cwd: str) -> str:
-        """The working folder in the guest: at the fixed view under the checkout or prefix,
-        the writeable output at its own path, else the read-only ``GUEST_CWD``."""
+        """The working folder in the guest: the writeable output at its own path (first, so
+        that ``harness cli`` started in the checkout writes its pictures there, not to the
+        checkout's read-only view), else the fixed view under the checkout or prefix, else
+        the read-only ``GUEST_CWD``."""
         cwd = os.path.realpath(cwd)
-        mapped = guest_path(cwd)
-        if mapped != cwd:
-            return mapped
         output = self.config.output
         if output is not None:
             out = os.path.realpath(output)
             if cwd == out or cwd.startswith(out.rstrip("/") + "/"):
                 return cwd
-        return GUEST_CWD
+        mapped = guest_path(cwd)
+        return mapped if mapped != cwd else GUEST_CWD
 
     def _prepare(self, script: str, env: Dict[str, str], cwd: str,
                  stdin: Optional[bytes]) -> Path:

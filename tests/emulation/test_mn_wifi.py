@@ -10,6 +10,9 @@ with ``harness cli SCRIPT``, their ``CLI(net)`` typed at through a pseudo-termin
 - access points (ap_wired.py: stations associate by themselves, a host wired to the access
   point; ap_switch_wpa2.py: WPA2, the access point behind a switch, a shaped wire, a
   controller): the stations reach the wired host through the access point.
+- moving stations (mobility.py): mobility() start/stop replays (sta1 on its line, sta3
+  standing, a moving node cannot be teleported), and with -m a random waypoint model that
+  keeps each station in its own area; ``nodes`` shows where they are.
 After ``exit`` the script goes on to ``net.stop()``; nothing of the network is left.
 """
 from __future__ import annotations
@@ -116,6 +119,42 @@ def test_wpa2_access_point_behind_a_switch_runs_unchanged(tmp_path):
         assert re.search(r"[12] received", out), out
         out = say(term, "links")
         assert re.search(r"sta1 - ap1\s+association", out), out
+        finish(term)
+    finally:
+        term.close()
+
+
+def node_at(out: str, name: str) -> tuple:
+    """(x, y, moves) of a node in ``nodes``' table."""
+    m = re.search(rf"^{name}\s+station\s+\S+\s+\(([-\d.]+), ([-\d.]+)\)\s.*?\s(no|yes, .*)$",
+                  out, re.M)
+    assert m, out
+    return float(m.group(1)), float(m.group(2)), m.group(3)
+
+
+def test_mobility_script_moves_stations_in_the_medium(tmp_path):
+    term = run_script(tmp_path, "mobility.py")
+    try:
+        term.expect(r"\*\*\* Running CLI", START_S)
+        term.expect(PROMPT, STEP_S)
+        out = say(term, "nodes")  # where on its line depends on the guest's clock
+        x, y, moves = node_at(out, "sta1")
+        assert 10 <= x <= 60 and y == 30 and moves.startswith("yes"), out
+        assert node_at(out, "sta3") == (50, 50, "no"), out
+        out = say(term, "move sta1 0 0")
+        assert "sta1 follows a trajectory" in out, out
+        finish(term)
+    finally:
+        term.close()
+    term = run_script(tmp_path, "mobility.py", "-m")
+    try:
+        term.expect(r"\*\*\* Running CLI", START_S)
+        term.expect(PROMPT, STEP_S)
+        out = say(term, "nodes")
+        x, y, moves = node_at(out, "sta1")
+        assert 10 <= x <= 30 and 50 <= y <= 70 and moves.startswith("yes"), out
+        x, y, _ = node_at(out, "sta2")
+        assert 60 <= x <= 70 and 10 <= y <= 20, out
         finish(term)
     finally:
         term.close()

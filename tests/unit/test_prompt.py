@@ -8,7 +8,8 @@ from typing import Any, List, Tuple
 
 from harness.errors import HarnessError
 from harness.interactive.prompt import Prompt
-from harness.interactive.session import table
+from harness.interactive.session import _moves, table
+from harness.medium.mobility.trajectory import Trajectory, Waypoint
 
 
 class Recorder:
@@ -43,6 +44,7 @@ def test_lines_become_session_calls_and_exit_tears_down():
     rec, out, errors = run("nodes\nlinks\nmove sta3 120 0\nmove sta1 1 2 3\nrts sta2 on\n"
                            "cwnd sta1 4\ncapture on x.pcap\ncapture off\nloss sta1 sta2 0.2\n"
                            "iperf -t 3 -C reno sta1 sta3 sta2 sta1\nplot --ranges sta1 --route sta1 sta3 p.png\n"
+                           "plot --at 12.5 at.png\nplot --frames motion --step 2\n"
                            "sta1 ping -c3 sta3\nexit\nnodes\n")
     assert errors == 0, out
     assert rec.calls == [
@@ -51,7 +53,12 @@ def test_lines_become_session_calls_and_exit_tears_down():
         ("capture", ("on", "x.pcap")), ("capture", ("off", None)), ("loss", ("sta1", "sta2", "0.2")),
         ("iperf", ([("sta1", "sta3"), ("sta2", "sta1")],),
          {"seconds": 3.0, "udp_rate": None, "congestion": "reno"}),
-        ("plot", ("p.png",), {"ranges_of": ["sta1"], "pairs": [("sta1", "sta3")]}),
+        ("plot", ("p.png",), {"ranges_of": ["sta1"], "pairs": [("sta1", "sta3")], "at": None,
+                              "frames": None, "step": None}),
+        ("plot", ("at.png",), {"ranges_of": [], "pairs": [], "at": 12.5, "frames": None,
+                               "step": None}),
+        ("plot", (None,), {"ranges_of": [], "pairs": [], "at": None, "frames": "motion",
+                           "step": 2.0}),
         ("run_in_node", ("sta1", "ping -c3 sta3"), {"stdin_tty": False}),
         ("close", ())]  # nothing after exit runs
     assert out.endswith("*** stopped\n")
@@ -60,7 +67,7 @@ def test_lines_become_session_calls_and_exit_tears_down():
 def test_bad_lines_print_one_clear_message_and_the_prompt_goes_on():
     rec, out, errors = run("bogus\nmove sta3\nmove sta3 x 1\nrts sta2\niperf sta1\n"
                            "iperf -z sta1 sta2\ncapture\ncapture off now\nmove sta9 1 1\n"
-                           "py\nping sta1\nnodes\n")
+                           "py\nping sta1\nplot --at soon\nnodes\n")
     lines = [l for l in out.splitlines() if l.startswith("***")]
     assert lines[:-1] == [
         "*** unknown command 'bogus': commands are capture, cwnd, distance, exit, flows, help, "
@@ -75,8 +82,10 @@ def test_bad_lines_print_one_clear_message_and_the_prompt_goes_on():
         "*** usage: capture on [FILE.pcap] | capture off",
         "*** no node 'sta9'; nodes: sta1, sta2, sta3",
         "*** usage: py EXPRESSION (names: net, session, and the nodes)",
-        "*** usage: ping SRC DST [COUNT]"]
-    assert errors == 11
+        "*** usage: ping SRC DST [COUNT]",
+        "*** plot: argument --at: invalid float value: 'soon'; usage: plot [--ranges NODE,NODE] "
+        "[--route SRC DST] [--at SECONDS] [--frames FOLDER] [--step SECONDS] [file]"]
+    assert errors == 12
     assert ("nodes", ()) in rec.calls  # the prompt went on after every error
 
 
@@ -94,3 +103,11 @@ def test_table_formats_rows_and_missing_values():
     text = table(["node", "attempts"], [["sta1", 12], ["sta10", None]])
     assert text.splitlines() == ["node   attempts", "-----  --------", "sta1         12",
                                  "sta10  -"]
+
+
+def test_moves_column_says_how_a_node_moves_now():
+    traj = Trajectory("sta1", (Waypoint(1, 10, 30, 0), Waypoint(12, 65, 30, 0)))
+    assert _moves(None, 3.0) == "no"
+    assert _moves(traj, 0.5) == "yes, from 1 s to 12 s"
+    assert _moves(traj, 3.0) == "yes, 5.0 m/s now, until 12 s"
+    assert _moves(traj, 20.0) == "yes, stopped at 12 s"

@@ -186,6 +186,8 @@ def test_the_guest_sees_the_checkout_and_prefix_at_fixed_paths(tmp_path, monkeyp
     assert guest.guest_cwd(str(checkout)) == uml.GUEST_SRC
     assert guest.guest_cwd(str(tmp_path / "out")) == str(tmp_path / "out")
     assert guest.guest_cwd("/etc") == uml.GUEST_CWD
+    in_checkout = UMLGuest(fake_kernel(tmp_path), UMLConfig(output=checkout))  # harness cli
+    assert in_checkout.guest_cwd(str(checkout)) == str(checkout)  # there: writeable
     # always three mounts, at fixed guest paths (init's programs must not depend on the host)
     for cwd in (str(checkout), "/etc", "/"):
         shown = guest.shown(cwd)

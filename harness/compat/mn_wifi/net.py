@@ -14,21 +14,23 @@ import io
 import ipaddress
 import math
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 from harness.compat.mininet import node as mn_node
-from harness.compat.mn_wifi import _PROMPTS
+from harness.compat.mn_wifi import _PROMPTS, mobility
 from harness.compat.mn_wifi import link as links
 from harness.compat.mn_wifi import node as nodes
 from harness.errors import HarnessError
+from harness.medium.mobility.traces import write_csv
 
 #: ``Mininet_wifi(...)`` keywords, and what each may be.
 INIT_KEYS = ("link", "wmediumd_mode", "controller", "accessPoint", "station", "switch", "host",
              "ipBase", "autoSetMacs", "topo")
 STATION_KEYS = ("position", "ip", "mac", "range", "txpower", "antennaGain", "antennaHeight",
-                "mode", "channel", "ip6", "wlans", "min_x", "max_x", "min_y", "max_y", "min_z",
-                "max_z", "passwd", "encrypt")
+                "mode", "channel", "ip6", "wlans", "min_z", "max_z", "passwd",
+                "encrypt") + mobility.STATION_KEYS
 ADHOC_KEYS = ("ssid", "mode", "channel", "intf", "ht_cap", "proto")
 AP_KEYS = ("ssid", "mode", "channel", "position", "range", "failMode", "passwd", "encrypt",
            "mac", "datapath", "protocols", "txpower", "antennaGain", "antennaHeight", "ip")
@@ -96,6 +98,7 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         self.started = False
         self._net: Any = None
         self._positions: Dict[str, Tuple[float, float, float]] = {}
+        self.motion = mobility.Motion()
 
     # -- nodes -------------------------------------------------------------------------------
     def _check_new(self, name: str) -> None:
@@ -125,7 +128,8 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         return self._add(nodes.Station(name, self, params), self.stations)
 
     def addCar(self, name: str, **params: Any) -> Any:  # noqa: N802
-        raise HarnessError(f"addCar({name!r}): vehicles (mobility, SUMO, 802.11p) are not supported")
+        raise HarnessError(f"addCar({name!r}): vehicles (SUMO, 802.11p) are not supported; "
+                           "move stations with setMobilityModel or mobility()")
 
     def addHost(self, name: str, cls: Any = None, **params: Any) -> nodes.Node:  # noqa: N802
         self._check_new(name)
@@ -333,11 +337,53 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         self.graph = dict(params)
         _note("plotGraph: no live window here; type plot at the prompt to write the picture")
 
+    # -- moving nodes (mobility.py) ---------------------------------------------------------
+    def setMobilityModel(self, **params: Any) -> None:  # noqa: N802
+        """The model that moves every station added without a position (from ``time``)."""
+        self._before_build("setMobilityModel")
+        self.motion.set_model(params)
+
+    def startMobility(self, **params: Any) -> None:  # noqa: N802
+        """When motion starts (s after build); a model's keywords set the model too."""
+        self._before_build("startMobility")
+        self.motion.start_mobility(params)
+
+    def stopMobility(self, **params: Any) -> None:  # noqa: N802
+        """When motion ends: every moving node stays where it is then."""
+        self._before_build("stopMobility")
+        self.motion.stop_mobility(params)
+
+    def mobility(self, node: Any, stage: str, **params: Any) -> None:
+        """A node's replay: ``'start'`` (time, position) and ``'stop'`` (time, position)."""
+        self._before_build("mobility")
+        name = node if isinstance(node, str) else getattr(node, "name", None)
+        if name not in self.nodes or self.nodes[name].kind not in ("station", "access_point"):
+            raise HarnessError(f"mobility({node!r}, ...): not a station or access point; "
+                               "allowed " + ", ".join(n for n, v in self.nodes.items()
+                                                      if v.kind in ("station", "access_point")))
+        self.motion.node(str(name), stage, params)
+
+    def _before_build(self, call: str) -> None:
+        if self.started:
+            raise HarnessError(f"{call}: motion is set before build() (the medium replays it)")
+
+    def trajectories(self) -> Dict[str, Any]:
+        """The moving nodes' trajectories (``Trajectory``), seconds since ``build()``."""
+        if not self.motion.active:
+            return {}
+        radios = {n: v.params for n, v in self.nodes.items()
+                  if v.kind in ("station", "access_point")}
+        coords = {n: v.coord for n, v in self.nodes.items() if hasattr(v, "coord")}
+        return self.motion.trajectories(radios, coords)
+
     # -- the network -----------------------------------------------------------------------------
     def topology(self) -> Any:
-        """The harness Topology this script describes (pure: nothing starts)."""
+        """The harness Topology this script describes (pure: nothing starts); a moving node
+        stands where its trajectory begins."""
         from harness.net.topo import Topology
         topo = Topology(Path(sys.argv[0]).stem or "mn_wifi")
+        for name, traj in self.trajectories().items():
+            self._positions[name] = traj.position_at(0.0)
         unplaced = 0
         for name, node in self.nodes.items():
             if node.kind in ("station", "access_point") and name not in self._positions:
@@ -409,10 +455,26 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         given to ``addStation``."""
         if self.started:
             return
+        from harness.medium.daemon import start_mobility
         from harness.net.network import Network
         topo = self.topology()
-        net = Network(topo, name=f"mnwifi-{topo.name}", medium=self.medium_settings())
-        net.start()
+        medium = self.medium_settings()
+        moving = self.trajectories()
+        if self.motion.model and not moving:
+            _note("setMobilityModel: every station has a position, so none moves (a model "
+                  "moves the stations added without one)")
+        with tempfile.TemporaryDirectory(prefix="mnwifi-motion-") as folder:
+            if moving:  # the medium reads the file as it starts, then keeps the trajectories
+                csv = Path(folder) / "motion.csv"
+                write_csv(moving, csv)
+                medium["mobility"] = mobility.medium_key(moving, str(csv))
+            net = Network(topo, name=f"mnwifi-{topo.name}", medium=medium)
+            net.start()
+        if moving and net.medium_handle is not None and net.medium_handle.mobility:
+            net.medium_handle.mobility["model"] = (  # what messages name, not "csv"
+                f"Mininet-WiFi {self.motion.model['model']}" if self.motion.model
+                else "Mininet-WiFi mobility() replays")
+        start_mobility(net)  # the script's times count from here
         self._net = net
         self.started = True
         for node in self.nodes.values():
@@ -454,8 +516,13 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
         return name in self.nodes
 
     def position_of(self, name: str) -> Tuple[float, float, float]:
-        radios = [r for r in self.network().radios if r.node == name] if self.started else []
-        return radios[0].position if radios else self._positions.get(name, (0.0, 0.0, 0.0))
+        """Where the node is now: on its trajectory if it moves, else where its radio is."""
+        if not self.started:
+            return self._positions.get(name, (0.0, 0.0, 0.0))
+        from harness.interactive.session import Session
+        moving = Session(self.network(), owns_network=False).positions()
+        radios = [r for r in self.network().radios if r.node == name]
+        return moving.get(name) or (radios[0].position if radios else (0.0, 0.0, 0.0))
 
     def move(self, name: str, x: float, y: float, z: float) -> None:
         if not self.started:
