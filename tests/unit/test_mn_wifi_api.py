@@ -100,10 +100,23 @@ def test_what_is_not_supported_is_one_clear_error(call, message):
         call()
 
 
+def test_a_routing_protocol_on_the_adhoc_links_becomes_the_topologys():
+    net, (sta1, sta2, sta3) = adhoc_net()
+    for sta in (sta1, sta2):
+        net.addLink(sta, cls=adhoc, ssid="a", proto="batman_adv")
+    with pytest.raises(HarnessError, match="another station runs 'batman_adv'"):
+        net.addLink(sta3, cls=adhoc, ssid="a", proto="babeld")
+    net.addLink(sta3, cls=adhoc, ssid="a", proto="batman_adv")
+    topo = net.topology()
+    assert topo.routing == "batman-adv" and topo.node_kind("sta1") == "batman_station"
+
+
 def test_link_refusals_name_what_is_allowed():
     net, (sta1, sta2, sta3) = adhoc_net()
-    with pytest.raises(HarnessError, match="MANET routing daemons are not part of the harness"):
+    with pytest.raises(HarnessError, match="proto='olsrd'.*allowed: batman_adv, babeld.*OLSR"):
         net.addLink(sta1, cls=adhoc, ssid="a", proto="olsrd")
+    with pytest.raises(HarnessError, match="allowed cls=adhoc"):
+        net.addLink(sta1, cls=mesh, ssid="m", proto="babeld")
     with pytest.raises(HarnessError, match="allowed sta1-wlan0"):
         net.addLink(sta1, cls=adhoc, ssid="a", intf="sta1-wlan1")
     with pytest.raises(HarnessError, match=r"cls=ITSLink\) is not supported; allowed: adhoc, mesh"):

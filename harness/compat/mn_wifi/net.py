@@ -32,6 +32,11 @@ STATION_KEYS = ("position", "ip", "mac", "range", "txpower", "antennaGain", "ant
                 "mode", "channel", "ip6", "wlans", "min_z", "max_z", "passwd",
                 "encrypt") + mobility.STATION_KEYS
 ADHOC_KEYS = ("ssid", "mode", "channel", "intf", "ht_cap", "proto")
+#: ``addLink(..., cls=adhoc, proto=...)``: Mininet-WiFi's routing daemons, as the harness runs
+#: them (``Topology.set_routing``; docs/routing.md); the others are refused with the reason.
+PROTOS = {"batman_adv": "batman-adv", "babeld": "babel"}
+PROTOS_MISSING = {"olsrd": "no maintained OLSR daemon is packaged for Debian",
+                  "batmand": "batmand, batman-adv's user-space predecessor, is unmaintained"}
 AP_KEYS = ("ssid", "mode", "channel", "position", "range", "failMode", "passwd", "encrypt",
            "mac", "datapath", "protocols", "txpower", "antennaGain", "antennaHeight", "ip")
 SWITCH_KEYS = ("failMode", "protocols", "dpid", "datapath", "mac")
@@ -235,10 +240,19 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
             raise HarnessError(f"addLink({name}, cls={cls.__name__}): only stations join ad hoc "
                                "or mesh networks")
         _refuse_unknown(params, ADHOC_KEYS, f"addLink({name}, cls={cls.__name__}, ")
-        if params.get("proto"):
-            raise HarnessError(f"addLink({name}, proto={params['proto']!r}): MANET routing "
-                               "daemons are not part of the harness; cls=mesh gives multi-hop "
-                               "paths (HWMP)")
+        if params.get("proto") is not None:
+            proto = params["proto"]
+            if proto not in PROTOS:
+                raise HarnessError(f"addLink({name}, proto={proto!r}) is not supported; allowed: "
+                                   + ", ".join(PROTOS) + (f" ({PROTOS_MISSING[proto]})"
+                                                          if proto in PROTOS_MISSING else ""))
+            if cls is not links.adhoc:
+                raise HarnessError(f"addLink({name}, cls={cls.__name__}, proto={proto!r}): a "
+                                   "routing protocol runs on an ad hoc network: allowed cls=adhoc")
+            given = {p.get("proto") for _n, (_m, p) in self.link_mode.items()}
+            if given - {proto}:
+                raise HarnessError(f"addLink({name}, proto={proto!r}): another station runs "
+                                   f"{sorted(map(str, given))[0]!r}: one protocol per network")
         intf = params.get("intf")
         if intf not in (None, f"{name}-wlan0"):
             raise HarnessError(f"addLink({name}, intf={intf!r}): one radio per station: "
@@ -420,6 +434,9 @@ class Mininet_wifi:  # noqa: N801 - Mininet-WiFi's name
             topo.add_link(sta, ap_name)
         for a, b, params in self.wired:
             topo.add_link(self._wired_end(a), self._wired_end(b), **params)
+        protos = {p["proto"] for _m, p in self.link_mode.values() if p.get("proto")}
+        if protos:
+            topo.set_routing(PROTOS[protos.pop()], "addLink(proto=...)")
         return topo
 
     def _wired_end(self, name: str) -> str:
