@@ -10,7 +10,7 @@ How the hop count is found (works on any topology the harness builds):
   in each node, the gateway mapped to the node that owns it), so static chains, grids and
   routing daemons that install IP routes all count correctly;
 - where the destination is on-link at IP level (802.11s mesh: one IP subnet, HWMP forwards at
-  layer 2), the mesh path's ``hop_count`` from ``iw dev X mpath get MAC`` counts the air hops.
+  layer 2), the mesh path's ``hop_count`` from ``iw dev X mpath dump`` counts the air hops.
 
 The limit is realised like ``cwnd_clamp`` (route ``cwnd lock N``, primed, verified from ``ss``)
 with one limit per (sender, receiver) pair. Linux applies a route's locked cwnd to new
@@ -118,11 +118,13 @@ def _l2_hops(net: Network, node: str, dev: str, dst_mac: Optional[str]) -> int:
     """1 on an ordinary link; the mesh path's hop count when ``dev`` is an 802.11s interface."""
     if dst_mac is None:
         return 1
-    res = net[node].cmd(["iw", "dev", dev, "mpath", "get", dst_mac], check=False)
+    # the dump, not ``mpath get``: iw prints the column header only with the dump, and the
+    # row is read by the header's names (seen: every MANET path counted as 1 hop)
+    res = net[node].cmd(["iw", "dev", dev, "mpath", "dump"], check=False)
     if getattr(res, "returncode", 1) != 0:
         return 1
-    count = parse_mpath_hop_count(res.stdout)
-    return count if count and count > 0 else 1
+    rows = [p for p in parse_mpath_dump(res.stdout) if p.destination.lower() == dst_mac.lower()]
+    return rows[0].hops if rows and rows[0].hops > 0 else 1
 
 
 class AdaptiveWindow(SwitchPolicy):

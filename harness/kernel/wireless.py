@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import shlex
 import time
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Union
 
 from harness.errors import HarnessError
 from harness.params import ParamSpec
@@ -146,8 +146,12 @@ def retry_lines(phy: str, retry_limit: int) -> List[str]:
 
 
 def join_lines(intf: str, mode: str, *, network_id: str, freq: int, phy: str,
-               rate: Optional[float], bssid: str, auto_open_plinks: bool) -> List[str]:
-    """Bring the interface up, join the IBSS cell or mesh, then pin the bitrate mask."""
+               rate: Optional[float], bssid: str, auto_open_plinks: bool,
+               beacon_tu: Optional[int] = None,
+               mesh_params: Optional[Dict[str, int]] = None) -> List[str]:
+    """Bring the interface up, join the IBSS cell or mesh (a mesh point beaconing every
+    ``beacon_tu`` TU if given, else the kernel's 100, with ``mesh_params`` of iw's mesh
+    parameters), then pin the bitrate mask."""
     q = shlex.quote
     basics = basic_rates(phy, rate)
     basic = ",".join(_fmt(r) for r in basics)
@@ -159,7 +163,9 @@ def join_lines(intf: str, mode: str, *, network_id: str, freq: int, phy: str,
     else:
         lines.append(f"iw dev {q(intf)} mesh join {q(network_id)} freq {freq} NOHT "
                      f"basic-rates {basic} mcast-rate {mcast} "
-                     f"mesh_auto_open_plinks={1 if auto_open_plinks else 0}")
+                     + (f"beacon-interval {beacon_tu} " if beacon_tu else "")
+                     + "".join(f"{k}={v} " for k, v in (mesh_params or {}).items())
+                     + f"mesh_auto_open_plinks={1 if auto_open_plinks else 0}")
     return lines + bitrate_lines(intf, phy, rate)
 
 

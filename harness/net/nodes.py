@@ -178,8 +178,14 @@ class WirelessNode(NetworkNode):
         assert isinstance(self.station, StationSpec)
         lines = wireless.join_lines(radio.intf, self.mode, network_id=net.ssid, freq=radio.freq,
                                     phy=radio.phy_mode, rate=radio.rate, bssid=net.bssid,
-                                    auto_open_plinks=not declares_peering(net))
+                                    auto_open_plinks=not declares_peering(net),
+                                    beacon_tu=self.beacon_tu(net),
+                                    mesh_params=HWMP_MANET if net.topo.routing == "hwmp" else None)
         return lines + self.address_lines(radio)
+
+    def beacon_tu(self, net: Network) -> Optional[int]:
+        """Beacon interval of the radio's mesh, TU; None = the kernel's (100)."""
+        return None
 
     def address_lines(self, radio: Radio) -> List[str]:
         """The station's address, on its radio (a routing protocol's class may move it)."""
@@ -231,6 +237,12 @@ class MeshPoint(WirelessNode):
     kind = "mesh_point"
     mode = "mesh"
 
+    def beacon_tu(self, net: Network) -> Optional[int]:
+        """Under ``routing: hwmp`` (a MANET) mesh points beacon once a second, AODV's hello
+        interval (RFC 3561), not ten times: at 1 Mbit/s the default's beacons of 50 mesh
+        points took a large share of the air (paper 001's E9, docs/routing.md)."""
+        return HWMP_BEACON_TU if net.topo.routing == "hwmp" else None
+
     def connect(self, net: Network) -> None:
         if not declares_peering(net):
             return
@@ -245,6 +257,14 @@ class MeshPoint(WirelessNode):
             for mac, times in mesh.establish_peer_links(self, radio.intf, peers).items():
                 self.start_notes.append(f"{radio.intf}: peer link to {node_of.get(mac, mac)} "
                                         f"opened again {times}x (it fell back to LISTEN)")
+
+
+#: Beacon interval of MANET mesh points, TU (1024 us): about AODV's 1 s hello interval.
+HWMP_BEACON_TU = 1000
+#: HWMP of MANET mesh points: at most 10 path requests a second from a node (AODV's
+#: RREQ_RATELIMIT, RFC 3561) instead of the kernel's 100: in 50-node runs at 2 Mbit/s, path
+#: requests for unreachable ends flooded by every node kept the air ~85 % busy.
+HWMP_MANET = {"mesh_hwmp_preq_min_interval": 100}
 
 
 def declares_peering(net: Network) -> bool:

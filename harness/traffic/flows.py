@@ -229,6 +229,10 @@ class FlowRun:
 #: 3.12 waits 30 s for the reply to a UDP stream's connect datagram before it reports the
 #: datagram lost (measured in the guest: 32 s), which ``retry_setup`` then retries.
 CLIENT_GRACE_S = 60.0
+#: ... in a network whose routes move (a MANET): a client whose path broke mid-test cannot
+#: finish its end-of-test exchange and waits out its grace (its goodput then comes from the
+#: sender's socket samples), and 50 moving nodes cost wall time every guest second.
+MANET_GRACE_S = 10.0
 
 
 def result_from_samples(flow: Flow, samples: List[SsSample]) -> FlowResult:
@@ -300,7 +304,8 @@ def run_client(net, flow: Flow, *, server: Optional[subprocess.Popen] = None,
     argv = client_args(flow, dst.ip)
     sampler = (SsSampler(dst if flow.reverse else src, flow.port, interval=ss_interval)
                if sample_ss and flow.protocol == "tcp" else None)
-    ran = _sampled_client(src, argv, flow, sampler)
+    grace = CLIENT_GRACE_S if getattr(net.topo, "routing", "static") == "static" else MANET_GRACE_S
+    ran = _sampled_client(src, argv, flow, sampler, grace)
     if isinstance(ran, FlowRun):
         return ran
     proc, samples = ran
@@ -318,13 +323,14 @@ def run_client(net, flow: Flow, *, server: Optional[subprocess.Popen] = None,
                    t0=sampler.t0 if sampler else None)
 
 
-def _sampled_client(node: Node, argv: List[str], flow: Flow, sampler: Optional[SsSampler]
+def _sampled_client(node: Node, argv: List[str], flow: Flow, sampler: Optional[SsSampler],
+                    grace: float = CLIENT_GRACE_S
                     ) -> Union[FlowRun, Tuple[subprocess.CompletedProcess, List[SsSample]]]:
     """A flow's client ``argv`` run in ``node`` while ``sampler`` (if any) samples the sender,
     which is stopped after: the client's process and the samples, or the flow cut short
-    (``cut_short``) when the client outlived its time."""
+    (``cut_short``) when the client outlived its time (``grace`` s past its duration)."""
     try:
-        proc = node.cmd(argv, check=False, timeout=flow.duration + CLIENT_GRACE_S)
+        proc = node.cmd(argv, check=False, timeout=flow.duration + grace)
     except CommandTimeout as err:
         return cut_short(flow, sampler, err, sampler.t0 if sampler else None)
     except BaseException:
