@@ -61,20 +61,25 @@ TCP_BUFFERS: Dict[str, Dict[str, str]] = {
 }
 
 
-class OldKernel(Policy):
-    """Per-namespace sysctls of an older kernel in every node, one set per kernel name in
-    ``TABLE``; null leaves today's. Subclasses name the table and declare ``PARAM`` (its
-    choices are the table's kernels; the catalog offers it)."""
+class Nullable(Policy):
+    """A policy whose value is checked by its ``PARAM`` and that does nothing when null."""
 
-    TABLE: Dict[str, Dict[str, str]] = {}
     PARAM: ParamSpec
 
-    def __init__(self, value: Optional[str]):
+    def __init__(self, value: Any):
         super().__init__(self.PARAM.validate(value, self.name))
 
     @property
     def active(self) -> bool:
         return self.value is not None
+
+
+class OldKernel(Nullable):
+    """Per-namespace sysctls of an older kernel in every node, one set per kernel name in
+    ``TABLE``; null leaves today's. Subclasses name the table and declare ``PARAM`` (its
+    choices are the table's kernels; the catalog offers it)."""
+
+    TABLE: Dict[str, Dict[str, str]] = {}
 
     def apply(self, ctx: RunContext) -> None:
         """Write the set in every node, then read it back: a kernel that keeps another value
@@ -137,7 +142,7 @@ class Recovery(OldKernel):
                       null_label="today's (RACK, tail loss probe, F-RTO)")
 
 
-class MaxRto(Policy):
+class MaxRto(Nullable):
     """The largest retransmission timeout in every node (``net.ipv4.tcp_rto_max_ms``, per
     namespace: Linux 6.15 and later, and the uml engine's 6.1 by the patch
     vm/uml/patches/6.1/0005; 120 s otherwise): how long a sender whose path broke waits
@@ -148,13 +153,6 @@ class MaxRto(Policy):
     PARAM = ParamSpec("max_rto", "float", "largest retransmission timeout in seconds (Linux "
                       "6.15+)", default=None, min=1, max=120, nullable=True,
                       null_label="the kernel's (120 s)")
-
-    def __init__(self, value: Optional[float]):
-        super().__init__(self.PARAM.validate(value, self.name))
-
-    @property
-    def active(self) -> bool:
-        return self.value is not None
 
     def apply(self, ctx: RunContext) -> None:
         if self.value is None:
