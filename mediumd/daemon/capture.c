@@ -22,7 +22,7 @@ struct record {
 struct radio_track {          /* per transmitter */
 	uint64_t data_cookie;     /* last data frame seen on air */
 	uint8_t attempts;         /* its attempts so far */
-	int rts_pending;          /* an RTS was sent: the next data attempt used RTS/CTS */
+	int rts_pending;          /* a CTS answered its RTS: the next data attempt used RTS/CTS */
 };
 
 struct capture {
@@ -185,9 +185,14 @@ void capture_on_air(struct capture *c, const struct medium_air_info *air,
 		r->len = control_frame(c, air, r->ctl);
 		break;
 	case MEDIUM_AIR_RTS:
-		t->rts_pending = 1;
+		/* A new exchange: protected only once a CTS comes back.  An RTS left
+		 * unanswered is a failed attempt, and the retry that follows may
+		 * go out without RTS (a later entry of the rate table). */
+		t->rts_pending = 0;
 		/* fall through */
 	case MEDIUM_AIR_CTS:
+		if (air->kind == MEDIUM_AIR_CTS && air->rx_radio >= 0)
+			c->track[air->rx_radio].rts_pending = 1;
 		r->bytes = r->ctl;
 		r->len = control_frame(c, air, r->ctl);
 		break;

@@ -18,6 +18,7 @@ MEDIUMD = Path(__file__).resolve().parents[2] / "mediumd"
 # radiotap present bits written by pcap.c, and the header length they imply
 PRESENT = (1 << 1) | (1 << 2) | (1 << 3) | (1 << 5) | (1 << 15) | (1 << 17)
 RT_LEN = 19
+D = bytes.fromhex("020000000004")   # test_capture.c's radio d: sends behind RTS/CTS
 
 
 def build_test_program(tmp_path_factory, name: str) -> Path:
@@ -121,8 +122,9 @@ def test_capture_records_every_attempt_with_its_fate(capture_run):
     times = [t for t, _ in recs]
     assert times == sorted(times), "records out of time order"
 
-    data = [r for _, r in recs if r["frame"][0] == 0x08]
-    acks = [r for _, r in recs if r["frame"][0] == 0xD4]
+    # a's and c's frames; d's RTS/CTS exchanges are checked below
+    data = [r for _, r in recs if r["frame"][0] == 0x08 and r["frame"][10:16] != D]
+    acks = [r for _, r in recs if r["frame"][0] == 0xD4 and r["frame"][4:10] != D]
     unicast = [r for r in data if not r["tx_flags"] & 0x0008]
     group = [r for r in data if r["tx_flags"] & 0x0008]
     acked_unicast = report["acked"] - report["broadcast"]  # broadcasts count as "sent"
@@ -151,3 +153,26 @@ def test_capture_records_every_attempt_with_its_fate(capture_run):
         assert [t["retries"] for t in tries] == list(range(len(tries))), seq
         assert [t["rate"] for t in tries] == [22 if i < 4 else 2 for i in range(len(tries))]
         assert all(t["flags"] & 0x40 for t in tries[:-1]), seq
+
+
+def test_only_data_after_a_cts_is_marked_protected(capture_run):
+    """d's first rate entry asks for RTS/CTS, its second does not, and half of d's RTS are
+    lost: a data PPDU carries the RTS/CTS flag exactly when a CTS to d came just before
+    it, so a retry sent plainly after an unanswered RTS is not counted as protected (it
+    had been, and a test of the long retry limit then saw frames past it)."""
+    report, recs = capture_run
+    mine = [r for _, r in recs if r["frame"][0] in (0x08, 0xB4) and r["frame"][10:16] == D
+            or r["frame"][0] in (0xC4, 0xD4) and r["frame"][4:10] == D]
+    data = [(i, r) for i, r in enumerate(mine) if r["frame"][0] == 0x08]
+    after_cts = [r for i, r in data if i > 0 and mine[i - 1]["frame"][0] == 0xC4]
+    plain = [r for i, r in data if i == 0 or mine[i - 1]["frame"][0] != 0xC4]
+    unanswered = [i for i, r in enumerate(mine) if r["frame"][0] == 0xB4
+                  and (i + 1 == len(mine) or mine[i + 1]["frame"][0] != 0xC4)]
+    plain_after_unanswered = [r for i, r in data if i > 0 and i - 1 in unanswered]
+    text = (f"{len(data)} data PPDUs from d: {len(after_cts)} after a CTS, {len(plain)} "
+            f"plain, {len(plain_after_unanswered)} right after an unanswered RTS")
+    assert after_cts and plain_after_unanswered, text     # the scene has both cases
+    assert all(r["tx_flags"] & 0x0004 for r in after_cts), text
+    assert not any(r["tx_flags"] & 0x0004 for r in plain), text
+    acked = [r for _, r in recs if r["frame"][0] == 0xD4 and r["frame"][4:10] == D]
+    assert len(acked) == report["rts_acked"], text

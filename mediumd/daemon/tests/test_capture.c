@@ -3,7 +3,9 @@
  * tests/medium/test_daemon_pcap.py compares with the records.
  *
  * Scene: a sends 30 unicast frames to b over a link that loses half of a's
- * frames (ACKs b->a are not lost), c sends 5 broadcasts. */
+ * frames (ACKs b->a are not lost), c sends 5 broadcasts, d sends 30 frames
+ * to b whose first rate entry asks for RTS/CTS and whose second does not,
+ * over a link that loses half of d's RTS and data (CTS and ACK are kept). */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,13 +20,15 @@ static const char config[] =
 	"radio 02:00:00:00:00:01 name a pos 0 0 0\n"
 	"radio 02:00:00:00:00:02 name b pos 10 0 0\n"
 	"radio 02:00:00:00:00:03 name c pos 0 10 0\n"
-	"link a b model per 0.5 oneway\n";
+	"radio 02:00:00:00:00:04 name d pos 0 -10 0\n"
+	"link a b model per 0.5 oneway\n"
+	"link d b model per 0.5 oneway\n";
 
 struct scene {
 	struct capture *cap;
 	struct medium *m;
-	uint8_t frames[64][40];
-	unsigned attempts, acked, done, retry_dropped;
+	uint8_t frames[128][40];
+	unsigned attempts, acked, done, retry_dropped, rts_acked;
 };
 
 static void on_air(void *ctx, const struct medium_air_info *air)
@@ -42,6 +46,12 @@ static void on_status(void *ctx, const struct medium_tx_report *rep)
 	struct scene *s = ctx;
 	int i;
 
+	if (rep->tx_radio == 3) {	/* d: its failed RTS are attempts without data */
+		s->rts_acked += rep->acked;
+		s->done++;
+		capture_tx_done(s->cap, rep->tx_radio, rep->cookie, rep->acked);
+		return;
+	}
 	for (i = 0; i < MEDIUM_MAX_RATES; i++)
 		s->attempts += rep->attempts[i].count;
 	s->acked += rep->acked;
@@ -74,7 +84,7 @@ int main(int argc, char **argv)
 	struct medium_config cfg;
 	struct medium_callbacks cb = { &s, on_deliver, on_status, on_air };
 	char err[256], path[4096];
-	unsigned i, n_uni = 30, n_bcast = 5;
+	unsigned i, n_uni = 30, n_bcast = 5, n_rts = 30;
 	uint64_t t;
 
 	memset(&s, 0, sizeof(s));
@@ -88,25 +98,30 @@ int main(int argc, char **argv)
 	CHECK(capture_open(&s.cap, path, s.m) == 0);
 	medium_set_callbacks(s.m, &cb);
 
-	for (i = 0; i < n_uni + n_bcast; i++) {
+	for (i = 0; i < n_uni + n_bcast + n_rts; i++) {
 		struct medium_frame_info fi = { 0 };
-		int src = i < n_uni ? 0 : 2;
+		int rts = i >= n_uni + n_bcast;
+		int src = i < n_uni ? 0 : rts ? 3 : 2;
 		make_frame(s.frames[i], medium_radio_mac(s.m, src),
-			   i < n_uni ? medium_radio_mac(s.m, 1) : NULL, i);
+			   i < n_uni || rts ? medium_radio_mac(s.m, 1) : NULL, i);
 		fi.len = 40 + 4;
 		memcpy(fi.dst, s.frames[i] + 4, 6);
 		fi.rates[0] = (struct medium_rate){ .idx = 3, .count = 4 };  /* 11 Mbit/s */
 		fi.rates[1] = (struct medium_rate){ .idx = 0, .count = 3 };  /* 1 Mbit/s */
+		if (rts)
+			fi.rates[0] = (struct medium_rate){ .idx = 3, .count = 2,
+							    .flags = MEDIUM_RATE_RTS };
 		fi.rates[2].idx = fi.rates[3].idx = -1;
 		fi.cookie = i;
 		CHECK(medium_enqueue(s.m, 1000, src, &fi) == 0);
 	}
 	while ((t = medium_next_event_time(s.m)) != UINT64_MAX)
 		medium_advance(s.m, t);
-	CHECK(s.done == n_uni + n_bcast);
+	CHECK(s.done == n_uni + n_bcast + n_rts);
 	CHECK(capture_close(s.cap) == 0);
-	printf("{\"unicast\":%u,\"broadcast\":%u,\"attempts\":%u,\"acked\":%u}\n",
-	       n_uni, n_bcast, s.attempts, s.acked);
+	printf("{\"unicast\":%u,\"broadcast\":%u,\"rts_unicast\":%u,"
+	       "\"attempts\":%u,\"acked\":%u,\"rts_acked\":%u}\n",
+	       n_uni, n_bcast, n_rts, s.attempts, s.acked, s.rts_acked);
 	medium_free(s.m);
 	CHECK_DONE();
 }
