@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 from harness.errors import HarnessError, InvalidRun
 from harness.experiment import realise
 from harness.experiment.registry import Registry, default_registry, load_callable
+from harness.experiment.runner import FILES_ENV
 from harness.kernel.tcp import require_modules
 from harness.medium import counters, daemon
 from harness.medium.spec import medium_with_defaults
@@ -130,7 +131,11 @@ def medium_choice(params: Dict[str, Any], implied: Optional[Dict[str, Any]] = No
     if not enabled:
         return "none", {"enabled": False}
     settings = medium_with_defaults(implied or {}, settings)
-    return settings, {"enabled": True, "settings": settings}
+    record = {"enabled": True, "settings": settings}
+    files = os.environ.get(FILES_ENV)
+    if settings.get("pcap") is True and files:  # kept in the store, not in the guest's /tmp
+        settings = dict(settings, pcap=os.path.join(files, "medium.pcap"))
+    return settings, record
 
 
 def collect_medium(net: Network) -> Dict[str, Any]:

@@ -10,6 +10,7 @@ this process alone writes the store.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as _dt
 import math
 import os
@@ -190,7 +191,7 @@ def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
             progress.message(f"{len(state.lagged)} stored run(s) had a medium lag p99 "
                              f"{lag_rule}: running them again (the old "
                              f"records go to {store.root / 'archive' / 'replaced'})")
-        pending = [run for run in wanted if run.run_id not in state.done]
+        pending = [with_files(run, store) for run in wanted if run.run_id not in state.done]
         outcome.skipped = sum(run.run_id in state.done for run in runs)
         if len(wanted) > len(pending):
             progress.skip(len(wanted) - len(pending))
@@ -238,6 +239,37 @@ def run_sweep(exp: Experiment, store: Store, execute: Optional[Executor], *,
     return outcome
 
 
+#: The environment variable that hands the executor its run's folder of files (``Run.files``).
+FILES_ENV = "HARNESS_RUN_FILES"
+
+
+def with_files(run: Run, store: Store) -> Run:
+    """The run with its folder of files when it writes any (``medium.pcap: true``): in the
+    store, so that a capture outlives the guest that wrote it."""
+    medium = run.params.get("medium") or {}
+    if medium.get("pcap") is not True:
+        return run
+    return dataclasses.replace(run, files=str(store.root.resolve() / "files" / run.run_id))
+
+
+@contextlib.contextmanager
+def files_in_environment(run: Run) -> Iterator[None]:
+    """``FILES_ENV`` names the run's folder (created) while it executes."""
+    if run.files is None:
+        yield
+        return
+    os.makedirs(run.files, exist_ok=True)
+    before = os.environ.get(FILES_ENV)
+    os.environ[FILES_ENV] = run.files
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(FILES_ENV, None)
+        else:
+            os.environ[FILES_ENV] = before
+
+
 def _step(run: Run) -> str:
     """How progress names a run."""
     return f"{run.run_id} {run.label()}"
@@ -277,7 +309,9 @@ def execute_one(experiment: str, run: Run, execute: Executor, env: Dict[str, Any
     t0 = time.monotonic()
     status = "ok"
     try:
-        _merge_measured(record, check_result(execute(run.params, run.seed, run_id=run.run_id)))
+        with files_in_environment(run):
+            measured = execute(run.params, run.seed, run_id=run.run_id)
+        _merge_measured(record, check_result(measured))
     except KeyboardInterrupt:
         raise
     except HarnessError as err:

@@ -39,6 +39,9 @@ class Run:
     params: Dict[str, Any]
     #: Per mapping-valued sweep key, the items every value of that key shares (left out of labels).
     shared: Dict[str, Tuple[Tuple[str, Any], ...]] = field(default_factory=dict, compare=False)
+    #: The folder for the run's own files (the medium's capture), set by the runner for a run
+    #: that writes some: ``files/<run_id>`` beside the store's records.
+    files: Optional[str] = field(default=None, compare=False)
 
     def label(self) -> str:
         """Short text for progress lines: ``hops=3 cwnd_clamp=2 rep=1``."""

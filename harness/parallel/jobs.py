@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, Deque, Dict, Optional
 
 from harness.errors import HarnessError
@@ -80,7 +81,9 @@ class JobRunner:
         the run asks for: its record depends on nothing else (docs/engine.md)."""
         from harness.vm.uml import GuestHung, UMLConfig, UMLGuest, guest_python
         kernel = dispatch.prepare()
-        guest = UMLGuest(kernel, UMLConfig(seed=job.run.seed, variant=kernel_variant(job)))
+        files = Path(job.run.files) if job.run.files else None  # its only writeable folder
+        guest = UMLGuest(kernel, UMLConfig(seed=job.run.seed, variant=kernel_variant(job),
+                                           output=files))
         with self._lock:
             if self._closed:
                 raise JobFailed(f"{self.name} is closed")

@@ -355,3 +355,29 @@ def test_retry_lagged_auto_reruns_runs_far_above_their_kind_only(tmp_path):
     run_sweep(exp, store, fourth, progress=out, retry_lagged="auto")
     assert fourth.calls == [target]
     assert "above 2 x the median of the others of its kind" in out.stream.getvalue()
+
+
+def test_a_run_with_a_capture_gets_a_folder_in_the_store(tmp_path):
+    """``medium.pcap: true``: the executor is told (FILES_ENV) of ``files/<run_id>`` in the
+    store, created, and only while its run executes; runs without a capture get none."""
+    from harness.experiment.runner import FILES_ENV
+    text = TEXT.replace("topology: {builder: chain}",
+                        "topology: {builder: chain}\nmedium: {pcap: true}")
+    exp = schema.loads(text)
+    store = Store(tmp_path / "out")
+    seen: Dict[str, Any] = {}
+
+    def executor(params: Dict[str, Any], seed: int, *, run_id: str) -> Dict[str, Any]:
+        folder = os.environ.get(FILES_ENV)
+        seen[run_id] = folder and Path(folder).is_dir() and Path(folder)
+        return {"flows": [{"throughput_bps": 1.0}]}
+
+    run_sweep(exp, store, executor, progress=quiet())
+    assert len(seen) == 12
+    assert seen == {rid: (tmp_path / "out" / "files" / rid).resolve() for rid in seen}
+    assert FILES_ENV not in os.environ
+
+    plain = Store(tmp_path / "plain")
+    seen.clear()
+    run_sweep(schema.loads(TEXT), plain, executor, progress=quiet())
+    assert len(seen) == 12 and not any(seen.values())
