@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, List, Union
+from typing import Dict, Iterator, List, Tuple, Union
 
 from harness.errors import HarnessError
 
@@ -79,6 +79,33 @@ def _mac(b: bytes) -> str:
 
 def read_attempts(path: Union[str, Path]) -> List[Attempt]:
     """All records of a mediumd capture, in time order."""
+    return sorted(_records(_read(path)), key=lambda a: a.time_ns)
+
+
+def mesh_broadcast_copies(path: Union[str, Path]) -> Dict[Tuple[str, int, int], int]:
+    """How often each 802.11s group-addressed data frame went on the air, by (mesh source,
+    mesh sequence number, ethertype): every mesh point forwards a broadcast once, so a
+    frame sent more often than there are mesh points was forwarded again as new (the
+    kernel's cache of seen broadcasts missed it, and a flood follows)."""
+    copies: Dict[Tuple[str, int, int], int] = {}
+    for frame in _frames(_read(path)):
+        fc = frame[0]
+        if (fc >> 2) & 3 != 2 or not frame[4] & 1 or frame[1] & 3 == 3:
+            continue                      # not group-addressed data from one hop (4 addrs)
+        hdr = 24 + (2 if fc >> 4 & 8 else 0)
+        if len(frame) < hdr + 6:
+            continue
+        mesh_len = 6 + 6 * (frame[hdr] & 3)        # mesh control with 0-2 extended addresses
+        llc = hdr + mesh_len
+        if len(frame) < llc + 8:
+            continue
+        key = (_mac(frame[16:22]), struct.unpack_from("<I", frame, hdr + 2)[0],
+               struct.unpack_from(">H", frame, llc + 6)[0])
+        copies[key] = copies.get(key, 0) + 1
+    return copies
+
+
+def _read(path: Union[str, Path]) -> bytes:
     data = Path(path).read_bytes()
     if len(data) < 24:
         raise HarnessError(f"{path}: not a pcap file (only {len(data)} bytes)")
@@ -86,7 +113,18 @@ def read_attempts(path: Union[str, Path]) -> List[Attempt]:
     if magic != PCAP_MAGIC_NS or linktype != LINKTYPE_RADIOTAP:
         raise HarnessError(f"{path}: not a mediumd capture (magic {magic:#x}, linktype "
                            f"{linktype}; expected {PCAP_MAGIC_NS:#x} and {LINKTYPE_RADIOTAP})")
-    return sorted(_records(data), key=lambda a: a.time_ns)
+    return data
+
+
+def _frames(data: bytes) -> Iterator[bytes]:
+    """The 802.11 frame of each record (radiotap stripped)."""
+    off = 24
+    while off + 16 <= len(data):
+        caplen = struct.unpack_from("<I", data, off + 8)[0]
+        pkt = data[off + 16:off + 16 + caplen]
+        off += 16 + caplen
+        if len(pkt) >= RADIOTAP_LEN + 24:
+            yield pkt[struct.unpack_from("<H", pkt, 2)[0]:]
 
 
 def _records(data: bytes) -> Iterator[Attempt]:

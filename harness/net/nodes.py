@@ -243,6 +243,18 @@ class MeshPoint(WirelessNode):
         points took a large share of the air (paper 001's E9, docs/routing.md)."""
         return HWMP_BEACON_TU if net.topo.routing == "hwmp" else None
 
+    def join(self, net: Network) -> None:
+        """Under ``routing: hwmp`` the radios carry no IPv6. Mesh points that start together
+        number their broadcasts alike (each counter from 0), and the kernel's cache of seen
+        broadcasts keeps 3 per sequence number: the autoconfiguration multicasts (MLD, router
+        solicitation, DAD) of 50 nodes passed it as new again and again, up to the mesh TTL
+        of 31 hops, and filled the air (paper 001's E9, docs/routing.md). The MANET's
+        routing and traffic are IPv4."""
+        if net.topo.routing == "hwmp":
+            self.set_sysctls({f"net.ipv6.conf.{radio.intf}.disable_ipv6": 1
+                              for radio in self.radios})
+        super().join(net)
+
     def connect(self, net: Network) -> None:
         if not declares_peering(net):
             return
@@ -262,8 +274,7 @@ class MeshPoint(WirelessNode):
 #: Beacon interval of MANET mesh points, TU (1024 us): about AODV's 1 s hello interval.
 HWMP_BEACON_TU = 1000
 #: HWMP of MANET mesh points: at most 10 path requests a second from a node (AODV's
-#: RREQ_RATELIMIT, RFC 3561) instead of the kernel's 100: in 50-node runs at 2 Mbit/s, path
-#: requests for unreachable ends flooded by every node kept the air ~85 % busy.
+#: RREQ_RATELIMIT, RFC 3561) instead of the kernel's 100.
 HWMP_MANET = {"mesh_hwmp_preq_min_interval": 100}
 
 

@@ -85,3 +85,32 @@ def test_routes_converge_on_a_chain_and_follow_a_relay_that_moves(make_network, 
     assert any(e["node"] == "sta2" and e["dst"] == "sta4" and e["via"] == "sta5"
                and e["t"] > 0 for e in entries), entries
     assert ping(net, "sta1", "sta4", count=5).received >= 1
+
+
+def test_hwmp_mesh_points_forward_each_broadcast_once(make_network, tmp_path):
+    """Twelve mesh points in one another's range, started together: each forwards every
+    mesh broadcast once, so none goes on the air more than 12 times.
+
+    With IPv6 on, their autoconfiguration multicasts carried the same mesh sequence numbers
+    (every counter starts at 0) and the kernel's cache of seen broadcasts, 3 per sequence
+    number, missed them: they were forwarded as new up to the mesh TTL (a 50-node run put
+    one of them on the air 8204 times). Under ``routing: hwmp`` the radios carry IPv4 only."""
+    from harness.medium.pcap import mesh_broadcast_copies
+    from topologies.manet import build as manet
+    topo = manet(nodes=12, width=150, height=150)
+    topo.set_routing("hwmp")
+    pcap = tmp_path / "medium.pcap"
+    net = make_network(topo, medium=MediumSpec.from_dict(
+        {"tx_range": 250, "cs_range": 550, "pcap": str(pcap)}))
+    pairs = [("sta1", "sta2"), ("sta3", "sta4"), ("sta5", "sta6"), ("sta7", "sta8")]
+    found = routing.converge(net, pairs)             # pings: ARP requests, flooded
+    assert found["without_route"] == [], found
+    addresses = net["sta1"].cmd(["ip", "-6", "addr", "show", "dev", "wlan0"]).stdout
+    time.sleep(5)
+    net.stop()
+    copies = mesh_broadcast_copies(pcap)
+    print(f"\n{len(copies)} mesh broadcasts: copies {sorted(copies.values())}")
+    assert len(copies) >= len(pairs), copies          # the ARP requests at least
+    assert max(copies.values()) <= 12, copies
+    assert not [k for k in copies if k[2] == 0x86DD], copies
+    assert addresses.strip() == "", addresses
