@@ -202,7 +202,8 @@ def start_for(network: Any, spec: Optional[MediumSpec] = None) -> Optional[Mediu
         r["mac"].lower(): _radio_label(r) for r in _radio_rows(network)})
     if trajectories and spec.mobility is not None:
         handle.mobility = record.entry(trajectories, spec.mobility.model,
-                                       medium_seed(spec, seed), spec.mobility.duration)
+                                       spec.mobility.motion_seed(medium_seed(spec, seed)),
+                                       spec.mobility.duration)
     return handle
 
 

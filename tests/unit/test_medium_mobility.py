@@ -70,6 +70,10 @@ def spec_of(**mobility) -> MediumSpec:
      "medium.mobility.nodes: sta1 is named twice"),
     ({"model": "constant_velocity", "area": AREA, "duration": 0},
      "medium.mobility.duration: 0.0 is out of range; expected a number > 0"),
+    ({"model": "constant_velocity", "area": AREA, "seed": -1},
+     "medium.mobility.seed: -1 is not allowed; expected an integer >= 0"),
+    ({"model": "constant_velocity", "area": AREA, "seed": "a"},
+     "medium.mobility.seed: 'a' is not allowed; expected an integer >= 0"),
 ])
 def test_bad_keys_name_the_key_and_the_allowed_values(mobility, message):
     with pytest.raises(HarnessError) as info:
@@ -114,6 +118,12 @@ def test_the_runs_seed_makes_the_trajectories():
     # medium.seed, when given, is the seed of the medium's draws and of the motion
     fixed = MediumSpec.from_dict({"seed": 9, "mobility": spec.mobility})
     assert run_trajectories(RADIOS, fixed, seed=1) == run_trajectories(RADIOS, spec, seed=9)
+    # mobility.seed is the motion's alone: runs with other seeds move alike (paired runs)
+    own = spec_of(model="random_waypoint", min_speed=1, max_speed=10, area=AREA, duration=30,
+                  seed=9)
+    assert run_trajectories(RADIOS, own, seed=1) == run_trajectories(RADIOS, own, seed=5) \
+        == run_trajectories(RADIOS, spec, seed=9)
+    assert own.to_dict()["mobility"]["seed"] == 9 and MediumSpec.from_dict(own.to_dict()) == own
 
 
 def test_nodes_that_move_and_what_is_refused():

@@ -10,6 +10,7 @@
         area: {x: [0, 500], y: [0, 300]}   # z: [min, max], default [0, 0] (a plane)
         nodes: [sta2, sta3]           # which nodes move; default every node with a radio
         duration: 60                  # s of motion; default the run's (its last flow's end)
+        seed: 7                       # the motion's seed; default the run's
 
 The key lives under ``medium`` because the medium is what reads trajectories (mediumd places
 each moving radio at a frame's time) and what a run without a medium lacks: positions mean
@@ -34,7 +35,7 @@ from harness.params import SchemaError
 #: Where the key sits in an experiment file (and in ``Network(medium={...})``).
 AT = f"medium.{KEY}"
 #: Keys of ``mobility:`` that are not the model's parameters.
-OWN_KEYS = ("model", "area", "nodes", "duration")
+OWN_KEYS = ("model", "area", "nodes", "duration", "seed")
 AXES = ("x", "y", "z")
 
 # "mobility.max_speed: ..." or "area.x: ..." at the start of a model's or Area's message
@@ -107,6 +108,9 @@ class Mobility:
     area: Area
     nodes: Tuple[str, ...] = ()
     duration: Optional[float] = None
+    #: The motion's own seed: runs that differ in other keys (a policy, the flows) then see
+    #: the same trajectories, a paired comparison. None = the run's seed.
+    seed: Optional[int] = None
     _takes_start: bool = field(default=False, repr=False, compare=False)
 
     @classmethod
@@ -129,7 +133,11 @@ class Mobility:
             raise placed(err, at) from None
         params = {k: args[k] for k in given}  # canonical values of the keys given
         takes_start = any(p.name == "start" for p in model.params)
-        return cls(model.name, params, area, nodes, duration, takes_start)
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise SchemaError(f"{at}.seed", f"{seed!r} is not allowed; expected an integer >= 0 "
+                                            "(or leave it out: the run's seed)")
+        return cls(model.name, params, area, nodes, duration, seed, takes_start)
 
     def to_dict(self) -> Dict[str, Any]:
         """The mapping again, canonical (``from_dict`` of it gives this ``Mobility``)."""
@@ -141,6 +149,8 @@ class Mobility:
             out["nodes"] = list(self.nodes)
         if self.duration is not None:
             out["duration"] = self.duration
+        if self.seed is not None:
+            out["seed"] = self.seed
         return out
 
     def moving(self, radio_nodes: Sequence[str]) -> List[str]:
@@ -156,8 +166,10 @@ class Mobility:
     def trajectories(self, positions: Mapping[str, Position], seed: int,
                      duration: Optional[float] = None) -> Dict[str, Trajectory]:
         """One trajectory per moving node over [0, duration] (this key's duration, else the
-        given one), by the model with ``seed``; ``positions``: node -> where the topology
-        places it, for every node with a radio (a model with ``start`` starts nodes there)."""
+        given one), by the model with this key's seed, else ``seed``; ``positions``: node ->
+        where the topology places it, for every node with a radio (a model with ``start``
+        starts nodes there)."""
+        seed = self.motion_seed(seed)
         span = self.duration if self.duration is not None else duration
         if span is None:
             raise SchemaError(f"{AT}.duration", "missing: required outside an experiment "
@@ -171,6 +183,10 @@ class Mobility:
             return models.generate(self.model, params, nodes, self.area, span, seed)
         except HarnessError as err:
             raise placed(err) from None
+
+    def motion_seed(self, seed: int) -> int:
+        """The seed the trajectories are made with: this key's, else the given one."""
+        return self.seed if self.seed is not None else seed
 
     def _starts(self, positions: Mapping[str, Position],
                 nodes: Sequence[str]) -> List[Dict[str, Any]]:
