@@ -137,6 +137,8 @@ class AdaptiveWindow(SwitchPolicy):
         super().__init__(value)
         self.limits: Dict[NodePair, Dict[str, Any]] = {}
         self.metrics: Dict[str, str] = {}
+        #: pairs of a MANET whose priming connection did not complete: why
+        self.unprimed: Dict[NodePair, str] = {}
 
     def apply(self, ctx: RunContext) -> None:
         if not self.active:
@@ -157,7 +159,7 @@ class AdaptiveWindow(SwitchPolicy):
 
     def prime(self, ctx: RunContext) -> None:
         if self.active:
-            prime_cwnd_locks(ctx, self.limits, self.metrics)
+            self.unprimed = prime_cwnd_locks(ctx, self.limits, self.metrics)
 
     def verify(self, ctx: RunContext, flow: FlowPlan, run: FlowRun) -> Dict[str, Any]:
         if not self.active or flow.protocol != "tcp":
@@ -167,6 +169,10 @@ class AdaptiveWindow(SwitchPolicy):
             return {}
         if not run.ss and run.incomplete:  # a MANET flow that never connected: nothing sent
             return {"held": None, "rthc": info["rthc"], "note": run.incomplete}
+        why = self.unprimed.get((flow.sender, flow.receiver))
+        if why is not None:  # no limit to hold: it ran unbounded
+            return {"held": None, "primed": False, "rthc": info["rthc"],
+                    "limit": info["limit"], "note": why}
         found = check_window(run.ss, info["limit"], what="adaptive window limit",
                              check_cwnd=True)
         found.update(check_iperf_cwnd(run.result, info["limit"],
@@ -181,6 +187,8 @@ class AdaptiveWindow(SwitchPolicy):
                                "pairs": {f"{s}->{r}": v for (s, r), v in self.limits.items()}}
         if self.metrics:
             out["tcp_metrics"] = self.metrics
+        if self.unprimed:
+            out["unprimed"] = {f"{s}->{r}": why for (s, r), why in self.unprimed.items()}
         return out
 
 

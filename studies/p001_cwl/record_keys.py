@@ -27,5 +27,13 @@ RECORD_KEYS: Dict[str, Tuple[str, ...]] = {
         "flows/ss/cwnd",
     ),
     "001_cwl_sweep_quick": READ,
+    # E9: the queue counters at the flows' start and end, the routes' wait, each flow's check
+    "001_mobile": READ + (
+        "flows/checks/adaptive_window/held", "flows/checks/adaptive_window/limit",
+        "flows/checks/adaptive_window/primed",
+        "medium/at_flows_start", "medium/summary/radios/*/busy_fraction",
+        "medium/summary/radios/*/queue_drops", "medium/summary/radios/*/queue_wait_us",
+        "network/routing",
+    ),
     "001_cwl_sweep_reduced": READ,
 }
