@@ -91,3 +91,30 @@ def test_a_radiotap_header_of_another_layout_is_refused(tmp_path):
     path.write_bytes(pcap(bytes(rec)))
     with pytest.raises(HarnessError, match="radiotap header of 20 bytes"):
         read_attempts(path)
+
+
+def mesh_broadcast(ta: str, sa: str, mesh_seq: int, ethertype: int, ttl: int = 31,
+                   extended: int = 0) -> bytes:
+    """A group-addressed 802.11s QoS data frame from ``ta`` (FromDS), mesh source ``sa`` in
+    addr3, mesh control (flags with ``extended`` addresses, TTL, sequence), LLC/SNAP."""
+    bcast = "ff:ff:ff:ff:ff:ff"
+    header = (bytes([0x88, 0x02]) + b"\0\0" + mac(bcast) + mac(ta) + mac(sa) + b"\0\0" +
+              bytes([0x00, 0x01]))                       # QoS control: mesh control present
+    mesh = bytes([extended, ttl]) + struct.pack("<I", mesh_seq) + b"\0" * (6 * extended)
+    return header + mesh + bytes([0xAA, 0xAA, 0x03, 0, 0, 0]) + struct.pack(">H", ethertype)
+
+
+def test_mesh_broadcast_copies_count_each_original_over_its_forwarders(tmp_path):
+    from harness.medium.pcap import mesh_broadcast_copies
+    C = "02:00:00:00:00:03"
+    path = tmp_path / "m.pcap"
+    path.write_bytes(pcap(
+        record(1000, mesh_broadcast(A, A, 0, 0x0806), no_ack=True),
+        record(2000, mesh_broadcast(B, A, 0, 0x0806, ttl=30), no_ack=True),   # forwarded
+        record(3000, mesh_broadcast(C, A, 0, 0x0806, ttl=29), no_ack=True),
+        record(4000, mesh_broadcast(B, B, 0, 0x86DD), no_ack=True),           # B's own seq 0
+        record(5000, mesh_broadcast(C, A, 1, 0x0800, extended=1), no_ack=True),
+        record(6000, qos_data(A, B, 7)),                                      # unicast: not counted
+        record(7000, ack(A), rate=48)))
+    assert mesh_broadcast_copies(path) == {(A, 0, 0x0806): 3, (B, 0, 0x86DD): 1,
+                                           (A, 1, 0x0800): 1}
